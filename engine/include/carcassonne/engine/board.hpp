@@ -1,0 +1,71 @@
+// The board: placed tiles and the open squares next to them, each open square keeping the side
+// kinds its neighbours require, so that a placement is checked in O(1) without scanning.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "carcassonne/engine/tiles.hpp"
+#include "carcassonne/engine/types.hpp"
+
+namespace carcassonne {
+
+struct placed_tile {
+  square_pos pos;
+  tile_type_id type = 0;
+  std::uint8_t rotation = 0;        // quarter turns clockwise
+  std::uint8_t surrounding = 0;     // how many of the 8 surrounding squares hold tiles
+  std::uint16_t first_segment = 0;  // global index of the tile's segment 0 in the feature graph
+};
+
+struct open_square {
+  square_pos pos;
+  std::uint8_t requirement = 0;  // 2 bits per absolute edge: required side_kind, 0 = free
+  std::uint8_t mask = 0;         // 0b11 on every edge that has a requirement
+};
+
+class board {
+ public:
+  board();
+
+  const std::vector<placed_tile>& placed() const { return placed_; }
+  const std::vector<open_square>& open() const { return open_; }
+  // Index into placed() of the tile at p, or -1.
+  int tile_at(square_pos p) const;
+  // Index into open() of the open square at p, or -1.
+  int open_at(square_pos p) const;
+
+  // Base rule 4.1: every side shared with a placed tile matches.
+  static bool fits(const open_square& sq, const tile_type& t, int quarter_turns) {
+    return (t.packed_sides[quarter_turns] & sq.mask) == sq.requirement;
+  }
+  bool placeable(const tile_type& t) const;
+
+  // Places a tile on an open square (the caller has checked fits) and returns its index.
+  int place(square_pos p, tile_type_id type, int quarter_turns, std::uint16_t first_segment);
+
+  // Heap memory held (for the state-size report).
+  std::size_t heap_bytes() const {
+    return placed_.capacity() * sizeof(placed_tile) + open_.capacity() * sizeof(open_square) +
+           cells_.capacity() * sizeof(cell) + table_.capacity() * sizeof(std::uint16_t);
+  }
+
+  friend bool operator==(const board&, const board&) = default;
+
+ private:
+  struct cell {
+    square_pos pos;
+    std::int16_t placed = -1;  // index into placed_
+    std::int16_t open = -1;    // index into open_
+  };
+  int find_cell(square_pos p) const;
+  int add_cell(square_pos p);
+  void grow_table();
+
+  std::vector<placed_tile> placed_;
+  std::vector<open_square> open_;
+  std::vector<cell> cells_;           // every square that is placed or open
+  std::vector<std::uint16_t> table_;  // open addressing: cell index + 1, 0 = empty
+  int table_bits_ = 8;                // table_.size() == 1 << table_bits_
+};
+
+}  // namespace carcassonne

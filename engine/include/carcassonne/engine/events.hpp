@@ -1,0 +1,44 @@
+// Events: what an apply did, in order, for logs, views and clients ("Ann completed a city").
+#pragma once
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "carcassonne/engine/moves.hpp"
+#include "carcassonne/engine/tiles.hpp"
+#include "carcassonne/engine/types.hpp"
+
+namespace carcassonne {
+
+enum class event_type : std::uint8_t {
+  turn_started,       // seat
+  tile_drawn,         // seat, tile
+  tile_discarded,     // seat, tile (no legal placement)
+  tile_placed,        // seat, tile, at, rotation
+  figure_deployed,    // seat, figure, at, feature
+  figure_returned,    // seat, figure, at, feature
+  feature_completed,  // feature_kind, at, feature (a representative segment), points, owners
+  points,             // seat, points, reason (feature_kind), at, feature; final = end-game scoring
+  game_finished,
+};
+inline constexpr std::array<std::string_view, 9> event_type_names{
+    "turn_started",      "tile_drawn", "tile_discarded", "tile_placed", "figure_deployed",
+    "figure_returned",   "feature_completed", "points", "game_finished"};
+
+struct event {
+  event_type type{};
+  seat_t seat = no_seat;
+  tile_type_id tile = 0;
+  square_pos at;
+  std::uint8_t rotation = 0;
+  std::uint8_t feature = 0;
+  feature_kind kind{};
+  figure_type figure{};
+  bool final = false;
+  std::uint8_t owners = 0;  // bit per seat
+  std::int32_t points = 0;
+};
+
+using event_log = std::vector<event>;
+
+}  // namespace carcassonne

@@ -1,0 +1,45 @@
+// The expansion interface: an expansion is a set of hooks into the fixed turn of the base game
+// (shared/rules/README.md, "Turn structure"). Each hook is optional; the registry
+// (engine/expansions/registry.cpp) lists the modules and their order. Base code calls hooks
+// here and never names an expansion.
+#pragma once
+#include <cstdint>
+#include <array>
+#include <vector>
+
+#include "carcassonne/engine/game.hpp"
+
+namespace carcassonne {
+
+struct expansion_module {
+  expansion id;
+  // Setup (README "Setup" 3-4): after the supply is built, before it is shuffled.
+  status (*setup)(game_state&, const game_setup&) = nullptr;
+  // Step 2: a tile was drawn and shown (every draw, never a tile put under a hill).
+  void (*tile_drawn)(game_state&, event_log*) = nullptr;
+  // Steps 6a-6c: the drawn tile joined the board.
+  void (*tile_placed)(game_state&, event_log*) = nullptr;
+  // Adds this expansion's legal moves to the current decision (after the base game's).
+  void (*extra_moves)(const game_state&, std::vector<move>&) = nullptr;
+  // Applies one of this expansion's moves (already checked against extra_moves).
+  void (*apply_move)(game_state&, const move&, event_log*) = nullptr;
+  // Majority tie-break: narrows the tied seats of owners() (bit per seat).
+  std::uint8_t (*narrow_owners)(const game_state&, segment_t root, std::uint8_t tied) = nullptr;
+  // Extra points for a completed feature (added to its value).
+  int (*completion_bonus)(const game_state&, segment_t root) = nullptr;
+  // End of game, after the base game's final scoring.
+  void (*final_scoring)(game_state&, event_log*) = nullptr;
+};
+
+// The module of an expansion, or nullptr while it is not implemented.
+const expansion_module* find_module(expansion e);
+// Modules of the expansions in play, in registry order.
+struct module_list {
+  std::array<const expansion_module*, expansion_count> items{};
+  int size = 0;
+  const expansion_module* const* begin() const { return items.data(); }
+  const expansion_module* const* end() const { return items.data() + size; }
+};
+module_list active_modules(const game_state& s);
+
+}  // namespace carcassonne

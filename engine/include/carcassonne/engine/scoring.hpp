@@ -1,0 +1,25 @@
+// Scoring: the one ownership function (base.md §6) and feature values (base.md §5).
+#pragma once
+#include <cstdint>
+
+#include "carcassonne/engine/game.hpp"
+
+namespace carcassonne {
+
+// owners(F): seats with the most followers (at least one) on the feature of `root`, as a bit
+// per seat, after every expansion's tie-break. Used by every scoring and by expansions.
+std::uint8_t owners(const game_state& s, segment_t root);
+
+// Distinct squares holding a segment of the feature (base.md B-2).
+int distinct_tiles(const game_state& s, segment_t root);
+
+// Value of a road, city or monastery: completed (during play) or incomplete (end of game).
+int feature_value(const game_state& s, segment_t root, bool at_game_end);
+
+// Scores a completed feature (step 11): owners get its value, every follower on it returns.
+void score_completed(game_state& s, segment_t root, event_log* events);
+
+// Final scoring (README "End of game"): roads, cities, monasteries, fields, then expansions.
+void score_game_end(game_state& s, event_log* events);
+
+}  // namespace carcassonne

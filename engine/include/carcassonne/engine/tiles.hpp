@@ -1,0 +1,80 @@
+// The tile catalogue: every tile type of every set, parsed once from the embedded data files.
+// Tile types are referred to by a small index (tile_type_id) everywhere in the engine.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "carcassonne/engine/types.hpp"
+
+namespace carcassonne {
+
+using tile_type_id = std::uint8_t;
+
+// The sets with land tiles, in the fixed order used to build the supply (docs/randomness.md).
+enum class tile_set : std::uint8_t { base, hills_and_sheep, festival, peasant_revolts, easter };
+inline constexpr int tile_set_count = 5;
+inline constexpr std::array<std::string_view, tile_set_count> tile_set_names{
+    "base", "hills_and_sheep", "festival", "peasant_revolts", "easter"};
+
+enum class revolt_symbol : std::uint8_t { none, city, road, monastery };
+
+// One segment (tile-local feature) in the tile's own, unrotated frame.
+struct segment_def {
+  std::string id;             // "city0", "road1", ... (stable across rotation)
+  feature_kind kind{};
+  std::uint8_t edges = 0;     // city/road: bit e set when the segment has a port on local edge e
+  std::uint8_t halves = 0;    // field: bit h set for each local half-edge
+  std::uint8_t pennants = 0;  // city only
+  std::uint8_t borders = 0;   // field: bit i set when it borders local segment i (a city)
+  bool inner = false;         // field touching no edge
+};
+
+inline constexpr int max_segments_per_tile = 8;
+
+struct tile_type {
+  std::string id;
+  tile_set set{};
+  int count = 0;
+  int start = 0;  // copies that are the start tile (only BA/RCr)
+  std::array<side_kind, 4> sides{};
+  std::vector<segment_def> segments;
+
+  // Symbols (not features): whole-tile markers used by expansions.
+  bool hill = false, vineyard = false, festival = false;
+  bool easter_nest = false, easter_bunny = false;
+  revolt_symbol revolt = revolt_symbol::none;
+  int pennants = 0;
+  bool provisional = false;
+  std::string desc;
+
+  // Derived, for fast placement and joining.
+  std::array<std::uint8_t, 4> packed_sides{};                // by quarter turns: 2 bits per edge
+  std::array<std::array<std::int8_t, 2>, 4> edge_segments{};  // local edge -> up to 2 segments
+  std::array<std::int8_t, 8> half_segment{};                  // local half -> field segment
+  std::int8_t monastery = -1;                                 // local index of the monastery
+
+  std::optional<int> segment_index(std::string_view feature_id) const;
+};
+
+class tile_catalogue {
+ public:
+  const std::vector<tile_type>& types() const { return types_; }
+  const tile_type& operator[](tile_type_id id) const { return types_[id]; }
+  std::optional<tile_type_id> find(std::string_view id) const;
+  tile_type_id start_tile() const { return start_; }
+
+  static tile_catalogue parse();  // from the embedded data; aborts on a broken data file
+
+ private:
+  std::vector<tile_type> types_;
+  tile_type_id start_ = 0;
+};
+
+// The one catalogue of the process (parsed on first use, immutable afterwards).
+const tile_catalogue& tiles();
+
+}  // namespace carcassonne

@@ -1,0 +1,113 @@
+#include "carcassonne/engine/board.hpp"
+
+namespace carcassonne {
+
+namespace {
+// Fibonacci hashing: the top bits of key * 2^64/phi mix every bit of x and y.
+std::size_t hash_pos(square_pos p, int bits) {
+  const auto ux = static_cast<std::uint64_t>(static_cast<std::uint16_t>(p.x));
+  const auto uy = static_cast<std::uint64_t>(static_cast<std::uint16_t>(p.y));
+  return static_cast<std::size_t>((((ux << 16) | uy) * 0x9E3779B97F4A7C15ULL) >> (64 - bits));
+}
+constexpr std::array<int, 8> ring_dx{-1, 0, 1, 1, 1, 0, -1, -1};
+constexpr std::array<int, 8> ring_dy{-1, -1, -1, 0, 1, 1, 1, 0};
+}  // namespace
+
+board::board() : table_(256, 0) {}
+
+int board::find_cell(square_pos p) const {
+  const std::size_t mask = table_.size() - 1;
+  for (std::size_t i = hash_pos(p, table_bits_);; i = (i + 1) & mask) {
+    const auto slot = table_[i];
+    if (slot == 0) return -1;
+    if (cells_[slot - 1].pos == p) return slot - 1;
+  }
+}
+
+void board::grow_table() {
+  ++table_bits_;
+  table_.assign(std::size_t{1} << table_bits_, 0);
+  const std::size_t mask = table_.size() - 1;
+  for (std::size_t c = 0; c < cells_.size(); ++c) {
+    std::size_t i = hash_pos(cells_[c].pos, table_bits_);
+    while (table_[i] != 0) i = (i + 1) & mask;
+    table_[i] = static_cast<std::uint16_t>(c + 1);
+  }
+}
+
+int board::add_cell(square_pos p) {
+  if ((cells_.size() + 1) * 2 > table_.size()) grow_table();
+  cells_.push_back(cell{p});
+  const std::size_t mask = table_.size() - 1;
+  std::size_t i = hash_pos(p, table_bits_);
+  while (table_[i] != 0) i = (i + 1) & mask;
+  table_[i] = static_cast<std::uint16_t>(cells_.size());
+  return static_cast<int>(cells_.size() - 1);
+}
+
+int board::tile_at(square_pos p) const {
+  const int c = find_cell(p);
+  return c < 0 ? -1 : cells_[c].placed;
+}
+
+int board::open_at(square_pos p) const {
+  const int c = find_cell(p);
+  return c < 0 ? -1 : cells_[c].open;
+}
+
+bool board::placeable(const tile_type& t) const {
+  for (const auto& sq : open_)
+    for (int q = 0; q < 4; ++q)
+      if (fits(sq, t, q)) return true;
+  return false;
+}
+
+int board::place(square_pos p, tile_type_id type, int quarter_turns, std::uint16_t first_segment) {
+  const auto& t = tiles()[type];
+  int c = find_cell(p);
+  if (c < 0) c = add_cell(p);  // only the start tile lands on a square that was never open
+  const int index = static_cast<int>(placed_.size());
+  placed_.push_back(placed_tile{p, type, static_cast<std::uint8_t>(quarter_turns), 0, first_segment});
+
+  // The square stops being open: swap-remove keeps open_ dense (order stays deterministic).
+  if (const int o = cells_[c].open; o >= 0) {
+    const int last = static_cast<int>(open_.size()) - 1;
+    if (o != last) {
+      open_[o] = open_[last];
+      cells_[find_cell(open_[o].pos)].open = static_cast<std::int16_t>(o);
+    }
+    open_.pop_back();
+    cells_[c].open = -1;
+  }
+  cells_[c].placed = static_cast<std::int16_t>(index);
+
+  // Empty orthogonal neighbours become open squares that require our facing side.
+  for (int e = 0; e < 4; ++e) {
+    const square_pos n{static_cast<std::int16_t>(p.x + edge_dx[e]),
+                       static_cast<std::int16_t>(p.y + edge_dy[e])};
+    int nc = find_cell(n);
+    if (nc < 0) {
+      nc = add_cell(n);
+      cells_[nc].open = static_cast<std::int16_t>(open_.size());
+      open_.push_back(open_square{n, 0});
+    }
+    if (cells_[nc].open < 0) continue;
+    const int facing = opposite_edge(e);
+    const int kind = t.packed_sides[quarter_turns] >> (2 * e) & 3;
+    auto& sq = open_[cells_[nc].open];
+    sq.requirement |= static_cast<std::uint8_t>(kind << (2 * facing));
+    sq.mask |= static_cast<std::uint8_t>(3 << (2 * facing));
+  }
+
+  // Surrounding counts (monasteries and other 3x3 rules read them).
+  for (int k = 0; k < 8; ++k) {
+    const int other = tile_at(square_pos{static_cast<std::int16_t>(p.x + ring_dx[k]),
+                                         static_cast<std::int16_t>(p.y + ring_dy[k])});
+    if (other < 0) continue;
+    ++placed_[other].surrounding;
+    ++placed_[index].surrounding;
+  }
+  return index;
+}
+
+}  // namespace carcassonne

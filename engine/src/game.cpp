@@ -1,0 +1,130 @@
+#include "carcassonne/engine/game.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "carcassonne/engine/expansion.hpp"
+#include "turn.hpp"
+
+namespace carcassonne {
+
+namespace {
+
+// The set a tile belongs to is in play: base always, the others with their expansion.
+bool set_in_play(tile_set set, expansion_set in_play) {
+  switch (set) {
+    case tile_set::base: return true;
+    case tile_set::hills_and_sheep: return in_play.has(expansion::hills_and_sheep);
+    case tile_set::festival: return in_play.has(expansion::festival);
+    case tile_set::peasant_revolts: return in_play.has(expansion::peasant_revolts);
+    case tile_set::easter: return in_play.has(expansion::easter);
+  }
+  return false;
+}
+
+}  // namespace
+
+result<game_state> new_game(const game_setup& setup, event_log* events) {
+  if (setup.seats < min_seats || setup.seats > max_seats)
+    return make_error(error_code::bad_seat_count, "a game has 2 to 6 seats");
+  game_state s;
+  s.seats = static_cast<std::uint8_t>(setup.seats);
+  s.expansions = setup.expansions;
+  s.options = setup.options;
+  for (int e = 0; e < expansion_count; ++e)
+    if (setup.expansions.has(static_cast<expansion>(e)) && !find_module(static_cast<expansion>(e)))
+      return make_error(error_code::unsupported_expansion,
+                        std::string(expansion_names[e]) + " is not implemented yet");
+  s.random = rng::from_string(setup.seed);
+
+  const auto& cat = tiles();
+  if (setup.script.deck) {
+    for (auto t : *setup.script.deck) {
+      if (t >= cat.types().size()) return make_error(error_code::unknown_tile, "unknown tile");
+      if (!set_in_play(cat[t].set, s.expansions))
+        return make_error(error_code::tile_not_in_play, cat[t].id + " belongs to a set not in play");
+    }
+    s.supply = *setup.script.deck;
+  } else {
+    // Supply order before the shuffle: sets, then tile types in catalogue order, each type
+    // repeated by its count less the start tile (docs/randomness.md).
+    for (std::size_t t = 0; t < cat.types().size(); ++t) {
+      const auto& type = cat.types()[t];
+      if (!set_in_play(type.set, s.expansions)) continue;
+      for (int i = type.start; i < type.count; ++i) s.supply.push_back(static_cast<tile_type_id>(t));
+    }
+  }
+  for (const auto* m : active_modules(s))
+    if (m->setup)
+      if (auto st = m->setup(s, setup); !st) return st.err();
+  if (!setup.script.deck) s.random.shuffle(std::span<tile_type_id>(s.supply));
+
+  detail::join_tile(s, {0, 0}, cat.start_tile(), 0);
+  s.active = 0;
+  detail::begin_turn(s, events);
+  return s;
+}
+
+void legal_actions(const game_state& s, std::vector<move>& out) {
+  out.clear();
+  if (s.finished) return;
+  const seat_t seat = s.active;
+  switch (s.awaiting) {
+    case decision::place_tile: {
+      const auto& t = tiles()[s.drawn];
+      for (const auto& sq : s.board.open())
+        for (int q = 0; q < 4; ++q)
+          if (board::fits(sq, t, q))
+            out.push_back(move{.type = move_type::place_tile, .seat = seat, .at = sq.pos,
+                               .rotation = static_cast<std::uint8_t>(q)});
+      break;
+    }
+    case decision::figure: {
+      const auto& pt = s.board.placed()[s.placed];
+      const int n = static_cast<int>(tiles()[pt.type].segments.size());
+      for (int i = 0; i < n; ++i)
+        if (detail::can_deploy(s, i))
+          out.push_back(move{.type = move_type::deploy, .seat = seat, .at = pt.pos,
+                             .feature = static_cast<std::uint8_t>(i)});
+      break;
+    }
+    case decision::none:
+      break;
+  }
+  for (const auto* m : active_modules(s))
+    if (m->extra_moves) m->extra_moves(s, out);
+  if (s.awaiting == decision::figure) out.push_back(move{.type = move_type::pass, .seat = seat});
+}
+
+std::vector<move> legal_actions(const game_state& s) {
+  std::vector<move> out;
+  legal_actions(s, out);
+  return out;
+}
+
+status apply_in_place(game_state& s, const move& m, event_log* events) {
+  if (auto st = detail::check_move(s, m); !st) return st;
+  detail::perform(s, m, events);
+#ifndef NDEBUG
+  if (auto st = check_invariants(s); !st) {
+    std::fprintf(stderr, "invariant broken: %s\n", st.err().message.c_str());
+    std::abort();
+  }
+#endif
+  return {};
+}
+
+result<applied> apply(const game_state& s, const move& m) {
+  applied out{s, {}};
+  if (auto st = apply_in_place(out.state, m, &out.events); !st) return st.err();
+  return out;
+}
+
+std::size_t state_bytes(const game_state& s) {
+  return sizeof(game_state) + s.board.heap_bytes() + s.features.heap_bytes() +
+         s.supply.capacity() * sizeof(tile_type_id) + s.figures.capacity() * sizeof(figure_on_board) +
+         s.discarded.capacity() * sizeof(tile_type_id) + s.completed.capacity() * sizeof(segment_t);
+}
+
+}  // namespace carcassonne

@@ -1,0 +1,144 @@
+#include "carcassonne/engine/scoring.hpp"
+
+#include <algorithm>
+#include <bit>
+
+#include "carcassonne/engine/expansion.hpp"
+
+namespace carcassonne {
+
+namespace {
+
+void emit(event_log* events, event e) {
+  if (events) events->push_back(e);
+}
+
+// A representative square and segment for events about a feature.
+event at_feature(const game_state& s, segment_t seg, event e) {
+  const auto& n = s.features.node(seg);
+  const auto& pt = s.board.placed()[n.tile];
+  e.at = pt.pos;
+  e.tile = pt.type;
+  e.feature = n.local;
+  e.kind = s.features.data(s.features.root(seg)).kind;
+  return e;
+}
+
+void award(game_state& s, segment_t root, std::uint8_t seats, int points, bool final,
+           event_log* events) {
+  for (int seat = 0; seat < s.seats; ++seat) {
+    if (!(seats >> seat & 1)) continue;
+    s.players[seat].score += points;
+    emit(events, at_feature(s, root, event{.type = event_type::points,
+                                           .seat = static_cast<seat_t>(seat), .final = final,
+                                           .points = points}));
+  }
+}
+
+// Base 4.3.3: every follower on a scored feature goes back to its owner's supply.
+void return_followers(game_state& s, segment_t root, event_log* events) {
+  auto& d = s.features.data(root);
+  auto kept = s.figures.begin();
+  for (auto& f : s.figures) {
+    if (s.features.root(f.segment) != root) {
+      *kept++ = f;
+      continue;
+    }
+    if (f.type == figure_type::meeple) {
+      ++s.players[f.seat].followers;
+      --d.followers[f.seat];
+    }
+    emit(events, at_feature(s, f.segment, event{.type = event_type::figure_returned,
+                                                .seat = f.seat, .figure = f.type}));
+  }
+  s.figures.erase(kept, s.figures.end());
+}
+
+// Base 5, fields: 3 points per completed city bordering the field, each city counted once.
+int field_value(const game_state& s, segment_t root) {
+  std::vector<segment_t> cities;
+  s.features.for_each_member(root, [&](segment_t seg) {
+    const auto& n = s.features.node(seg);
+    const auto& pt = s.board.placed()[n.tile];
+    const auto borders = tiles()[pt.type].segments[n.local].borders;
+    for (int i = 0; i < max_segments_per_tile; ++i) {
+      if (!(borders >> i & 1)) continue;
+      const auto city = s.features.root(static_cast<segment_t>(pt.first_segment + i));
+      if (s.features.data(city).completed) cities.push_back(city);
+    }
+  });
+  std::sort(cities.begin(), cities.end());
+  return 3 * static_cast<int>(std::unique(cities.begin(), cities.end()) - cities.begin());
+}
+
+}  // namespace
+
+std::uint8_t owners(const game_state& s, segment_t root) {
+  const auto& d = s.features.data(root);
+  const int best = *std::max_element(d.followers.begin(), d.followers.end());
+  if (best == 0) return 0;
+  std::uint8_t tied = 0;
+  for (int seat = 0; seat < s.seats; ++seat)
+    if (d.followers[seat] == best) tied = static_cast<std::uint8_t>(tied | 1 << seat);
+  if (std::popcount(tied) > 1)
+    for (const auto* m : active_modules(s))
+      if (m->narrow_owners) tied = m->narrow_owners(s, root, tied);
+  return tied;
+}
+
+int distinct_tiles(const game_state& s, segment_t root) {
+  std::vector<std::uint16_t> squares;
+  s.features.for_each_member(root, [&](segment_t seg) { squares.push_back(s.features.node(seg).tile); });
+  std::sort(squares.begin(), squares.end());
+  return static_cast<int>(std::unique(squares.begin(), squares.end()) - squares.begin());
+}
+
+int feature_value(const game_state& s, segment_t root, bool at_game_end) {
+  const auto& d = s.features.data(root);
+  switch (d.kind) {
+    case feature_kind::road:
+      return distinct_tiles(s, root);
+    case feature_kind::city: {
+      const int per = at_game_end ? 1 : 2;
+      return per * (distinct_tiles(s, root) + d.pennants);
+    }
+    case feature_kind::monastery:
+      return 1 + s.board.placed()[s.features.node(root).tile].surrounding;
+    case feature_kind::field:
+      return field_value(s, root);
+  }
+  return 0;
+}
+
+void score_completed(game_state& s, segment_t root, event_log* events) {
+  auto& d = s.features.data(root);
+  d.completed = true;
+  int value = feature_value(s, root, false);
+  for (const auto* m : active_modules(s))
+    if (m->completion_bonus) value += m->completion_bonus(s, root);
+  const auto who = owners(s, root);
+  emit(events, at_feature(s, root, event{.type = event_type::feature_completed, .owners = who,
+                                         .points = value}));
+  award(s, root, who, value, false, events);
+  return_followers(s, root, events);
+}
+
+void score_game_end(game_state& s, event_log* events) {
+  // README "End of game": roads, cities, monasteries, then fields; each in board order.
+  constexpr feature_kind order[] = {feature_kind::road, feature_kind::city, feature_kind::monastery,
+                                    feature_kind::field};
+  for (const auto kind : order) {
+    for (std::size_t i = 0; i < s.features.size(); ++i) {
+      const auto seg = static_cast<segment_t>(i);
+      const auto& d = s.features.data(seg);
+      if (s.features.root(seg) != seg || d.kind != kind || d.completed) continue;
+      if (d.follower_total() == 0) continue;
+      const int value = feature_value(s, seg, true);
+      if (value > 0) award(s, seg, owners(s, seg), value, true, events);
+    }
+  }
+  for (const auto* m : active_modules(s))
+    if (m->final_scoring) m->final_scoring(s, events);
+}
+
+}  // namespace carcassonne

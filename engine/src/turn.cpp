@@ -1,0 +1,271 @@
+#include "turn.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "carcassonne/engine/expansion.hpp"
+#include "carcassonne/engine/scoring.hpp"
+
+namespace carcassonne::detail {
+
+namespace {
+
+void emit(event_log* events, event e) {
+  if (events) events->push_back(e);
+}
+
+square_pos step(square_pos p, int e) {
+  return {static_cast<std::int16_t>(p.x + edge_dx[e]), static_cast<std::int16_t>(p.y + edge_dy[e])};
+}
+
+constexpr std::array<int, 8> ring_dx{-1, 0, 1, 1, 1, 0, -1, -1};
+constexpr std::array<int, 8> ring_dy{-1, -1, -1, 0, 1, 1, 1, 0};
+
+// Base rule 2 "Joining across a border": cities join cities and roads join roads on a shared
+// side (every segment on it with every facing one: this also joins HS/CC!.v's split city edge),
+// and fields join half-edge to half-edge. Each joined port stops being open.
+void join_side(game_state& s, const placed_tile& mine, int e, const placed_tile& theirs) {
+  const auto& t = tiles()[mine.type];
+  const auto& nt = tiles()[theirs.type];
+  auto& g = s.features;
+  const int local = unrotate_edge(e, mine.rotation);
+  const int their_local = unrotate_edge(opposite_edge(e), theirs.rotation);
+  if (t.sides[local] != side_kind::field) {  // city or road ports
+    const auto& a = t.edge_segments[local];
+    const auto& b = nt.edge_segments[their_local];
+    int ports = 0;
+    segment_t r = 0;
+    for (auto i : a) {
+      if (i < 0) continue;
+      ++ports;
+      for (auto j : b)
+        if (j >= 0) r = g.unite(static_cast<segment_t>(mine.first_segment + i),
+                                static_cast<segment_t>(theirs.first_segment + j));
+    }
+    for (auto j : b) ports += j >= 0;
+    auto& d = g.data(g.root(r));
+    d.open = static_cast<std::uint16_t>(d.open - ports);
+  }
+  if (t.sides[local] != side_kind::city) {  // the field halves on both sides of a road or field
+    for (int k = 0; k < 2; ++k) {
+      const int h = 2 * e + k;
+      const int i = t.half_segment[unrotate_half(h, mine.rotation)];
+      const int j = nt.half_segment[unrotate_half(facing_half(h), theirs.rotation)];
+      const auto r = g.unite(static_cast<segment_t>(mine.first_segment + i),
+                             static_cast<segment_t>(theirs.first_segment + j));
+      g.data(r).open = static_cast<std::uint16_t>(g.data(r).open - 2);
+    }
+  }
+}
+
+void note_completed(game_state& s, segment_t root) {
+  if (std::find(s.completed.begin(), s.completed.end(), root) == s.completed.end())
+    s.completed.push_back(root);
+}
+
+// Roads and cities with no open port, monasteries with 8 neighbours, completed by this tile.
+void find_completed(game_state& s, int index) {
+  const auto& pt = s.board.placed()[index];
+  const auto& t = tiles()[pt.type];
+  for (std::size_t i = 0; i < t.segments.size(); ++i) {
+    const auto kind = t.segments[i].kind;
+    if (kind != feature_kind::road && kind != feature_kind::city) continue;
+    const auto r = s.features.root(static_cast<segment_t>(pt.first_segment + i));
+    if (s.features.data(r).open == 0) note_completed(s, r);
+  }
+  auto check_monastery = [&](const placed_tile& p) {
+    const auto& tt = tiles()[p.type];
+    if (tt.monastery >= 0 && p.surrounding == 8)
+      note_completed(s, static_cast<segment_t>(p.first_segment + tt.monastery));
+  };
+  check_monastery(pt);
+  for (int k = 0; k < 8; ++k) {
+    const int other = s.board.tile_at({static_cast<std::int16_t>(pt.pos.x + ring_dx[k]),
+                                       static_cast<std::int16_t>(pt.pos.y + ring_dy[k])});
+    if (other >= 0) check_monastery(s.board.placed()[other]);
+  }
+}
+
+void end_game(game_state& s, event_log* events) {
+  score_game_end(s, events);
+  s.finished = true;
+  s.awaiting = decision::none;
+  emit(events, event{.type = event_type::game_finished});
+}
+
+// Steps 11-14: score what the tile completed, then the next seat's turn.
+void finish_turn(game_state& s, event_log* events) {
+  for (auto root : s.completed) score_completed(s, root, events);
+  s.completed.clear();
+  s.active = static_cast<seat_t>((s.active + 1) % s.seats);
+  begin_turn(s, events);
+}
+
+bool has_extra_moves(const game_state& s) {
+  std::vector<move> extra;
+  for (const auto* m : active_modules(s))
+    if (m->extra_moves) m->extra_moves(s, extra);
+  return !extra.empty();
+}
+
+// Step 8: waits only when the seat has a real choice (game-record.md: no pass is recorded for a
+// step whose only legal move would be pass).
+void enter_figure_step(game_state& s, event_log* events) {
+  const auto& t = tiles()[s.board.placed()[s.placed].type];
+  bool choice = has_extra_moves(s);
+  for (int i = 0; i < static_cast<int>(t.segments.size()) && !choice; ++i) choice = can_deploy(s, i);
+  if (choice) {
+    s.awaiting = decision::figure;
+    return;
+  }
+  finish_turn(s, events);
+}
+
+void place_drawn_tile(game_state& s, const move& m, event_log* events) {
+  const int index = join_tile(s, m.at, s.drawn, m.rotation);
+  s.placed = static_cast<std::int16_t>(index);
+  emit(events, event{.type = event_type::tile_placed, .seat = s.active, .tile = s.drawn,
+                     .at = m.at, .rotation = m.rotation});
+  find_completed(s, index);
+  for (const auto* x : active_modules(s))
+    if (x->tile_placed) x->tile_placed(s, events);
+  enter_figure_step(s, events);
+}
+
+void deploy_follower(game_state& s, const move& m, event_log* events) {
+  const auto& pt = s.board.placed()[s.placed];
+  const auto seg = static_cast<segment_t>(pt.first_segment + m.feature);
+  s.figures.push_back(figure_on_board{m.seat, figure_type::meeple, seg});
+  ++s.features.data(s.features.root(seg)).followers[m.seat];
+  --s.players[m.seat].followers;
+  emit(events, event{.type = event_type::figure_deployed, .seat = m.seat, .tile = pt.type,
+                     .at = pt.pos, .feature = m.feature,
+                     .kind = tiles()[pt.type].segments[m.feature].kind,
+                     .figure = figure_type::meeple});
+}
+
+bool is_extra_move(const game_state& s, const move& m) {
+  std::vector<move> extra;
+  for (const auto* x : active_modules(s))
+    if (x->extra_moves) x->extra_moves(s, extra);
+  return std::find(extra.begin(), extra.end(), m) != extra.end();
+}
+
+}  // namespace
+
+int join_tile(game_state& s, square_pos p, tile_type_id type, int quarter_turns) {
+  const auto index = static_cast<std::uint16_t>(s.board.placed().size());
+  const auto first = s.features.add_tile(tiles()[type], index);
+  s.board.place(p, type, quarter_turns, first);
+  const placed_tile mine = s.board.placed()[index];
+  for (int e = 0; e < 4; ++e) {
+    const int n = s.board.tile_at(step(p, e));
+    if (n >= 0 && n != index) join_side(s, mine, e, s.board.placed()[n]);
+  }
+  return index;
+}
+
+void begin_turn(game_state& s, event_log* events) {
+  s.placed = -1;
+  s.completed.clear();
+  s.awaiting = decision::none;
+  if (s.tiles_left() == 0) return end_game(s, events);
+  ++s.turn;
+  emit(events, event{.type = event_type::turn_started, .seat = s.active});
+  while (s.tiles_left() > 0) {
+    const tile_type_id tile = s.supply[s.next_draw++];
+    emit(events, event{.type = event_type::tile_drawn, .seat = s.active, .tile = tile});
+    s.drawn = tile;
+    for (const auto* x : active_modules(s))
+      if (x->tile_drawn) x->tile_drawn(s, events);
+    if (s.board.placeable(tiles()[tile])) {
+      s.awaiting = decision::place_tile;
+      return;
+    }
+    // Base 4.1.4 / B-1: an unplaceable tile is discarded for good and the seat draws again.
+    s.discarded.push_back(tile);
+    emit(events, event{.type = event_type::tile_discarded, .seat = s.active, .tile = tile});
+  }
+  end_game(s, events);  // the supply ran out while redrawing: the turn ends without a tile
+}
+
+bool can_deploy(const game_state& s, int local_segment) {
+  if (s.players[s.active].followers == 0) return false;
+  const auto& pt = s.board.placed()[s.placed];
+  const auto& d = s.features.data(
+      s.features.root(static_cast<segment_t>(pt.first_segment + local_segment)));
+  return d.follower_total() == 0 && !d.completed;
+}
+
+status check_move(const game_state& s, const move& m) {
+  using ec = error_code;
+  if (s.finished) return make_error(ec::game_over, "the game is over");
+  if (m.seat != s.active)
+    return make_error(ec::not_your_turn, "seat " + std::to_string(s.active) + " is to act");
+  const auto unexpected = [&] {
+    return make_error(ec::unexpected_move, std::string(move_type_names[static_cast<int>(m.type)]) +
+                                               " is not possible now: waiting for " +
+                                               std::string(decision_names[static_cast<int>(s.awaiting)]));
+  };
+  switch (m.type) {
+    case move_type::place_tile: {
+      if (s.awaiting != decision::place_tile) return unexpected();
+      if (m.rotation > 3) return make_error(ec::bad_rotation, "rotation must be 0, 90, 180 or 270");
+      const int o = s.board.open_at(m.at);
+      if (o < 0)
+        return make_error(ec::square_not_open,
+                          "square (" + std::to_string(m.at.x) + "," + std::to_string(m.at.y) +
+                              ") is taken or not next to a placed tile");
+      if (!board::fits(s.board.open()[o], tiles()[s.drawn], m.rotation))
+        return make_error(ec::tile_does_not_fit, "a side of the tile does not match its neighbour");
+      return {};
+    }
+    case move_type::deploy: {
+      if (s.awaiting != decision::figure) return unexpected();
+      if (m.figure != figure_type::meeple || m.protect) {
+        if (is_extra_move(s, m)) return {};
+        return make_error(ec::figure_not_allowed, "this figure or option is not in play here");
+      }
+      const auto& pt = s.board.placed()[s.placed];
+      if (!(m.at == pt.pos))
+        return make_error(ec::wrong_tile, "a follower goes on the tile just placed");
+      if (m.feature >= tiles()[pt.type].segments.size())
+        return make_error(ec::unknown_feature, "no such feature on this tile");
+      if (s.players[m.seat].followers == 0)
+        return make_error(ec::no_figure_available, "no follower left in supply");
+      const auto& d = s.features.data(
+          s.features.root(static_cast<segment_t>(pt.first_segment + m.feature)));
+      if (d.completed) return make_error(ec::feature_completed, "the feature is already completed");
+      if (d.follower_total() > 0)
+        return make_error(ec::feature_occupied, "the feature already holds a follower");
+      return {};
+    }
+    case move_type::pass:
+      if (s.awaiting != decision::figure) return unexpected();
+      return {};
+    default:
+      if (is_extra_move(s, m)) return {};
+      return unexpected();
+  }
+}
+
+void perform(game_state& s, const move& m, event_log* events) {
+  switch (m.type) {
+    case move_type::place_tile:
+      return place_drawn_tile(s, m, events);
+    case move_type::deploy:
+      if (m.figure == figure_type::meeple && !m.protect) {
+        deploy_follower(s, m, events);
+        return finish_turn(s, events);
+      }
+      break;
+    case move_type::pass:
+      return finish_turn(s, events);
+    default:
+      break;
+  }
+  for (const auto* x : active_modules(s))
+    if (x->apply_move) x->apply_move(s, m, events);
+}
+
+}  // namespace carcassonne::detail

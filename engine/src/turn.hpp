@@ -1,0 +1,23 @@
+// Internal: the steps of a turn (README "Turn structure"), shared by game.cpp and the tests.
+#pragma once
+#include "carcassonne/engine/game.hpp"
+
+namespace carcassonne::detail {
+
+// Puts a tile on the board and joins its segments to their neighbours' features; returns the
+// board index. Does not score or change whose turn it is.
+int join_tile(game_state& s, square_pos p, tile_type_id type, int quarter_turns);
+
+// Steps 1-3: draws until a placeable tile is shown, or ends the game when the supply is empty.
+void begin_turn(game_state& s, event_log* events);
+
+// Checks a move against the current decision with the same predicates that generate moves.
+status check_move(const game_state& s, const move& m);
+
+// Applies a checked move and runs the automatic steps up to the next decision.
+void perform(game_state& s, const move& m, event_log* events);
+
+// Whether the seat to act has a free feature on the new tile for a follower (step 8a).
+bool can_deploy(const game_state& s, int local_segment);
+
+}  // namespace carcassonne::detail

@@ -1,0 +1,40 @@
+// JSON forms of the engine's values: moves (game-record.md "Moves"), events, errors.
+// Parsing never throws: a bad value becomes a proto_error with a stable code.
+#pragma once
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+#include "carcassonne/engine/errors.hpp"
+#include "carcassonne/engine/events.hpp"
+#include "carcassonne/engine/game.hpp"
+#include "carcassonne/engine/moves.hpp"
+
+namespace carcassonne::protocol {
+
+using json = nlohmann::json;
+
+// A protocol-level error: engine codes by their names, plus malformed_move, bad_json, ...
+struct proto_error {
+  std::string code;
+  std::string message;
+};
+inline proto_error from_engine(const error& e) { return {std::string(code_name(e.code)), e.message}; }
+json to_json(const proto_error& e);
+
+template <class T>
+struct parsed {
+  std::optional<T> value;
+  proto_error error;
+  bool ok() const { return value.has_value(); }
+};
+
+// A move from its record form. Feature ids are resolved against the tile at (x, y) of s.
+parsed<move> move_from_json(const json& j, const game_state& s);
+// The record form of a move (features by id).
+json move_to_json(const move& m, const game_state& s);
+
+// An event as clients see it (tile and feature ids, feature kinds by name).
+json event_to_json(const event& e);
+
+}  // namespace carcassonne::protocol

@@ -1,0 +1,275 @@
+#include "carcassonne/protocol/json_codec.hpp"
+
+#include <algorithm>
+#include <array>
+#include <limits>
+
+namespace carcassonne::protocol {
+
+namespace {
+
+constexpr std::array<std::string_view, 5> gift_names{"synod", "road_sweeper", "cash_out",
+                                                     "change_position", "take_two"};
+constexpr std::array<std::string_view, 2> flock_names{"expand", "herd"};
+
+template <std::size_t N>
+int find_name(const std::array<std::string_view, N>& names, std::string_view s) {
+  auto it = std::find(names.begin(), names.end(), s);
+  return it == names.end() ? -1 : static_cast<int>(it - names.begin());
+}
+
+struct reader {
+  const json& j;
+  proto_error error;
+  bool failed = false;
+
+  bool fail(std::string code, std::string message) {
+    if (!failed) error = {std::move(code), std::move(message)};
+    failed = true;
+    return false;
+  }
+  bool integer(const char* key, int lo, int hi, int& out) {
+    auto it = j.find(key);
+    if (it == j.end() || !it->is_number_integer())
+      return fail("malformed_move", std::string("'") + key + "' must be an integer");
+    const auto v = it->get<long long>();
+    if (v < lo || v > hi) return fail("malformed_move", std::string("'") + key + "' is out of range");
+    out = static_cast<int>(v);
+    return true;
+  }
+  bool string(const char* key, std::string& out) {
+    auto it = j.find(key);
+    if (it == j.end() || !it->is_string())
+      return fail("malformed_move", std::string("'") + key + "' must be a string");
+    out = it->get<std::string>();
+    return true;
+  }
+  bool boolean(const char* key, bool& out) {
+    auto it = j.find(key);
+    if (it == j.end()) return true;  // optional, default false
+    if (!it->is_boolean()) return fail("malformed_move", std::string("'") + key + "' must be a boolean");
+    out = it->get<bool>();
+    return true;
+  }
+  bool square(square_pos& out) {
+    constexpr int lim = std::numeric_limits<std::int16_t>::max();
+    int x = 0, y = 0;
+    if (!integer("x", -lim, lim, x) || !integer("y", -lim, lim, y)) return false;
+    out = {static_cast<std::int16_t>(x), static_cast<std::int16_t>(y)};
+    return true;
+  }
+  // A feature id of the tile at `at`, as its local segment index.
+  bool feature(const game_state& s, square_pos at, const char* key, std::uint8_t& out) {
+    std::string id;
+    if (!string(key, id)) return false;
+    const int t = s.board.tile_at(at);
+    if (t < 0)
+      return fail("unknown_feature", "no tile at (" + std::to_string(at.x) + "," +
+                                         std::to_string(at.y) + ")");
+    const auto idx = tiles()[s.board.placed()[t].type].segment_index(id);
+    if (!idx) return fail("unknown_feature", "the tile at that square has no feature '" + id + "'");
+    out = static_cast<std::uint8_t>(*idx);
+    return true;
+  }
+  bool figure(figure_type& out) {
+    std::string name = "meeple";
+    if (j.contains("figure") && !string("figure", name)) return false;
+    const int f = find_name(figure_type_names, name);
+    if (f < 0) return fail("malformed_move", "unknown figure '" + name + "'");
+    out = static_cast<figure_type>(f);
+    return true;
+  }
+};
+
+}  // namespace
+
+json to_json(const proto_error& e) { return {{"code", e.code}, {"message", e.message}}; }
+
+parsed<move> move_from_json(const json& j, const game_state& s) {
+  if (!j.is_object()) return {std::nullopt, {"malformed_move", "a move is a JSON object"}};
+  reader r{j};
+  move m;
+  int seat = 0;
+  std::string type;
+  if (!r.integer("seat", 0, max_seats - 1, seat) || !r.string("type", type)) return {std::nullopt, r.error};
+  m.seat = static_cast<seat_t>(seat);
+  const int t = find_name(move_type_names, type);
+  if (t < 0) return {std::nullopt, {"malformed_move", "unknown move type '" + type + "'"}};
+  m.type = static_cast<move_type>(t);
+
+  switch (m.type) {
+    case move_type::place_tile: {
+      int degrees = 0;
+      if (!r.square(m.at) || !r.integer("rotation", std::numeric_limits<int>::min(),
+                                        std::numeric_limits<int>::max(), degrees))
+        break;
+      if (degrees < 0 || degrees > 270 || degrees % 90 != 0) {
+        r.fail("bad_rotation", "rotation must be 0, 90, 180 or 270");
+        break;
+      }
+      m.rotation = static_cast<std::uint8_t>(degrees / 90);
+      break;
+    }
+    case move_type::deploy:
+    case move_type::return_figure:
+      r.figure(m.figure) && r.square(m.at) && r.feature(s, m.at, "feature", m.feature) &&
+          r.boolean("protect", m.protect);
+      break;
+    case move_type::protect:
+      r.square(m.at) && r.feature(s, m.at, "feature", m.feature);
+      break;
+    case move_type::pass:
+      break;
+    case move_type::flock: {
+      std::string choice;
+      if (!r.string("choice", choice)) break;
+      const int c = find_name(flock_names, choice);
+      if (c < 0) r.fail("malformed_move", "choice must be expand or herd");
+      m.choice = static_cast<std::uint8_t>(c < 0 ? 0 : c);
+      break;
+    }
+    case move_type::choose_tile: {
+      int index = 0;
+      if (r.integer("index", 0, 1, index)) m.choice = static_cast<std::uint8_t>(index);
+      break;
+    }
+    case move_type::open_gift: {
+      std::string card;
+      if (!r.string("card", card)) break;
+      const int c = find_name(gift_names, card);
+      if (c < 0) {
+        r.fail("malformed_move", "unknown gift card '" + card + "'");
+        break;
+      }
+      m.choice = static_cast<std::uint8_t>(c);
+      if (j.contains("x") || j.contains("feature")) {
+        m.has_target = true;
+        if (!r.square(m.at) || !r.feature(s, m.at, "feature", m.feature)) break;
+        if (j.contains("to")) r.feature(s, m.at, "to", m.to);
+      }
+      r.boolean("protect", m.protect);
+      break;
+    }
+    case move_type::bunny: {
+      auto it = j.find("path");
+      if (it == j.end() || !it->is_array() || it->empty() || it->size() > max_bunny_hops) {
+        r.fail("malformed_move", "path must be a list of 1 to 3 [x, y] squares");
+        break;
+      }
+      for (const auto& p : *it) {
+        if (!p.is_array() || p.size() != 2 || !p[0].is_number_integer() || !p[1].is_number_integer()) {
+          r.fail("malformed_move", "each path entry is [x, y]");
+          break;
+        }
+        m.path[m.path_length++] = {static_cast<std::int16_t>(p[0].get<int>()),
+                                   static_cast<std::int16_t>(p[1].get<int>())};
+      }
+      break;
+    }
+  }
+  if (r.failed) return {std::nullopt, r.error};
+  return {m, {}};
+}
+
+json move_to_json(const move& m, const game_state& s) {
+  json j{{"seat", m.seat}, {"type", move_type_names[static_cast<int>(m.type)]}};
+  auto feature_id = [&](std::uint8_t local) -> std::string {
+    const int t = s.board.tile_at(m.at);
+    if (t < 0) return {};
+    return tiles()[s.board.placed()[t].type].segments.at(local).id;
+  };
+  switch (m.type) {
+    case move_type::place_tile:
+      j["x"] = m.at.x;
+      j["y"] = m.at.y;
+      j["rotation"] = m.rotation * 90;
+      break;
+    case move_type::deploy:
+    case move_type::return_figure:
+      j["figure"] = figure_type_names[static_cast<int>(m.figure)];
+      j["x"] = m.at.x;
+      j["y"] = m.at.y;
+      j["feature"] = feature_id(m.feature);
+      if (m.protect) j["protect"] = true;
+      break;
+    case move_type::protect:
+      j["x"] = m.at.x;
+      j["y"] = m.at.y;
+      j["feature"] = feature_id(m.feature);
+      break;
+    case move_type::pass:
+      break;
+    case move_type::flock:
+      j["choice"] = flock_names[m.choice & 1];
+      break;
+    case move_type::choose_tile:
+      j["index"] = m.choice;
+      break;
+    case move_type::open_gift:
+      j["card"] = gift_names[m.choice % gift_names.size()];
+      if (m.has_target) {
+        j["x"] = m.at.x;
+        j["y"] = m.at.y;
+        j["feature"] = feature_id(m.feature);
+        if (m.choice == 3) j["to"] = feature_id(m.to);
+      }
+      if (m.protect) j["protect"] = true;
+      break;
+    case move_type::bunny: {
+      json path = json::array();
+      for (int i = 0; i < m.path_length; ++i) path.push_back({m.path[i].x, m.path[i].y});
+      j["path"] = path;
+      break;
+    }
+  }
+  return j;
+}
+
+json event_to_json(const event& e) {
+  json j{{"type", event_type_names[static_cast<int>(e.type)]}};
+  if (e.seat != no_seat) j["seat"] = e.seat;
+  const auto& tile_id = tiles()[e.tile].id;
+  const auto feature_at = [&] {
+    j["x"] = e.at.x;
+    j["y"] = e.at.y;
+    j["feature"] = tiles()[e.tile].segments.at(e.feature).id;
+    j["kind"] = feature_kind_names[static_cast<int>(e.kind)];
+  };
+  switch (e.type) {
+    case event_type::turn_started:
+    case event_type::game_finished:
+      break;
+    case event_type::tile_drawn:
+    case event_type::tile_discarded:
+      j["tile"] = tile_id;
+      break;
+    case event_type::tile_placed:
+      j["tile"] = tile_id;
+      j["x"] = e.at.x;
+      j["y"] = e.at.y;
+      j["rotation"] = e.rotation * 90;
+      break;
+    case event_type::figure_deployed:
+    case event_type::figure_returned:
+      j["figure"] = figure_type_names[static_cast<int>(e.figure)];
+      feature_at();
+      break;
+    case event_type::feature_completed: {
+      feature_at();
+      j["points"] = e.points;
+      json owners = json::array();
+      for (int s = 0; s < max_seats; ++s)
+        if (e.owners >> s & 1) owners.push_back(s);
+      j["owners"] = owners;
+      break;
+    }
+    case event_type::points:
+      feature_at();
+      j["points"] = e.points;
+      j["final"] = e.final;
+      break;
+  }
+  return j;
+}
+
+}  // namespace carcassonne::protocol

@@ -1,0 +1,22 @@
+// The commands of build/carcassonne. Each takes its arguments (without the command name) and
+// streams, and returns the process exit code, so tests can run them in-process.
+#pragma once
+#include <iosfwd>
+#include <span>
+#include <string>
+
+namespace carcassonne::server {
+
+// Dispatches on args[0]: replay, selfplay, help.
+int run_command(std::span<const std::string> args, std::istream& in, std::ostream& out,
+                std::ostream& err);
+
+// replay FILE [--as N|spectator] [--events]: exit 0 with the state, 2 on a malformed record,
+// 3 on an illegal or malformed move (game-record.md, "The replay command").
+int run_replay(std::span<const std::string> args, std::istream& in, std::ostream& out,
+               std::ostream& err);
+
+// selfplay --games N --seed S [--expansions LIST] [--players P]: random legal games, one JSON line.
+int run_selfplay(std::span<const std::string> args, std::ostream& out, std::ostream& err);
+
+}  // namespace carcassonne::server

@@ -1,0 +1,35 @@
+#include "carcassonne/server/commands.hpp"
+
+#include <ostream>
+
+namespace carcassonne::server {
+
+namespace {
+constexpr const char* usage =
+    "usage: carcassonne COMMAND [ARGS]\n"
+    "\n"
+    "commands:\n"
+    "  replay FILE [--as N|spectator] [--events]\n"
+    "      Replays a game record (FILE, or - for standard input) and prints the state after the\n"
+    "      last move as JSON. --as prints seat N's or a spectator's view; --events adds the\n"
+    "      events of every move. Exit 2: malformed record; exit 3: illegal or malformed move.\n"
+    "  selfplay [--games N] [--seed S] [--expansions LIST] [--players P]\n"
+    "      Plays N games of uniformly random legal moves and prints one JSON line of figures.\n"
+    "  help\n"
+    "      This text.\n";
+}  // namespace
+
+int run_command(std::span<const std::string> args, std::istream& in, std::ostream& out,
+                std::ostream& err) {
+  if (args.empty() || args[0] == "help" || args[0] == "--help" || args[0] == "-h") {
+    (args.empty() ? err : out) << usage;
+    return args.empty() ? 1 : 0;
+  }
+  const auto rest = args.subspan(1);
+  if (args[0] == "replay") return run_replay(rest, in, out, err);
+  if (args[0] == "selfplay") return run_selfplay(rest, out, err);
+  err << "carcassonne: unknown command '" << args[0] << "'\n\n" << usage;
+  return 1;
+}
+
+}  // namespace carcassonne::server

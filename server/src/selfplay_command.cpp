@@ -1,0 +1,117 @@
+// selfplay: the engine's benchmark (game-record.md). Game i is seeded with "S/i"; the random
+// move choices come from a separate generator seeded with "S/moves", so a run is reproducible.
+#include <chrono>
+#include <ostream>
+#include <sstream>
+
+#include "carcassonne/engine/game.hpp"
+#include "carcassonne/protocol/json_codec.hpp"
+#include "carcassonne/server/commands.hpp"
+
+namespace carcassonne::server {
+
+namespace {
+
+using protocol::json;
+
+bool parse_count(const std::string& text, long long lo, long long hi, long long& out) {
+  try {
+    std::size_t used = 0;
+    out = std::stoll(text, &used);
+    return used == text.size() && out >= lo && out <= hi;
+  } catch (...) {
+    return false;
+  }
+}
+
+}  // namespace
+
+int run_selfplay(std::span<const std::string> args, std::ostream& out, std::ostream& err) {
+  long long games = 1000, players = 2;
+  std::string seed = "1";
+  game_setup setup;
+  json expansion_list = json::array();
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const bool has_value = i + 1 < args.size();
+    if (args[i] == "--games" && has_value) {
+      if (!parse_count(args[++i], 0, 100'000'000, games)) {
+        err << "carcassonne selfplay: --games takes a number\n";
+        return 1;
+      }
+    } else if (args[i] == "--players" && has_value) {
+      if (!parse_count(args[++i], min_seats, max_seats, players)) {
+        err << "carcassonne selfplay: --players takes 2 to 6\n";
+        return 1;
+      }
+    } else if (args[i] == "--seed" && has_value) {
+      seed = args[++i];
+    } else if (args[i] == "--expansions" && has_value) {
+      std::stringstream list(args[++i]);
+      for (std::string name; std::getline(list, name, ',');) {
+        if (name.empty() || name == "base") continue;
+        const auto e = find_expansion(name);
+        if (!e) {
+          err << "carcassonne selfplay: unknown expansion '" << name << "'\n";
+          return 1;
+        }
+        setup.expansions.add(*e);
+        expansion_list.push_back(name);
+      }
+    } else {
+      err << "carcassonne selfplay: unexpected argument '" << args[i] << "'\n";
+      return 1;
+    }
+  }
+  setup.seats = static_cast<int>(players);
+
+  rng chooser = rng::from_string(seed + "/moves");
+  std::vector<move> moves;
+  long long total_moves = 0, total_turns = 0;
+  std::uint64_t checksum = 0xcbf29ce484222325ULL;  // FNV-1a over every final score
+  std::size_t bytes_sum = 0, bytes_max = 0;
+  const auto start = std::chrono::steady_clock::now();
+  for (long long g = 0; g < games; ++g) {
+    setup.seed = seed + "/" + std::to_string(g);
+    auto game = new_game(setup);
+    if (!game) {
+      err << "carcassonne selfplay: " << game.err().message << '\n';
+      return 2;
+    }
+    game_state& s = game.value();
+    while (!s.finished) {
+      legal_actions(s, moves);
+      const auto& m = moves[chooser.below(moves.size())];
+      if (auto st = apply_in_place(s, m); !st) {
+        err << "carcassonne selfplay: a generated move was refused: " << st.err().message << '\n';
+        return 3;
+      }
+      ++total_moves;
+    }
+    total_turns += s.turn;
+    for (int seat = 0; seat < s.seats; ++seat) {
+      checksum ^= static_cast<std::uint32_t>(s.players[seat].score);
+      checksum *= 0x100000001b3ULL;
+    }
+    const auto bytes = state_bytes(s);
+    bytes_sum += bytes;
+    bytes_max = std::max(bytes_max, bytes);
+  }
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  json result{{"games", games},
+              {"moves", total_moves},
+              {"turns", total_turns},
+              {"players", players},
+              {"expansions", expansion_list},
+              {"seed", seed},
+              {"seconds", seconds},
+              {"games_per_second", seconds > 0 ? games / seconds : 0.0},
+              {"moves_per_second", seconds > 0 ? total_moves / seconds : 0.0},
+              {"state_bytes_mean", games > 0 ? bytes_sum / games : 0},
+              {"state_bytes_max", bytes_max},
+              {"checksum", checksum}};
+  out << result.dump() << '\n';
+  return 0;
+}
+
+}  // namespace carcassonne::server
