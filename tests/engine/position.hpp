@@ -1,0 +1,115 @@
+// Test helper: sets a position up directly (shared/rules/examples.md allows it), keeping every
+// invariant of the state so that apply's debug checks still hold.
+#pragma once
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+#include "carcassonne/engine/game.hpp"
+#include "carcassonne/engine/scoring.hpp"
+#include "turn.hpp"
+
+namespace carcassonne::testing {
+
+inline tile_type_id tile_id(const std::string& id) {
+  auto t = tiles().find(id);
+  REQUIRE_MESSAGE(t.has_value(), "unknown tile " << id);
+  return *t;
+}
+
+inline std::uint8_t quarter(int degrees) { return static_cast<std::uint8_t>(degrees / 90); }
+
+struct position {
+  game_state s;
+
+  // A game of `seats` whose scripted supply is `deck` (the first entry is drawn at once).
+  explicit position(int seats, const std::vector<std::string>& deck = {"BA/RFr", "BA/RFr"}) {
+    game_setup setup;
+    setup.seats = seats;
+    std::vector<tile_type_id> ids;
+    for (const auto& d : deck) ids.push_back(tile_id(d));
+    setup.script.deck = ids;
+    auto g = new_game(setup);
+    REQUIRE(g.ok());
+    s = g.value();
+  }
+
+  // Puts a tile on the board as if drawn and placed earlier (it does not use the scripted deck).
+  position& tile(int x, int y, const std::string& id, int degrees) {
+    const auto type = tile_id(id);
+    const square_pos p{static_cast<std::int16_t>(x), static_cast<std::int16_t>(y)};
+    const int open = s.board.open_at(p);
+    REQUIRE_MESSAGE(open >= 0, "square (" << x << "," << y << ") is not open");
+    REQUIRE_MESSAGE(board::fits(s.board.open()[open], tiles()[type], quarter(degrees)),
+                    id << "@" << degrees << " does not fit at (" << x << "," << y << ")");
+    // Account for it as a tile drawn before the current one.
+    const bool drawn_pending = s.awaiting == decision::place_tile;
+    s.supply.insert(s.supply.begin() + s.next_draw - (drawn_pending ? 1 : 0), type);
+    ++s.next_draw;
+    detail::join_tile(s, p, type, quarter(degrees));
+    return *this;
+  }
+
+  // Puts a follower of `seat` on a feature of the tile at (x, y).
+  position& follower(int seat, int x, int y, const std::string& feature) {
+    const int t = s.board.tile_at({static_cast<std::int16_t>(x), static_cast<std::int16_t>(y)});
+    REQUIRE(t >= 0);
+    const auto& pt = s.board.placed()[t];
+    const auto local = tiles()[pt.type].segment_index(feature);
+    REQUIRE_MESSAGE(local.has_value(), "no feature " << feature);
+    const auto seg = static_cast<segment_t>(pt.first_segment + *local);
+    s.figures.push_back(figure_on_board{static_cast<seat_t>(seat), figure_type::meeple, seg});
+    ++s.features.data(s.features.root(seg)).followers[seat];
+    --s.players[seat].followers;
+    return *this;
+  }
+
+  position& score(int seat, int points) {
+    s.players[seat].score = points;
+    return *this;
+  }
+
+  // Makes `seat` the one to place the drawn tile.
+  position& to_move(int seat) {
+    s.active = static_cast<seat_t>(seat);
+    return *this;
+  }
+
+  // The feature (root segment) of a tile's segment.
+  segment_t feature(int x, int y, const std::string& id) const {
+    const int t = s.board.tile_at({static_cast<std::int16_t>(x), static_cast<std::int16_t>(y)});
+    REQUIRE(t >= 0);
+    const auto& pt = s.board.placed()[t];
+    return s.features.root(
+        static_cast<segment_t>(pt.first_segment + *tiles()[pt.type].segment_index(id)));
+  }
+
+  // Plays a move that must be legal; returns its events.
+  event_log play(const move& m) {
+    event_log events;
+    auto st = apply_in_place(s, m, &events);
+    REQUIRE_MESSAGE(st.ok(), (st.ok() ? std::string() : st.err().message));
+    return events;
+  }
+  event_log place(int x, int y, int degrees) {
+    return play(move{.type = move_type::place_tile, .seat = s.active,
+                     .at = {static_cast<std::int16_t>(x), static_cast<std::int16_t>(y)},
+                     .rotation = quarter(degrees)});
+  }
+  event_log deploy(int x, int y, const std::string& feature) {
+    const int t = s.board.tile_at({static_cast<std::int16_t>(x), static_cast<std::int16_t>(y)});
+    REQUIRE(t >= 0);
+    const auto local = tiles()[s.board.placed()[t].type].segment_index(feature);
+    REQUIRE(local.has_value());
+    return play(move{.type = move_type::deploy, .seat = s.active,
+                     .at = {static_cast<std::int16_t>(x), static_cast<std::int16_t>(y)},
+                     .feature = static_cast<std::uint8_t>(*local)});
+  }
+  event_log pass() { return play(move{.type = move_type::pass, .seat = s.active}); }
+
+  int score_of(int seat) const { return s.players[seat].score; }
+  int supply_of(int seat) const { return s.players[seat].followers; }
+};
+
+}  // namespace carcassonne::testing
