@@ -15,12 +15,14 @@ struct placed_tile {
   std::uint8_t rotation = 0;        // quarter turns clockwise
   std::uint8_t surrounding = 0;     // how many of the 8 surrounding squares hold tiles
   std::uint16_t first_segment = 0;  // global index of the tile's segment 0 in the feature graph
+  friend bool operator==(const placed_tile&, const placed_tile&) = default;
 };
 
 struct open_square {
   square_pos pos;
   std::uint8_t requirement = 0;  // 2 bits per absolute edge: required side_kind, 0 = free
   std::uint8_t mask = 0;         // 0b11 on every edge that has a requirement
+  friend bool operator==(const open_square&, const open_square&) = default;
 };
 
 class board {
@@ -56,6 +58,7 @@ class board {
     square_pos pos;
     std::int16_t placed = -1;  // index into placed_
     std::int16_t open = -1;    // index into open_
+    friend bool operator==(const cell&, const cell&) = default;
   };
   int find_cell(square_pos p) const;
   int add_cell(square_pos p);

@@ -1,0 +1,148 @@
+// Randomized: many games of random legal moves. Every listed move applies; corrupted moves are
+// refused with an error and leave the state untouched; the same seed replays identically.
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "carcassonne/engine/game.hpp"
+
+using namespace carcassonne;
+
+namespace {
+
+// Variations of a legal move that the rules forbid (or that are at least not listed).
+std::vector<move> corruptions(const move& m, const game_state& s) {
+  std::vector<move> out;
+  auto wrong_seat = m;
+  wrong_seat.seat = static_cast<seat_t>((m.seat + 1) % s.seats);
+  out.push_back(wrong_seat);
+  auto rot = m;
+  rot.rotation = 4;
+  if (m.type == move_type::place_tile) out.push_back(rot);
+  auto far = m;
+  far.at = {static_cast<std::int16_t>(m.at.x + 200), m.at.y};
+  if (m.type != move_type::pass) out.push_back(far);
+  auto feature = m;
+  feature.feature = max_segments_per_tile;
+  if (m.type == move_type::deploy) out.push_back(feature);
+  auto shepherd = m;
+  shepherd.figure = figure_type::shepherd;
+  if (m.type == move_type::deploy) out.push_back(shepherd);
+  auto kind = m;
+  kind.type = m.type == move_type::place_tile ? move_type::pass : move_type::place_tile;
+  out.push_back(kind);
+  auto gift = m;
+  gift.type = move_type::open_gift;
+  out.push_back(gift);
+  return out;
+}
+
+bool listed(const std::vector<move>& moves, const move& m) {
+  for (const auto& l : moves)
+    if (l == m) return true;
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("random games: listed moves apply, corrupted moves are refused and change nothing") {
+  rng chooser = rng::from_string("random-games-test");
+  int games = 0, refused = 0;
+  for (int players = 2; players <= 6; ++players) {
+    for (int g = 0; g < 6; ++g) {
+      game_setup setup;
+      setup.seats = players;
+      setup.seed = "rg/" + std::to_string(players) + "/" + std::to_string(g);
+      auto game = new_game(setup);
+      REQUIRE(game.ok());
+      game_state s = game.value();
+      std::vector<move> moves;
+      while (!s.finished) {
+        legal_actions(s, moves);
+        REQUIRE(!moves.empty());
+        const auto& m = moves[chooser.below(moves.size())];
+        for (const auto& bad : corruptions(m, s)) {
+          if (listed(moves, bad)) continue;
+          const game_state before = s;
+          CHECK_FALSE(apply_in_place(s, bad).ok());
+          REQUIRE(s == before);
+          ++refused;
+        }
+        // Every listed move applies (checked for a sample to keep the test short).
+        if (moves.size() > 1) {
+          const auto& other = moves[chooser.below(moves.size())];
+          CHECK(apply(s, other).ok());
+        }
+        const auto st = apply_in_place(s, m);
+        REQUIRE(st.ok());
+        REQUIRE(check_invariants(s).ok());
+      }
+      CHECK(legal_actions(s).empty());
+      ++games;
+    }
+  }
+  CHECK(games == 30);
+  CHECK(refused > 1000);
+}
+
+TEST_CASE("the same seed and moves give the same state; another seed another deck") {
+  auto play = [](const std::string& seed) {
+    game_setup setup;
+    setup.seed = seed;
+    game_state s = new_game(setup).value();
+    rng chooser(7);
+    while (!s.finished) {
+      const auto moves = legal_actions(s);
+      REQUIRE(apply_in_place(s, moves[chooser.below(moves.size())]).ok());
+    }
+    return s;
+  };
+  const auto a = play("same"), b = play("same"), c = play("other");
+  CHECK(a == b);
+  CHECK_FALSE(a.supply == c.supply);
+  // A seeded base game uses all 71 tiles of the supply.
+  CHECK(a.supply.size() == 71);
+  CHECK(a.board.placed().size() + a.discarded.size() == 72);
+}
+
+TEST_CASE("apply (value form) leaves the input untouched and returns events") {
+  game_setup setup;
+  setup.seed = "value";
+  const game_state s = new_game(setup).value();
+  const auto moves = legal_actions(s);
+  REQUIRE(!moves.empty());
+  auto next = apply(s, moves.front());
+  REQUIRE(next.ok());
+  CHECK(s.awaiting == decision::place_tile);
+  CHECK_FALSE(next->state == s);
+  REQUIRE(!next->events.empty());
+  CHECK(next->events.front().type == event_type::tile_placed);
+}
+
+TEST_CASE("setup errors") {
+  game_setup setup;
+  setup.seats = 1;
+  CHECK(new_game(setup).err().code == error_code::bad_seat_count);
+  setup.seats = 7;
+  CHECK(new_game(setup).err().code == error_code::bad_seat_count);
+  setup.seats = 2;
+  setup.script.deck = std::vector<tile_type_id>{*tiles().find("HS/RR.h")};
+  CHECK(new_game(setup).err().code == error_code::tile_not_in_play);
+  game_setup with_hills;
+  with_hills.expansions.add(expansion::hills_and_sheep);
+  CHECK(new_game(with_hills).err().code == error_code::unsupported_expansion);
+}
+
+TEST_CASE("rule options: names, values, booleans") {
+  rule_options o;
+  CHECK(o.get(option::easter_variant) == 0);
+  CHECK(o.set("easter.variant", std::string_view("original")).ok());
+  CHECK(o.get(option::easter_variant) == 1);
+  CHECK(o.set("revolts.extra_draws_trigger", false).ok());
+  CHECK(o.get(option::revolts_extra_draws_trigger) == 1);
+  CHECK(o.set("nope", true).err().code == error_code::unknown_option);
+  CHECK(o.set("easter.variant", std::string_view("x")).err().code == error_code::bad_option_value);
+  CHECK(o.set("easter.variant", true).err().code == error_code::bad_option_value);
+  CHECK(o.set("easter.shepherd_eggs", std::string_view("true")).err().code ==
+        error_code::bad_option_value);
+}
