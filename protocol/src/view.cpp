@@ -49,7 +49,7 @@ json players(const game_state& s, const std::vector<std::string>& names) {
 
 }  // namespace
 
-json build_view(const game_state& s, int viewer, const std::vector<std::string>& names) {
+json public_view(const game_state& s, const std::vector<std::string>& names) {
   json scores = json::array();
   for (int seat = 0; seat < s.seats; ++seat) scores.push_back(s.players[seat].score);
   json discarded = json::array();
@@ -58,24 +58,35 @@ json build_view(const game_state& s, int viewer, const std::vector<std::string>&
   for (int e = 0; e < expansion_count; ++e)
     if (s.expansions.has(static_cast<expansion>(e))) expansions.push_back(expansion_names[e]);
 
-  json v{{"status", s.finished ? "finished" : "playing"},
-         {"viewer", viewer == spectator ? json("spectator") : json(viewer)},
-         {"expansions", expansions},
-         {"turn", s.turn},
-         {"active", s.finished ? json(nullptr) : json(s.active)},
-         {"awaiting", awaiting(s)},
-         {"scores", scores},
-         {"players", players(s, names)},
-         {"tile", s.awaiting == decision::place_tile ? json(tiles()[s.drawn].id) : json(nullptr)},
-         {"tiles_left", s.tiles_left()},
-         {"board", board_tiles(s)},
-         {"figures", figures(s)},
-         {"discarded", discarded}};
+  return {{"status", s.finished ? "finished" : "playing"},
+          {"expansions", expansions},
+          {"turn", s.turn},
+          {"active", s.finished ? json(nullptr) : json(s.active)},
+          {"awaiting", awaiting(s)},
+          {"scores", scores},
+          {"players", players(s, names)},
+          {"tile", s.awaiting == decision::place_tile ? json(tiles()[s.drawn].id) : json(nullptr)},
+          {"tiles_left", s.tiles_left()},
+          {"board", board_tiles(s)},
+          {"figures", figures(s)},
+          {"discarded", discarded}};
+}
+
+json private_view(const game_state& s, int viewer) {
+  json v{{"viewer", viewer == spectator ? json("spectator") : json(viewer)}};
   if (viewer != spectator && !s.finished && viewer == s.active) {
     json moves = json::array();
     for (const auto& m : legal_actions(s)) moves.push_back(move_to_json(m, s));
     v["legal_moves"] = std::move(moves);
   }
+  return v;
+}
+
+json build_view(const game_state& s, int viewer, const std::vector<std::string>& names) {
+  json v = public_view(s, names);
+  // Bound to a name: a range-for over items() of a temporary would dangle (before C++23).
+  const json mine = private_view(s, viewer);
+  for (const auto& [key, value] : mine.items()) v[key] = value;
   return v;
 }
 

@@ -47,8 +47,26 @@ struct position {
     const bool drawn_pending = s.awaiting == decision::place_tile;
     s.supply.insert(s.supply.begin() + s.next_draw - (drawn_pending ? 1 : 0), type);
     ++s.next_draw;
-    detail::join_tile(s, p, type, quarter(degrees));
+    mark_completed(detail::join_tile(s, p, type, quarter(degrees)));
     return *this;
+  }
+
+  // What step 11 would have done when that tile was really placed: a road or city it closed and
+  // a monastery it surrounded are completed (farms count such cities; nothing can join them).
+  void mark_completed(int index) {
+    const auto& pt = s.board.placed()[index];
+    const auto& t = tiles()[pt.type];
+    for (std::size_t i = 0; i < t.segments.size(); ++i) {
+      if (t.segments[i].kind != feature_kind::road && t.segments[i].kind != feature_kind::city)
+        continue;
+      auto& d = s.features.data(s.features.root(static_cast<segment_t>(pt.first_segment + i)));
+      if (d.open == 0) d.completed = true;
+    }
+    for (const auto& other : s.board.placed()) {
+      const int m = tiles()[other.type].monastery;
+      if (m >= 0 && other.surrounding == 8)
+        s.features.data(static_cast<segment_t>(other.first_segment + m)).completed = true;
+    }
   }
 
   // Puts a follower of `seat` on a feature of the tile at (x, y).
@@ -92,21 +110,37 @@ struct position {
     REQUIRE_MESSAGE(st.ok(), (st.ok() ? std::string() : st.err().message));
     return events;
   }
-  event_log place(int x, int y, int degrees) {
-    return play(move{.type = move_type::place_tile, .seat = s.active,
-                     .at = {static_cast<std::int16_t>(x), static_cast<std::int16_t>(y)},
-                     .rotation = quarter(degrees)});
+  // Moves of the seat to act (rotation in degrees, feature by its tile-local id).
+  move place_move(int x, int y, int degrees) const {
+    return move{.type = move_type::place_tile, .seat = s.active,
+                .at = {static_cast<std::int16_t>(x), static_cast<std::int16_t>(y)},
+                .rotation = quarter(degrees)};
   }
-  event_log deploy(int x, int y, const std::string& feature) {
+  move deploy_move(int x, int y, const std::string& feature) const {
     const int t = s.board.tile_at({static_cast<std::int16_t>(x), static_cast<std::int16_t>(y)});
     REQUIRE(t >= 0);
     const auto local = tiles()[s.board.placed()[t].type].segment_index(feature);
     REQUIRE(local.has_value());
-    return play(move{.type = move_type::deploy, .seat = s.active,
-                     .at = {static_cast<std::int16_t>(x), static_cast<std::int16_t>(y)},
-                     .feature = static_cast<std::uint8_t>(*local)});
+    return move{.type = move_type::deploy, .seat = s.active,
+                .at = {static_cast<std::int16_t>(x), static_cast<std::int16_t>(y)},
+                .feature = static_cast<std::uint8_t>(*local)};
   }
-  event_log pass() { return play(move{.type = move_type::pass, .seat = s.active}); }
+  move pass_move() const { return move{.type = move_type::pass, .seat = s.active}; }
+
+  event_log place(int x, int y, int degrees) { return play(place_move(x, y, degrees)); }
+  event_log deploy(int x, int y, const std::string& feature) {
+    return play(deploy_move(x, y, feature));
+  }
+  event_log pass() { return play(pass_move()); }
+
+  // Plays a move that must be refused: returns its error code and checks that s is unchanged.
+  error_code refused(const move& m) {
+    const game_state before = s;
+    auto st = apply_in_place(s, m);
+    REQUIRE_FALSE(st.ok());
+    CHECK(s == before);
+    return st.err().code;
+  }
 
   int score_of(int seat) const { return s.players[seat].score; }
   int supply_of(int seat) const { return s.players[seat].followers; }

@@ -14,6 +14,14 @@ namespace carcassonne::protocol {
 // seat = 0..5 for a seat's view, spectator for everyone else.
 inline constexpr int spectator = -1;
 
+// The whole view of `viewer`: public_view plus private_view's keys.
 nlohmann::json build_view(const game_state& s, int viewer, const std::vector<std::string>& names);
+
+// The part every viewer shares (no "viewer", no "legal_moves"): built and diffed once per change.
+nlohmann::json public_view(const game_state& s, const std::vector<std::string>& names);
+
+// The viewer's own top-level keys: "viewer", and "legal_moves" when that seat must act. Its diff
+// paths are valid on the whole view, since its keys never appear in the public part.
+nlohmann::json private_view(const game_state& s, int viewer);
 
 }  // namespace carcassonne::protocol

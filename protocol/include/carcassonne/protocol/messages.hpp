@@ -1,0 +1,75 @@
+// Client-to-server messages (docs/protocol.md), parsed into plain structs. Parsing never throws:
+// bad input becomes a proto_error with a stable code (bad_json, unknown_type, bad_message).
+#pragma once
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+
+#include "carcassonne/protocol/json_codec.hpp"
+
+namespace carcassonne::protocol {
+
+inline constexpr int protocol_version = 1;
+
+struct hello_msg {
+  int protocol = protocol_version;
+  std::string client;
+};
+struct create_room_msg {
+  json setup;                 // expansions, options (and, for tests, seed/script)
+  int seats = 4;              // 2..6 seats offered
+  bool is_public = true;
+  std::string name;
+  int spectator_delay = 0;    // moves
+};
+struct list_rooms_msg {};
+struct join_msg {
+  std::string room;
+  std::string name;
+  std::optional<int> seat;    // a particular seat, else the first free one
+};
+struct spectate_msg {
+  std::string room;
+};
+struct leave_msg {};
+struct start_msg {};
+struct move_msg {
+  json move;                  // the record form (game-record.md "Moves"); seat optional
+  std::optional<std::uint64_t> seq;  // the last sequence number the client saw
+};
+struct resume_msg {
+  std::string room;
+  std::string token;
+  std::optional<std::uint64_t> last_seq;
+};
+struct chat_msg {
+  std::string text;
+};
+struct ping_msg {};
+struct snapshot_msg {};       // ask for a full snapshot (after a gap in sequence numbers)
+
+using client_message = std::variant<hello_msg, create_room_msg, list_rooms_msg, join_msg,
+                                    spectate_msg, leave_msg, start_msg, move_msg, resume_msg,
+                                    chat_msg, ping_msg, snapshot_msg>;
+
+struct request {
+  client_message message;
+  json id;                    // the client's id, echoed in the answer (null when absent)
+};
+
+// Parses one text frame. On error, `id` is still filled when the frame had one.
+struct parsed_request {
+  std::optional<request> value;
+  proto_error error;
+  json id;
+};
+parsed_request parse_request(std::string_view text);
+
+// Server-to-client helpers: every answer carries the request's id when it had one.
+json error_message(const proto_error& e, const json& id = nullptr);
+json reply(std::string_view type, const json& id, json fields = json::object());
+
+}  // namespace carcassonne::protocol

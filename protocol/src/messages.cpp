@@ -1,0 +1,168 @@
+#include "carcassonne/protocol/messages.hpp"
+
+namespace carcassonne::protocol {
+
+namespace {
+
+constexpr std::size_t max_name = 40;
+constexpr std::size_t max_chat = 500;
+constexpr std::size_t max_room_id = 64;
+
+struct fields {
+  const json& j;
+  proto_error error;
+  bool failed = false;
+
+  bool fail(std::string message) {
+    if (!failed) error = {"bad_message", std::move(message)};
+    failed = true;
+    return false;
+  }
+  bool string(const char* key, std::string& out, std::size_t max, bool required = true) {
+    auto it = j.find(key);
+    if (it == j.end()) return required ? fail(std::string("missing '") + key + "'") : true;
+    if (!it->is_string()) return fail(std::string("'") + key + "' must be a string");
+    if (it->get_ref<const std::string&>().size() > max)
+      return fail(std::string("'") + key + "' is too long");
+    out = it->get<std::string>();
+    return true;
+  }
+  bool integer(const char* key, int lo, int hi, int& out, bool required = true) {
+    auto it = j.find(key);
+    if (it == j.end()) return required ? fail(std::string("missing '") + key + "'") : true;
+    if (!it->is_number_integer() || it->get<long long>() < lo || it->get<long long>() > hi)
+      return fail(std::string("'") + key + "' must be an integer from " + std::to_string(lo) +
+                  " to " + std::to_string(hi));
+    out = static_cast<int>(it->get<long long>());
+    return true;
+  }
+  bool sequence(const char* key, std::optional<std::uint64_t>& out) {
+    auto it = j.find(key);
+    if (it == j.end()) return true;
+    if (!it->is_number_unsigned()) return fail(std::string("'") + key + "' must be a sequence number");
+    out = it->get<std::uint64_t>();
+    return true;
+  }
+  bool boolean(const char* key, bool& out) {
+    auto it = j.find(key);
+    if (it == j.end()) return true;
+    if (!it->is_boolean()) return fail(std::string("'") + key + "' must be true or false");
+    out = it->get<bool>();
+    return true;
+  }
+};
+
+}  // namespace
+
+parsed_request parse_request(std::string_view text) {
+  parsed_request out;
+  const json j = json::parse(text, nullptr, false);
+  if (j.is_discarded()) {
+    out.error = {"bad_json", "the message is not valid JSON"};
+    return out;
+  }
+  if (!j.is_object()) {
+    out.error = {"bad_message", "a message is a JSON object"};
+    return out;
+  }
+  if (auto id = j.find("id"); id != j.end()) {
+    if (!id->is_string() && !id->is_number_integer()) {
+      out.error = {"bad_message", "'id' must be a string or an integer"};
+      return out;
+    }
+    if (id->is_string() && id->get_ref<const std::string&>().size() > max_room_id) {
+      out.error = {"bad_message", "'id' is too long"};
+      return out;
+    }
+    out.id = *id;
+  }
+  auto type_it = j.find("type");
+  if (type_it == j.end() || !type_it->is_string()) {
+    out.error = {"bad_message", "a message needs a string 'type'"};
+    return out;
+  }
+  const auto& type = type_it->get_ref<const std::string&>();
+  fields f{j};
+  client_message msg;
+  if (type == "hello") {
+    hello_msg m;
+    f.integer("protocol", 1, 1'000'000, m.protocol) && f.string("client", m.client, max_name, false);
+    msg = m;
+  } else if (type == "create_room") {
+    create_room_msg m;
+    if (auto s = j.find("setup"); s != j.end()) {
+      if (!s->is_object()) f.fail("'setup' must be an object");
+      m.setup = *s;
+    } else {
+      m.setup = json::object();
+      for (const char* key : {"expansions", "options"})
+        if (j.contains(key)) m.setup[key] = j[key];
+    }
+    f.integer("seats", 2, 6, m.seats, false) && f.boolean("public", m.is_public) &&
+        f.string("name", m.name, max_name, false) &&
+        f.integer("spectator_delay", 0, 20, m.spectator_delay, false);
+    msg = m;
+  } else if (type == "list_rooms") {
+    msg = list_rooms_msg{};
+  } else if (type == "join") {
+    join_msg m;
+    int seat = -1;
+    f.string("room", m.room, max_room_id) && f.string("name", m.name, max_name) &&
+        f.integer("seat", 0, 5, seat, false);
+    if (seat >= 0) m.seat = seat;
+    if (!f.failed && m.name.empty()) f.fail("'name' must not be empty");
+    msg = m;
+  } else if (type == "spectate") {
+    spectate_msg m;
+    f.string("room", m.room, max_room_id);
+    msg = m;
+  } else if (type == "leave") {
+    msg = leave_msg{};
+  } else if (type == "start") {
+    msg = start_msg{};
+  } else if (type == "move") {
+    move_msg m;
+    auto mv = j.find("move");
+    if (mv == j.end() || !mv->is_object()) f.fail("'move' must be an object");
+    else m.move = *mv;
+    f.sequence("seq", m.seq);
+    msg = m;
+  } else if (type == "resume") {
+    resume_msg m;
+    f.string("room", m.room, max_room_id) && f.string("token", m.token, 128) &&
+        f.sequence("last_seq", m.last_seq);
+    msg = m;
+  } else if (type == "chat") {
+    chat_msg m;
+    f.string("text", m.text, max_chat);
+    msg = m;
+  } else if (type == "ping") {
+    msg = ping_msg{};
+  } else if (type == "snapshot") {
+    msg = snapshot_msg{};
+  } else {
+    out.error = {"unknown_type", "unknown message type '" + type + "'"};
+    return out;
+  }
+  if (f.failed) {
+    out.error = f.error;
+    return out;
+  }
+  out.value = request{std::move(msg), out.id};
+  return out;
+}
+
+json error_message(const proto_error& e, const json& id) {
+  json j{{"type", "error"}, {"code", e.code}, {"message", e.message}};
+  if (!id.is_null()) j["id"] = id;
+  return j;
+}
+
+json reply(std::string_view type, const json& id, json fields) {
+  json j = std::move(fields);
+  j["type"] = type;
+  if (!id.is_null()) j["id"] = id;
+  return j;
+}
+
+}  // namespace carcassonne::protocol

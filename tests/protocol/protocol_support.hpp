@@ -1,0 +1,31 @@
+// Test helpers for the protocol suite: games from record text, key sets of JSON objects.
+#pragma once
+#include <doctest/doctest.h>
+
+#include <nlohmann/json.hpp>
+
+#include <set>
+#include <string>
+#include <string_view>
+
+#include "carcassonne/engine/game.hpp"
+#include "carcassonne/protocol/record.hpp"
+
+namespace carcassonne::testing {
+
+// The start of the game a record's setup describes (its moves are not applied).
+inline game_state game_from(std::string_view record_text) {
+  auto r = protocol::parse_record(record_text);
+  REQUIRE_MESSAGE(r.ok(), r.error.code << ": " << r.error.message);
+  auto g = new_game(r.value->setup);
+  REQUIRE_MESSAGE(g.ok(), g.err().message);
+  return g.value();
+}
+
+inline std::set<std::string> keys(const nlohmann::json& object) {
+  std::set<std::string> out;
+  for (const auto& [k, v] : object.items()) out.insert(k);
+  return out;
+}
+
+}  // namespace carcassonne::testing
