@@ -2,6 +2,8 @@
 
 #include <ostream>
 
+#include "carcassonne/server/server.hpp"
+
 namespace carcassonne::server {
 
 namespace {
@@ -15,6 +17,8 @@ constexpr const char* usage =
     "      events of every move. Exit 2: malformed record; exit 3: illegal or malformed move.\n"
     "  selfplay [--games N] [--seed S] [--expansions LIST] [--players P]\n"
     "      Plays N games of uniformly random legal moves and prints one JSON line of figures.\n"
+    "  serve [OPTIONS]\n"
+    "      Runs the server: WebSocket at /ws, HTTP /healthz /metrics /api/rooms. See serve --help.\n"
     "  help\n"
     "      This text.\n";
 }  // namespace
@@ -28,6 +32,7 @@ int run_command(std::span<const std::string> args, std::istream& in, std::ostrea
   const auto rest = args.subspan(1);
   if (args[0] == "replay") return run_replay(rest, in, out, err);
   if (args[0] == "selfplay") return run_selfplay(rest, out, err);
+  if (args[0] == "serve") return run_serve(rest, out, err);
   err << "carcassonne: unknown command '" << args[0] << "'\n\n" << usage;
   return 1;
 }

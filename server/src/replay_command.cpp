@@ -36,9 +36,14 @@ int run_replay(std::span<const std::string> args, std::istream& in, std::ostream
       full = false;
       const auto& who = args[++i];
       if (who != "spectator") {
+        // Digits only: "-1" (the internal spectator value) or "1x" are not seats.
+        std::size_t used = 0;
         try {
-          viewer = std::stoi(who);
+          viewer = std::stoi(who, &used);
         } catch (...) {
+          used = 0;
+        }
+        if (who.empty() || used != who.size() || who.find_first_not_of("0123456789") != std::string::npos) {
           err << "carcassonne replay: --as takes a seat number or 'spectator'\n";
           return 1;
         }

@@ -1,0 +1,56 @@
+// The lobby: every room of the server, each with the strand its calls run on. Thread-safe.
+#pragma once
+#include <boost/asio/any_io_executor.hpp>
+#include <boost/asio/strand.hpp>
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "carcassonne/protocol/messages.hpp"
+#include "carcassonne/server/config.hpp"
+#include "carcassonne/server/metrics.hpp"
+#include "carcassonne/server/room.hpp"
+
+namespace carcassonne::server {
+
+struct room_entry {
+  std::shared_ptr<room> game_room;
+  boost::asio::strand<boost::asio::any_io_executor> strand;
+};
+
+class lobby {
+ public:
+  lobby(boost::asio::any_io_executor executor, const config& c, metrics& m)
+      : executor_(std::move(executor)), config_(c), metrics_(m) {}
+
+  // Validates the settings (expansions, options, scripts) and creates a room; the answer is
+  // the room's id or an error (bad_setup and the engine's setup codes, server_full).
+  struct created {
+    std::shared_ptr<room_entry> entry;
+    protocol::proto_error error;
+  };
+  created create(const protocol::create_room_msg& m, const client_link* creator);
+
+  std::shared_ptr<room_entry> find(const std::string& id) const;
+  // Public rooms, newest last.
+  nlohmann::json list() const;
+  // Forgets a room if nobody can come back to it.
+  void forget_if_abandoned(const std::string& id);
+  std::size_t size() const;
+  // Every room (for shutdown and tests).
+  std::vector<std::shared_ptr<room_entry>> all() const;
+
+ private:
+  bool make_space();  // drops abandoned rooms when at the cap
+
+  boost::asio::any_io_executor executor_;
+  const config& config_;
+  metrics& metrics_;
+  mutable std::mutex mutex_;
+  std::map<std::string, std::shared_ptr<room_entry>> rooms_;
+  std::vector<std::string> order_;  // creation order, for listing and eviction
+};
+
+}  // namespace carcassonne::server

@@ -1,0 +1,132 @@
+// A room: seats, spectators and one game. Not thread-safe by itself: the server runs each room's
+// calls on the room's own strand (so rooms never block each other); tests call it directly.
+// A room talks to connections only through client_link.
+#pragma once
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "carcassonne/engine/game.hpp"
+#include "carcassonne/protocol/messages.hpp"
+#include "carcassonne/server/metrics.hpp"
+
+namespace carcassonne::server {
+
+using json = nlohmann::json;
+using frame_ptr = std::shared_ptr<const std::string>;
+
+// What a room needs from a connection. Both calls are thread-safe and never block.
+class client_link {
+ public:
+  virtual ~client_link() = default;
+  // Queues one text frame (a slow client may be dropped instead; the room goes on).
+  virtual void deliver(frame_ptr frame) = 0;
+  // Tells the connection which room its room-level messages now go to ("" = none).
+  virtual void set_room(const std::string& room_id) = 0;
+};
+using client_ptr = std::shared_ptr<client_link>;
+
+struct room_settings {
+  std::string id;
+  std::string name;
+  bool is_public = true;
+  int seats = 4;
+  int spectator_delay = 0;
+  std::size_t max_spectators = 64;
+  json setup;        // expansions, options and, when allowed, seed and script
+  std::string seed;  // chosen by the server unless setup has one
+};
+
+// What the lobby lists; readable from any thread.
+struct room_summary {
+  std::string id, name, state;
+  bool is_public = true;
+  int seats = 0, taken = 0, spectators = 0, spectator_delay = 0;
+  int connections = 0;  // connected seats and spectators
+  json players = json::array();
+  json expansions = json::array();
+  json to_json() const;
+};
+
+class room {
+ public:
+  room(room_settings settings, metrics* m, const client_link* creator);
+
+  // Room-strand calls: one per client message, plus disconnected().
+  void join(const client_ptr& c, const protocol::join_msg& m, const json& id);
+  void spectate(const client_ptr& c, const json& id);
+  void resume(const client_ptr& c, const protocol::resume_msg& m, const json& id);
+  void leave(const client_ptr& c, const json& id);
+  void start(const client_ptr& c, const json& id);
+  void move(const client_ptr& c, const protocol::move_msg& m, const json& id);
+  void chat(const client_ptr& c, const protocol::chat_msg& m, const json& id);
+  void snapshot(const client_ptr& c, const json& id);
+  void disconnected(const client_ptr& c);
+
+  // Thread-safe.
+  room_summary summary() const;
+  const std::string& id() const { return settings_.id; }
+  // No connection, and nobody can come back (waiting room emptied, or game over).
+  bool abandoned() const;
+
+  // Room-strand reads, for tests and the record endpoint.
+  const game_state* game() const { return game_ ? &*game_ : nullptr; }
+  std::uint64_t seq() const { return seq_; }
+  json record() const;  // setup + moves (game-record.md); the seed is inside: finished games only
+
+ private:
+  struct seat_slot {
+    bool taken = false;
+    std::string name;
+    std::string token;
+    client_ptr client;
+    std::deque<std::pair<json, frame_ptr>> answered;   // client id -> answer (duplicates)
+    std::map<std::string, std::uint64_t> private_hash;  // last private view, key -> hash
+  };
+
+  int seat_of(const client_link* c) const;
+  bool is_spectator(const client_link* c) const;
+  void send(const client_ptr& c, const json& message);
+  void answer(const client_ptr& c, int seat, const json& id, const json& message);
+  void fail(const client_ptr& c, const json& id, std::string code, std::string message);
+
+  json room_info() const;
+  json seat_view(int seat) const;       // the whole view document of a seat
+  json spectator_view() const;
+  void send_snapshot(const client_ptr& c, int seat, const json& id);
+  void broadcast(const event_log& events);
+  void advance_spectators();
+  void publish_summary();
+
+  room_settings settings_;
+  metrics* metrics_;
+  const client_link* creator_;  // identity only, never dereferenced
+  int creator_seat_ = -1;
+  std::vector<seat_slot> seats_;
+  std::vector<client_ptr> spectators_;
+
+  std::optional<game_state> game_;
+  std::vector<std::string> names_;
+  json record_setup_;
+  std::vector<json> journal_;  // accepted moves in record form
+  std::optional<game_state> spectator_game_;  // lags spectator_delay moves behind
+  std::size_t spectator_moves_ = 0;
+  std::uint64_t seq_ = 0;
+
+  json info_;             // last room part sent
+  json public_;           // last public game view sent to seats (null before start)
+  json spectator_public_; // last public game view sent to spectators
+
+  mutable std::mutex summary_mutex_;
+  room_summary summary_;
+};
+
+}  // namespace carcassonne::server

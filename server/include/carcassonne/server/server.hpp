@@ -1,0 +1,46 @@
+// The network server: HTTP and WebSocket on one port (docs/protocol.md, docs/hosting.md).
+#pragma once
+#include <cstdint>
+#include <iosfwd>
+#include <memory>
+#include <span>
+#include <string>
+
+#include "carcassonne/server/config.hpp"
+
+namespace carcassonne::server {
+
+class metrics;
+class lobby;
+
+class server {
+ public:
+  explicit server(config c);
+  ~server();
+  server(const server&) = delete;
+  server& operator=(const server&) = delete;
+
+  // Binds the port and starts accepting; false with a message when the port cannot be had.
+  bool listen(std::string& error);
+  std::uint16_t port() const;
+  // Runs the I/O threads (config.threads) until the server has stopped; the caller's thread
+  // is one of them.
+  void run();
+  // Graceful stop, from any thread: refuse new connections, tell every client goodbye, close,
+  // then stop after at most config.shutdown_grace_seconds.
+  void stop();
+  // Stops on SIGINT and SIGTERM.
+  void stop_on_signals();
+
+  metrics& stats();
+  lobby& rooms();
+
+ private:
+  struct impl;
+  std::unique_ptr<impl> impl_;
+};
+
+// `carcassonne serve [OPTIONS]`.
+int run_serve(std::span<const std::string> args, std::ostream& out, std::ostream& err);
+
+}  // namespace carcassonne::server

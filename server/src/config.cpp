@@ -1,0 +1,153 @@
+#include "carcassonne/server/config.hpp"
+
+#include <cstdlib>
+#include <functional>
+#include <vector>
+
+namespace carcassonne::server {
+
+namespace {
+
+struct setting {
+  const char* flag;
+  const char* env;
+  const char* help;
+  std::function<bool(config&, const std::string&)> set;
+};
+
+template <class T>
+bool parse_number(const std::string& text, T lo, T hi, T& out) {
+  try {
+    std::size_t used = 0;
+    const long double v = std::stold(text, &used);
+    if (used != text.size() || v < static_cast<long double>(lo) || v > static_cast<long double>(hi))
+      return false;
+    out = static_cast<T>(v);
+    return true;
+  } catch (...) {
+    return false;
+  }
+}
+
+bool parse_bool(const std::string& text, bool& out) {
+  if (text == "1" || text == "true" || text == "yes") return out = true, true;
+  if (text == "0" || text == "false" || text == "no") return out = false, true;
+  return false;
+}
+
+const std::vector<setting>& settings() {
+  static const std::vector<setting> list{
+      {"--address", "CARCASSONNE_ADDRESS", "address to listen on (default 0.0.0.0)",
+       [](config& c, const std::string& v) { return !v.empty() && (c.address = v, true); }},
+      {"--port", "CARCASSONNE_PORT", "TCP port for HTTP and WebSocket (default 8080; 0 = any)",
+       [](config& c, const std::string& v) { return parse_number<std::uint16_t>(v, 0, 65535, c.port); }},
+      {"--threads", "CARCASSONNE_THREADS", "I/O threads (default 0 = one per core)",
+       [](config& c, const std::string& v) { return parse_number(v, 0, 256, c.threads); }},
+      {"--log-level", "CARCASSONNE_LOG_LEVEL", "trace, debug, info, warn, error, off (default info)",
+       [](config& c, const std::string& v) {
+         for (const char* l : {"trace", "debug", "info", "warn", "error", "off"})
+           if (v == l) return c.log_level = v, true;
+         return false;
+       }},
+      {"--max-message", "CARCASSONNE_MAX_MESSAGE", "largest incoming frame in bytes (default 16384)",
+       [](config& c, const std::string& v) {
+         return parse_number<std::size_t>(v, 256, 1 << 24, c.max_message_bytes);
+       }},
+      {"--max-outbound", "CARCASSONNE_MAX_OUTBOUND",
+       "frames queued for a client before it is dropped as too slow (default 256)",
+       [](config& c, const std::string& v) {
+         return parse_number<std::size_t>(v, 4, 1 << 20, c.max_outbound_messages);
+       }},
+      {"--max-outbound-bytes", "CARCASSONNE_MAX_OUTBOUND_BYTES",
+       "bytes queued for a client before it is dropped as too slow (default 4194304)",
+       [](config& c, const std::string& v) {
+         return parse_number<std::size_t>(v, 4096, std::size_t{1} << 32, c.max_outbound_bytes);
+       }},
+      {"--message-rate", "CARCASSONNE_MESSAGE_RATE", "messages per second per connection (default 20)",
+       [](config& c, const std::string& v) { return parse_number(v, 0.1, 1e6, c.message_rate); }},
+      {"--message-burst", "CARCASSONNE_MESSAGE_BURST", "burst allowance over the rate (default 40)",
+       [](config& c, const std::string& v) { return parse_number(v, 1.0, 1e6, c.message_burst); }},
+      {"--rate-strikes", "CARCASSONNE_RATE_STRIKES",
+       "rate-limited messages before the connection is closed (default 3)",
+       [](config& c, const std::string& v) { return parse_number(v, 1, 1000000, c.rate_strikes); }},
+      {"--max-rooms", "CARCASSONNE_MAX_ROOMS", "rooms kept at once (default 10000)",
+       [](config& c, const std::string& v) { return parse_number<std::size_t>(v, 1, 10000000, c.max_rooms); }},
+      {"--max-connections", "CARCASSONNE_MAX_CONNECTIONS", "open connections at once (default 20000)",
+       [](config& c, const std::string& v) {
+         return parse_number<std::size_t>(v, 1, 10000000, c.max_connections);
+       }},
+      {"--max-spectators", "CARCASSONNE_MAX_SPECTATORS", "spectators per room (default 64)",
+       [](config& c, const std::string& v) { return parse_number<std::size_t>(v, 0, 100000, c.max_spectators); }},
+      {"--idle-timeout", "CARCASSONNE_IDLE_TIMEOUT",
+       "seconds without any frame or pong before a connection is closed (default 300)",
+       [](config& c, const std::string& v) { return parse_number(v, 5, 86400, c.idle_timeout_seconds); }},
+      {"--shutdown-grace", "CARCASSONNE_SHUTDOWN_GRACE",
+       "seconds given to clients to close on SIGTERM/SIGINT (default 3)",
+       [](config& c, const std::string& v) { return parse_number(v, 0, 60, c.shutdown_grace_seconds); }},
+      {"--allow-scripted", "CARCASSONNE_ALLOW_SCRIPTED",
+       "accept setup.seed and setup.script in create_room: for tests only (default false)",
+       [](config& c, const std::string& v) { return parse_bool(v, c.allow_scripted_rooms); }},
+  };
+  return list;
+}
+
+}  // namespace
+
+std::string config_help() {
+  std::string h =
+      "usage: carcassonne serve [OPTIONS]\n\n"
+      "Serves the game over WebSocket (/ws) and HTTP (/healthz, /metrics, /api/rooms) on one\n"
+      "port. Every option can also be set by its environment variable; a flag wins.\n\n";
+  for (const auto& s : settings()) {
+    h += "  " + std::string(s.flag) + " VALUE";
+    h += std::string(std::max<int>(1, 24 - static_cast<int>(std::string(s.flag).size())), ' ');
+    h += std::string(s.env) + "\n      " + s.help + "\n";
+  }
+  h += "  --help\n      this text\n";
+  return h;
+}
+
+std::optional<config> parse_config(std::span<const std::string> args, bool env,
+                                   std::string& message, bool& help) {
+  config c;
+  help = false;
+  if (env) {
+    for (const auto& s : settings()) {
+      if (const char* v = std::getenv(s.env); v && *v && !s.set(c, v)) {
+        message = std::string("invalid ") + s.env + "='" + v + "'";
+        return std::nullopt;
+      }
+    }
+  }
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == "--help" || args[i] == "-h") {
+      help = true;
+      message = config_help();
+      return std::nullopt;
+    }
+    std::string flag = args[i], value;
+    if (auto eq = flag.find('='); eq != std::string::npos) {
+      value = flag.substr(eq + 1);
+      flag = flag.substr(0, eq);
+    } else if (i + 1 < args.size()) {
+      value = args[++i];
+    } else {
+      message = "missing value for " + flag;
+      return std::nullopt;
+    }
+    const setting* found = nullptr;
+    for (const auto& s : settings())
+      if (flag == s.flag) found = &s;
+    if (!found) {
+      message = "unknown option " + flag + " (see --help)";
+      return std::nullopt;
+    }
+    if (!found->set(c, value)) {
+      message = "invalid value for " + flag + ": '" + value + "'";
+      return std::nullopt;
+    }
+  }
+  return c;
+}
+
+}  // namespace carcassonne::server

@@ -1,0 +1,102 @@
+// One HTTP connection: /healthz, /metrics, /api/rooms, and the upgrade to WebSocket at /ws.
+#include <spdlog/spdlog.h>
+
+#include "net.hpp"
+
+namespace carcassonne::server {
+
+namespace {
+
+constexpr std::size_t max_request_body = 8 * 1024;
+constexpr auto request_timeout = std::chrono::seconds(30);
+
+class http_session : public std::enable_shared_from_this<http_session> {
+ public:
+  http_session(tcp::socket socket, std::shared_ptr<shared_state> state)
+      : stream_(std::move(socket)), state_(std::move(state)) {}
+
+  void run() {
+    net::dispatch(stream_.get_executor(), beast::bind_front_handler(&http_session::read, shared_from_this()));
+  }
+
+ private:
+  void read() {
+    parser_.emplace();
+    parser_->body_limit(max_request_body);
+    stream_.expires_after(request_timeout);
+    http::async_read(stream_, buffer_, *parser_, beast::bind_front_handler(&http_session::on_read, shared_from_this()));
+  }
+
+  void on_read(beast::error_code ec, std::size_t) {
+    if (ec == http::error::end_of_stream) return close();
+    if (ec) return;
+    auto request = parser_->release();
+    if (websocket::is_upgrade(request)) {
+      if (request.target() != "/ws") return respond(not_found(request));
+      if (state_->draining) return respond(text(request, http::status::service_unavailable, "shutting down\n"));
+      if (state_->stats.connections.load() >= static_cast<std::int64_t>(state_->cfg.max_connections))
+        return respond(text(request, http::status::service_unavailable, "too many connections\n"));
+      stream_.expires_never();
+      return start_websocket_session(std::move(stream_), std::move(request), state_);
+    }
+    respond(route(request));
+  }
+
+  http::response<http::string_body> text(const http::request<http::string_body>& req, http::status status,
+                                         std::string body, const char* type = "text/plain; charset=utf-8") {
+    http::response<http::string_body> res{status, req.version()};
+    res.set(http::field::server, "carcassonne");
+    res.set(http::field::content_type, type);
+    res.set(http::field::cache_control, "no-store");
+    res.keep_alive(req.keep_alive());
+    res.body() = std::move(body);
+    res.prepare_payload();
+    return res;
+  }
+
+  http::response<http::string_body> not_found(const http::request<http::string_body>& req) {
+    return text(req, http::status::not_found, "not found\n");
+  }
+
+  http::response<http::string_body> route(const http::request<http::string_body>& req) {
+    if (req.method() != http::verb::get && req.method() != http::verb::head)
+      return text(req, http::status::method_not_allowed, "method not allowed\n");
+    const auto target = req.target();
+    if (target == "/healthz")
+      return state_->draining ? text(req, http::status::service_unavailable, "draining\n")
+                              : text(req, http::status::ok, "ok\n");
+    if (target == "/metrics")
+      return text(req, http::status::ok, state_->stats.render(), "text/plain; version=0.0.4; charset=utf-8");
+    if (target == "/api/rooms")
+      return text(req, http::status::ok, nlohmann::json{{"rooms", state_->rooms.list()}}.dump(),
+                  "application/json");
+    return not_found(req);
+  }
+
+  void respond(http::response<http::string_body> res) {
+    auto shared = std::make_shared<http::response<http::string_body>>(std::move(res));
+    http::async_write(stream_, *shared, [self = shared_from_this(), shared](beast::error_code ec, std::size_t) {
+      if (ec) return;
+      if (!shared->keep_alive()) return self->close();
+      self->read();
+    });
+  }
+
+  void close() {
+    beast::error_code ignored;
+    stream_.socket().shutdown(tcp::socket::shutdown_send, ignored);
+  }
+
+  beast::tcp_stream stream_;
+  beast::flat_buffer buffer_;
+  std::shared_ptr<shared_state> state_;
+  std::optional<http::request_parser<http::string_body>> parser_;
+};
+
+}  // namespace
+
+void start_http_session(tcp::socket socket, std::shared_ptr<shared_state> state) {
+  std::make_shared<http_session>(std::move(socket), std::move(state))->run();
+}
+
+}  // namespace carcassonne::server

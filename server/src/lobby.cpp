@@ -1,0 +1,111 @@
+#include "carcassonne/server/lobby.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+
+#include "carcassonne/protocol/record.hpp"
+#include "random_ids.hpp"
+
+namespace carcassonne::server {
+
+lobby::created lobby::create(const protocol::create_room_msg& m, const client_link* creator) {
+  json setup = m.setup;
+  for (const char* key : {"players"}) setup.erase(key);
+  if (!config_.allow_scripted_rooms && (setup.contains("seed") || setup.contains("script")))
+    return {nullptr, {"bad_setup", "this server does not accept seed or script in rooms"}};
+  for (const auto& [key, value] : setup.items())
+    if (key != "expansions" && key != "options" && key != "seed" && key != "script")
+      return {nullptr, {"bad_setup", "unknown setup key '" + key + "'"}};
+  // Validate now with two placeholder players, so that a bad room is refused at creation.
+  json probe = setup;
+  probe["players"] = json::array({{{"name", "a"}}, {{"name", "b"}}});
+  auto parsed = protocol::parse_setup(probe);
+  if (!parsed.ok()) return {nullptr, parsed.error};
+  if (auto g = new_game(parsed.value->setup); !g.ok())
+    return {nullptr, protocol::from_engine(g.err())};
+
+  room_settings s;
+  s.name = m.name;
+  s.is_public = m.is_public;
+  s.seats = m.seats;
+  s.spectator_delay = m.spectator_delay;
+  s.max_spectators = config_.max_spectators;
+  s.setup = setup;
+  std::lock_guard lock(mutex_);
+  if (rooms_.size() >= config_.max_rooms && !make_space())
+    return {nullptr, {"server_full", "the server holds as many rooms as it may"}};
+  do s.id = random_hex(10);
+  while (rooms_.count(s.id));
+  s.seed = s.id + "/" + random_hex(16);
+  if (s.name.empty()) s.name = "Room " + s.id.substr(0, 4);
+  auto entry = std::make_shared<room_entry>(room_entry{
+      std::make_shared<room>(s, &metrics_, creator), boost::asio::make_strand(executor_)});
+  rooms_[s.id] = entry;
+  order_.push_back(s.id);
+  metrics_.rooms.store(static_cast<std::int64_t>(rooms_.size()));
+  spdlog::info("room {} created ({} seats, {})", s.id, s.seats, setup.dump());
+  return {entry, {}};
+}
+
+bool lobby::make_space() {
+  const auto before = rooms_.size();
+  for (auto it = order_.begin(); it != order_.end();) {
+    auto r = rooms_.find(*it);
+    if (r == rooms_.end() || r->second->game_room->abandoned()) {
+      if (r != rooms_.end()) rooms_.erase(r);
+      it = order_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  metrics_.rooms.store(static_cast<std::int64_t>(rooms_.size()));
+  return rooms_.size() < before;
+}
+
+std::shared_ptr<room_entry> lobby::find(const std::string& id) const {
+  std::lock_guard lock(mutex_);
+  auto it = rooms_.find(id);
+  return it == rooms_.end() ? nullptr : it->second;
+}
+
+json lobby::list() const {
+  std::vector<std::shared_ptr<room_entry>> entries;
+  {
+    std::lock_guard lock(mutex_);
+    for (const auto& id : order_)
+      if (auto it = rooms_.find(id); it != rooms_.end()) entries.push_back(it->second);
+  }
+  json out = json::array();
+  for (const auto& e : entries) {
+    auto s = e->game_room->summary();
+    if (s.is_public) out.push_back(s.to_json());
+  }
+  return out;
+}
+
+void lobby::forget_if_abandoned(const std::string& id) {
+  std::lock_guard lock(mutex_);
+  auto it = rooms_.find(id);
+  if (it == rooms_.end() || !it->second->game_room->abandoned()) return;
+  // Finished games stay listed until space is needed; emptied waiting rooms go at once.
+  if (it->second->game_room->summary().state == "finished") return;
+  rooms_.erase(it);
+  order_.erase(std::remove(order_.begin(), order_.end(), id), order_.end());
+  metrics_.rooms.store(static_cast<std::int64_t>(rooms_.size()));
+  spdlog::info("room {} closed (empty)", id);
+}
+
+std::size_t lobby::size() const {
+  std::lock_guard lock(mutex_);
+  return rooms_.size();
+}
+
+std::vector<std::shared_ptr<room_entry>> lobby::all() const {
+  std::lock_guard lock(mutex_);
+  std::vector<std::shared_ptr<room_entry>> out;
+  for (const auto& [id, e] : rooms_) out.push_back(e);
+  return out;
+}
+
+}  // namespace carcassonne::server

@@ -1,0 +1,63 @@
+#include "carcassonne/server/metrics.hpp"
+
+#include <sstream>
+
+namespace carcassonne::server {
+
+void metrics::rejected(std::string_view code) {
+  std::size_t i = 0;
+  while (i + 1 < codes_.size() && codes_[i] != code) ++i;
+  rejected_[i].fetch_add(1, std::memory_order_relaxed);
+}
+
+void metrics::observe_move_seconds(double seconds) {
+  std::size_t b = 0;
+  while (b < latency_buckets.size() && seconds > latency_buckets[b]) ++b;
+  latency_[b].fetch_add(1, std::memory_order_relaxed);
+  latency_count_.fetch_add(1, std::memory_order_relaxed);
+  latency_sum_ns_.fetch_add(static_cast<std::int64_t>(seconds * 1e9), std::memory_order_relaxed);
+}
+
+std::string metrics::render() const {
+  std::ostringstream o;
+  auto gauge = [&](const char* name, const char* help, const char* type, std::int64_t v) {
+    o << "# HELP " << name << ' ' << help << "\n# TYPE " << name << ' ' << type << '\n'
+      << name << ' ' << v << '\n';
+  };
+  gauge("carcassonne_connections", "Open WebSocket connections.", "gauge", connections.load());
+  gauge("carcassonne_connections_total", "WebSocket connections accepted.", "counter",
+        connections_total.load());
+  gauge("carcassonne_rooms", "Rooms held by the server.", "gauge", rooms.load());
+  gauge("carcassonne_games_started_total", "Games started.", "counter", games_started.load());
+  gauge("carcassonne_games_finished_total", "Games played to the end.", "counter",
+        games_finished.load());
+  gauge("carcassonne_moves_accepted_total", "Moves accepted.", "counter", moves_accepted.load());
+  gauge("carcassonne_messages_in_total", "Messages received.", "counter", messages_in.load());
+  gauge("carcassonne_messages_out_total", "Messages sent.", "counter", messages_out.load());
+  gauge("carcassonne_bytes_in_total", "Bytes received in messages.", "counter", bytes_in.load());
+  gauge("carcassonne_bytes_out_total", "Bytes sent in messages.", "counter", bytes_out.load());
+  o << "# HELP carcassonne_dropped_total Connections closed for breaking a limit.\n"
+       "# TYPE carcassonne_dropped_total counter\n"
+    << "carcassonne_dropped_total{reason=\"slow_reader\"} " << dropped_slow.load() << '\n'
+    << "carcassonne_dropped_total{reason=\"flood\"} " << dropped_flood.load() << '\n'
+    << "carcassonne_dropped_total{reason=\"oversize\"} " << dropped_oversize.load() << '\n';
+  o << "# HELP carcassonne_requests_rejected_total Requests and moves refused, by error code.\n"
+       "# TYPE carcassonne_requests_rejected_total counter\n";
+  for (std::size_t i = 0; i < codes_.size(); ++i)
+    o << "carcassonne_requests_rejected_total{code=\"" << codes_[i] << "\"} " << rejected_[i].load()
+      << '\n';
+  o << "# HELP carcassonne_move_seconds Time from receiving a move to queueing its last broadcast.\n"
+       "# TYPE carcassonne_move_seconds histogram\n";
+  std::int64_t cumulative = 0;
+  for (std::size_t b = 0; b < latency_buckets.size(); ++b) {
+    cumulative += latency_[b].load();
+    o << "carcassonne_move_seconds_bucket{le=\"" << latency_buckets[b] << "\"} " << cumulative << '\n';
+  }
+  cumulative += latency_[latency_buckets.size()].load();
+  o << "carcassonne_move_seconds_bucket{le=\"+Inf\"} " << cumulative << '\n'
+    << "carcassonne_move_seconds_sum " << static_cast<double>(latency_sum_ns_.load()) / 1e9 << '\n'
+    << "carcassonne_move_seconds_count " << latency_count_.load() << '\n';
+  return o.str();
+}
+
+}  // namespace carcassonne::server

@@ -1,0 +1,52 @@
+// Internal: Asio/Beast names and the state the network sessions share.
+#pragma once
+#include <boost/asio.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <boost/beast/websocket.hpp>
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <set>
+
+#include "carcassonne/server/config.hpp"
+#include "carcassonne/server/lobby.hpp"
+#include "carcassonne/server/metrics.hpp"
+
+namespace carcassonne::server {
+
+namespace net = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+namespace websocket = beast::websocket;
+using tcp = net::ip::tcp;
+
+class websocket_session;
+
+// Everything sessions share: configuration, metrics, the lobby, the live sessions.
+struct shared_state {
+  shared_state(net::io_context& ioc, config c)
+      : io(ioc), cfg(std::move(c)), rooms(ioc.get_executor(), cfg, stats) {}
+
+  net::io_context& io;
+  config cfg;
+  metrics stats;
+  lobby rooms;
+  std::atomic<bool> draining{false};
+
+  std::mutex sessions_mutex;
+  std::set<std::weak_ptr<websocket_session>, std::owner_less<std::weak_ptr<websocket_session>>> sessions;
+};
+
+// Starts an HTTP session on an accepted socket (it may upgrade to a WebSocket session).
+void start_http_session(tcp::socket socket, std::shared_ptr<shared_state> state);
+
+// Starts a WebSocket session from an upgrade request.
+void start_websocket_session(beast::tcp_stream stream, http::request<http::string_body> request,
+                             std::shared_ptr<shared_state> state);
+
+// Asks every WebSocket session to say goodbye and close (graceful shutdown).
+void close_all_sessions(shared_state& state);
+
+}  // namespace carcassonne::server

@@ -1,0 +1,189 @@
+// The room's answers to client messages (docs/protocol.md). Every refusal is an error message
+// with a stable code, and changes nothing.
+#include <algorithm>
+
+#include "carcassonne/protocol/json_codec.hpp"
+#include "carcassonne/protocol/record.hpp"
+#include "carcassonne/server/room.hpp"
+#include "random_ids.hpp"
+
+namespace carcassonne::server {
+
+void room::join(const client_ptr& c, const protocol::join_msg& m, const json& id) {
+  if (seat_of(c.get()) >= 0 || is_spectator(c.get()))
+    return fail(c, id, "already_in_room", "you are already in this room");
+  if (game_) return fail(c, id, "already_started", "the game has started; seated players resume with their token");
+  int seat = -1;
+  if (m.seat) {
+    if (*m.seat >= settings_.seats) return fail(c, id, "no_such_seat", "the room has no such seat");
+    if (seats_[*m.seat].taken) return fail(c, id, "seat_taken", "that seat is taken");
+    seat = *m.seat;
+  } else {
+    for (std::size_t i = 0; i < seats_.size() && seat < 0; ++i)
+      if (!seats_[i].taken) seat = static_cast<int>(i);
+    if (seat < 0) return fail(c, id, "room_full", "every seat is taken");
+  }
+  auto& s = seats_[seat];
+  s.taken = true;
+  s.name = m.name;
+  s.token = random_hex(32);
+  s.client = c;
+  if (c.get() == creator_ && creator_seat_ < 0) creator_seat_ = seat;
+  c->set_room(settings_.id);
+  send(c, protocol::reply("joined", id, {{"room", settings_.id}, {"seat", seat}, {"token", s.token}}));
+  // The newcomer gets the last view sent to everyone, then the same patch as everyone.
+  send_snapshot(c, seat, nullptr);
+  broadcast({});
+}
+
+void room::spectate(const client_ptr& c, const json& id) {
+  if (seat_of(c.get()) >= 0 || is_spectator(c.get()))
+    return fail(c, id, "already_in_room", "you are already in this room");
+  if (spectators_.size() >= settings_.max_spectators)
+    return fail(c, id, "too_many_spectators", "this room has as many spectators as it takes");
+  spectators_.push_back(c);
+  c->set_room(settings_.id);
+  send(c, protocol::reply("spectating", id, {{"room", settings_.id}}));
+  send_snapshot(c, -1, nullptr);
+  broadcast({});
+}
+
+void room::resume(const client_ptr& c, const protocol::resume_msg& m, const json& id) {
+  auto it = std::find_if(seats_.begin(), seats_.end(), [&](const seat_slot& s) {
+    return s.taken && !m.token.empty() && s.token == m.token;
+  });
+  if (it == seats_.end()) return fail(c, id, "bad_token", "no seat of this room has that token");
+  const int seat = static_cast<int>(it - seats_.begin());
+  if (it->client && it->client != c) {
+    // The seat moves to the new connection; the old one is told and leaves the room.
+    send(it->client, protocol::reply("replaced", nullptr, {{"room", settings_.id}, {"seat", seat}}));
+    it->client->set_room("");
+  }
+  std::erase_if(spectators_, [&](const client_ptr& s) { return s == c; });
+  it->client = c;
+  c->set_room(settings_.id);
+  send(c, protocol::reply("resumed", id, {{"room", settings_.id}, {"seat", seat}, {"seq", seq_}}));
+  send_snapshot(c, seat, nullptr);
+  broadcast({});
+}
+
+void room::leave(const client_ptr& c, const json& id) {
+  const int seat = seat_of(c.get());
+  if (seat >= 0) {
+    auto& s = seats_[seat];
+    s.client = nullptr;
+    if (!game_) s = seat_slot{};  // before the start the seat is free again
+  } else if (is_spectator(c.get())) {
+    std::erase_if(spectators_, [&](const client_ptr& s) { return s == c; });
+  } else {
+    return fail(c, id, "not_in_room", "you are not in this room");
+  }
+  c->set_room("");
+  send(c, protocol::reply("left", id, {{"room", settings_.id}}));
+  broadcast({});
+}
+
+void room::disconnected(const client_ptr& c) {
+  const int seat = seat_of(c.get());
+  if (seat >= 0) seats_[seat].client = nullptr;  // the seat stays its owner's (resume)
+  else if (is_spectator(c.get())) std::erase_if(spectators_, [&](const client_ptr& s) { return s == c; });
+  else return;
+  broadcast({});
+}
+
+void room::start(const client_ptr& c, const json& id) {
+  const int seat = seat_of(c.get());
+  if (c.get() != creator_ && (seat < 0 || seat != creator_seat_))
+    return fail(c, id, "not_creator", "only the room's creator starts the game");
+  if (game_) return fail(c, id, "already_started", "the game has already started");
+  const auto taken_count = std::count_if(seats_.begin(), seats_.end(), [](const seat_slot& s) { return s.taken; });
+  if (taken_count < min_seats) return fail(c, id, "too_few_players", "at least 2 seats must be taken");
+  // Seats are renumbered in order without gaps: the engine's seat i is the i-th taken seat.
+  std::vector<seat_slot> taken;
+  for (const auto& s : seats_)
+    if (s.taken) taken.push_back(s);
+  json setup = settings_.setup;
+  json players = json::array();
+  for (const auto& s : taken) players.push_back({{"name", s.name}});
+  setup["players"] = players;
+  if (!setup.contains("seed")) setup["seed"] = settings_.seed;
+  auto parsed = protocol::parse_setup(setup);
+  if (!parsed.ok()) return fail(c, id, parsed.error.code, parsed.error.message);
+  auto g = new_game(parsed.value->setup);
+  if (!g.ok()) return fail(c, id, std::string(code_name(g.err().code)), g.err().message);
+
+  if (creator_seat_ >= 0) {
+    const auto creator_token = seats_[creator_seat_].token;
+    creator_seat_ = -1;
+    for (std::size_t i = 0; i < taken.size(); ++i)
+      if (taken[i].token == creator_token) creator_seat_ = static_cast<int>(i);
+  }
+  seats_ = std::move(taken);
+  settings_.seats = static_cast<int>(seats_.size());
+  names_.clear();
+  for (const auto& s : seats_) names_.push_back(s.name);
+  record_setup_ = setup;
+  game_ = std::move(g.value());
+  if (settings_.spectator_delay > 0) spectator_game_ = *game_;
+  if (metrics_) metrics_->games_started.fetch_add(1, std::memory_order_relaxed);
+  send(c, protocol::reply("started", id, {{"room", settings_.id}}));
+  broadcast({});
+}
+
+void room::move(const client_ptr& c, const protocol::move_msg& m, const json& id) {
+  const auto started = std::chrono::steady_clock::now();
+  const int seat = seat_of(c.get());
+  if (seat < 0) return fail(c, id, "not_seated", "only a seated player moves");
+  if (!game_) return fail(c, id, "not_started", "the game has not started");
+  if (!id.is_null()) {  // a duplicate is answered again, never applied twice
+    for (const auto& [answered_id, frame] : seats_[seat].answered)
+      if (answered_id == id) return c->deliver(frame);
+  }
+  const auto refuse = [&](const protocol::proto_error& e) {
+    if (metrics_) metrics_->rejected(e.code);
+    answer(c, seat, id, protocol::error_message(e, id));
+  };
+  if (m.seq && *m.seq != seq_)
+    return refuse({"stale_sequence", "your view is at " + std::to_string(*m.seq) + ", the room at " +
+                                         std::to_string(seq_) + ": apply the missing patches or ask for a snapshot"});
+  json mv = m.move;
+  if (mv.contains("seat") && mv["seat"] != json(seat))
+    return refuse({"wrong_seat", "you hold seat " + std::to_string(seat)});
+  mv["seat"] = seat;
+  auto parsed = protocol::move_from_json(mv, *game_);
+  if (!parsed.ok()) return refuse(parsed.error);
+  const json normal = protocol::move_to_json(*parsed.value, *game_);
+  event_log events;
+  if (auto st = apply_in_place(*game_, *parsed.value, &events); !st)
+    return refuse(protocol::from_engine(st.err()));
+  journal_.push_back(normal);
+  if (metrics_) {
+    metrics_->moves_accepted.fetch_add(1, std::memory_order_relaxed);
+    if (game_->finished) metrics_->games_finished.fetch_add(1, std::memory_order_relaxed);
+  }
+  answer(c, seat, id, protocol::reply("move_accepted", id, {{"seq", seq_ + 1}}));
+  broadcast(events);
+  if (metrics_)
+    metrics_->observe_move_seconds(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+}
+
+void room::chat(const client_ptr& c, const protocol::chat_msg& m, const json& id) {
+  const int seat = seat_of(c.get());
+  if (seat < 0) return fail(c, id, "not_seated", "only seated players chat");
+  const auto frame = std::make_shared<const std::string>(
+      json{{"type", "chat"}, {"room", settings_.id}, {"seat", seat}, {"name", seats_[seat].name}, {"text", m.text}}
+          .dump());
+  for (const auto& s : seats_)
+    if (s.client) s.client->deliver(frame);
+  for (const auto& s : spectators_) s->deliver(frame);
+  if (!id.is_null()) send(c, protocol::reply("chat_sent", id));
+}
+
+void room::snapshot(const client_ptr& c, const json& id) {
+  const int seat = seat_of(c.get());
+  if (seat < 0 && !is_spectator(c.get())) return fail(c, id, "not_in_room", "you are not in this room");
+  send_snapshot(c, seat, id);
+}
+
+}  // namespace carcassonne::server

@@ -1,0 +1,130 @@
+#include "carcassonne/server/server.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <ostream>
+#include <thread>
+#include <vector>
+
+#include "net.hpp"
+
+namespace carcassonne::server {
+
+struct server::impl {
+  explicit impl(config c) : state(std::make_shared<shared_state>(io, std::move(c))), acceptor(io), signals(io) {}
+
+  void accept() {
+    acceptor.async_accept(net::make_strand(io), [this](beast::error_code ec, tcp::socket socket) {
+      if (ec) {
+        if (ec == net::error::operation_aborted || !acceptor.is_open()) return;
+        spdlog::warn("accept failed: {}", ec.message());
+      } else {
+        start_http_session(std::move(socket), state);
+      }
+      accept();
+    });
+  }
+
+  void stop() {
+    net::post(io, [this] {
+      if (state->draining.exchange(true)) return;
+      spdlog::info("shutting down: closing {} connections", state->stats.connections.load());
+      beast::error_code ignored;
+      acceptor.close(ignored);
+      signals.cancel(ignored);
+      close_all_sessions(*state);
+      grace = std::make_unique<net::steady_timer>(io, std::chrono::seconds(state->cfg.shutdown_grace_seconds));
+      grace->async_wait([this](beast::error_code ec) {
+        if (!ec) io.stop();
+      });
+      // Stop as soon as every connection is gone, without waiting for the whole grace period.
+      poll_empty();
+    });
+  }
+
+  void poll_empty() {
+    auto t = std::make_shared<net::steady_timer>(io, std::chrono::milliseconds(20));
+    t->async_wait([this, t](beast::error_code) {
+      if (state->stats.connections.load() == 0) {
+        io.stop();
+        return;
+      }
+      poll_empty();
+    });
+  }
+
+  net::io_context io;
+  std::shared_ptr<shared_state> state;
+  tcp::acceptor acceptor;
+  net::signal_set signals;
+  std::unique_ptr<net::steady_timer> grace;
+};
+
+server::server(config c) : impl_(std::make_unique<impl>(std::move(c))) {}
+server::~server() = default;
+
+bool server::listen(std::string& error) {
+  beast::error_code ec;
+  const auto address = net::ip::make_address(impl_->state->cfg.address, ec);
+  if (ec) return error = "bad address '" + impl_->state->cfg.address + "'", false;
+  const tcp::endpoint endpoint{address, impl_->state->cfg.port};
+  auto& a = impl_->acceptor;
+  a.open(endpoint.protocol(), ec);
+  if (!ec) a.set_option(net::socket_base::reuse_address(true), ec);
+  if (!ec) a.bind(endpoint, ec);
+  if (!ec) a.listen(net::socket_base::max_listen_connections, ec);
+  if (ec) return error = "cannot listen on " + impl_->state->cfg.address + ":" +
+                         std::to_string(impl_->state->cfg.port) + ": " + ec.message(), false;
+  impl_->accept();
+  return true;
+}
+
+std::uint16_t server::port() const { return impl_->acceptor.local_endpoint().port(); }
+
+void server::run() {
+  int n = impl_->state->cfg.threads;
+  if (n <= 0) n = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  std::vector<std::thread> threads;
+  for (int i = 1; i < n; ++i) threads.emplace_back([this] { impl_->io.run(); });
+  impl_->io.run();
+  for (auto& t : threads) t.join();
+}
+
+void server::stop() { impl_->stop(); }
+
+void server::stop_on_signals() {
+  impl_->signals.add(SIGINT);
+  impl_->signals.add(SIGTERM);
+  impl_->signals.async_wait([this](beast::error_code ec, int signal) {
+    if (ec) return;
+    spdlog::info("signal {} received", signal);
+    stop();
+  });
+}
+
+metrics& server::stats() { return impl_->state->stats; }
+lobby& server::rooms() { return impl_->state->rooms; }
+
+int run_serve(std::span<const std::string> args, std::ostream& out, std::ostream& err) {
+  std::string message;
+  bool help = false;
+  auto cfg = parse_config(args, true, message, help);
+  if (!cfg) {
+    (help ? out : err) << message << (help ? "" : "\n");
+    return help ? 0 : 1;
+  }
+  spdlog::set_level(spdlog::level::from_str(cfg->log_level));
+  spdlog::set_pattern("%Y-%m-%dT%H:%M:%S.%e %^%l%$ %v");
+  server s(*cfg);
+  if (!s.listen(message)) {
+    err << "carcassonne serve: " << message << '\n';
+    return 1;
+  }
+  s.stop_on_signals();
+  spdlog::info("listening on {}:{} (WebSocket /ws, HTTP /healthz /metrics /api/rooms)", cfg->address, s.port());
+  s.run();
+  spdlog::info("stopped");
+  return 0;
+}
+
+}  // namespace carcassonne::server

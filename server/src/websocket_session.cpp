@@ -1,0 +1,285 @@
+// One WebSocket connection. Runs on its own strand; rooms reach it through client_link, which
+// posts onto that strand. Every limit is enforced here: frame size, message rate, and the
+// outbound queue (a client that does not read is dropped; the room goes on).
+#include <spdlog/spdlog.h>
+
+#include <chrono>
+#include <deque>
+
+#include "carcassonne/protocol/messages.hpp"
+#include "net.hpp"
+
+namespace carcassonne::server {
+
+class websocket_session : public client_link, public std::enable_shared_from_this<websocket_session> {
+ public:
+  websocket_session(beast::tcp_stream stream, std::shared_ptr<shared_state> state)
+      : ws_(std::move(stream)), state_(std::move(state)), tokens_(state_->cfg.message_burst) {}
+
+  void run(http::request<http::string_body> request) {
+    auto timeouts = websocket::stream_base::timeout::suggested(beast::role_type::server);
+    timeouts.idle_timeout = std::chrono::seconds(state_->cfg.idle_timeout_seconds);
+    timeouts.keep_alive_pings = true;
+    ws_.set_option(timeouts);
+    ws_.read_message_max(state_->cfg.max_message_bytes);
+    ws_.set_option(websocket::stream_base::decorator([](websocket::response_type& res) {
+      res.set(http::field::server, "carcassonne");
+    }));
+    ws_.async_accept(request, beast::bind_front_handler(&websocket_session::on_accept, shared_from_this()));
+  }
+
+  void deliver(frame_ptr frame) override {
+    net::post(ws_.get_executor(), [self = shared_from_this(), frame = std::move(frame)] { self->enqueue(frame); });
+  }
+
+  void set_room(const std::string& room_id) override {
+    net::post(ws_.get_executor(), [self = shared_from_this(), room_id] { self->room_ = room_id; });
+  }
+
+  // Graceful shutdown: a goodbye frame, then the close handshake with "going away".
+  void say_goodbye() {
+    net::post(ws_.get_executor(), [self = shared_from_this()] {
+      if (self->closing_) return;
+      self->enqueue(std::make_shared<const std::string>(
+          R"({"type":"goodbye","reason":"the server is shutting down"})"));
+      self->close_after_queue_ = true;
+      self->maybe_close();
+    });
+  }
+
+ private:
+  void on_accept(beast::error_code ec) {
+    if (ec) return;
+    state_->stats.connections.fetch_add(1);
+    state_->stats.connections_total.fetch_add(1);
+    counted_ = true;
+    {
+      std::lock_guard lock(state_->sessions_mutex);
+      state_->sessions.insert(weak_from_this());
+    }
+    spdlog::debug("connection open");
+    read();
+  }
+
+  void read() {
+    ws_.async_read(buffer_, beast::bind_front_handler(&websocket_session::on_read, shared_from_this()));
+  }
+
+  void on_read(beast::error_code ec, std::size_t bytes) {
+    if (ec) {
+      if (ec == websocket::error::message_too_big) {
+        state_->stats.dropped_oversize.fetch_add(1);
+        spdlog::info("room {}: connection closed: frame over {} bytes", room_, state_->cfg.max_message_bytes);
+      }
+      return finish();
+    }
+    state_->stats.messages_in.fetch_add(1, std::memory_order_relaxed);
+    state_->stats.bytes_in.fetch_add(static_cast<std::int64_t>(bytes), std::memory_order_relaxed);
+    const std::string text = beast::buffers_to_string(buffer_.data());
+    buffer_.consume(buffer_.size());
+    if (!ws_.got_text()) {
+      send_json(protocol::error_message({"bad_message", "frames must be text (JSON)"}));
+    } else if (!within_rate()) {
+      state_->stats.rejected("rate_limited");
+      send_json(protocol::error_message({"rate_limited", "too many messages: slow down"}));
+      if (++strikes_ >= state_->cfg.rate_strikes) {
+        state_->stats.dropped_flood.fetch_add(1);
+        spdlog::info("room {}: connection closed for flooding", room_);
+        close_code_ = websocket::close_code::policy_error;
+        close_after_queue_ = true;
+        maybe_close();
+        return;
+      }
+    } else {
+      handle(text);
+    }
+    if (!closing_) read();
+  }
+
+  bool within_rate() {
+    const auto now = std::chrono::steady_clock::now();
+    const double elapsed = std::chrono::duration<double>(now - last_refill_).count();
+    last_refill_ = now;
+    tokens_ = std::min(state_->cfg.message_burst, tokens_ + elapsed * state_->cfg.message_rate);
+    if (tokens_ < 1) return false;
+    tokens_ -= 1;
+    return true;
+  }
+
+  void handle(const std::string& text);
+  template <class Call>
+  void to_room(const std::string& room_id, const nlohmann::json& id, Call call);
+
+  void send_json(const nlohmann::json& j) { enqueue(std::make_shared<const std::string>(j.dump())); }
+
+  void enqueue(frame_ptr frame) {
+    if (closing_) return;
+    queue_bytes_ += frame->size();
+    queue_.push_back(std::move(frame));
+    if (queue_.size() > state_->cfg.max_outbound_messages || queue_bytes_ > state_->cfg.max_outbound_bytes) {
+      // A reader this slow would make the server hold unbounded memory: drop it. It can resume.
+      state_->stats.dropped_slow.fetch_add(1);
+      spdlog::info("room {}: connection dropped: slow reader ({} frames queued)", room_, queue_.size());
+      closing_ = true;
+      beast::error_code ignored;
+      beast::get_lowest_layer(ws_).socket().shutdown(tcp::socket::shutdown_both, ignored);
+      beast::get_lowest_layer(ws_).close();
+      return;
+    }
+    if (!writing_) write_next();
+  }
+
+  void write_next() {
+    writing_ = true;
+    ws_.text(true);
+    ws_.async_write(net::buffer(*queue_.front()),
+                    beast::bind_front_handler(&websocket_session::on_write, shared_from_this()));
+  }
+
+  void on_write(beast::error_code ec, std::size_t bytes) {
+    writing_ = false;
+    if (ec) return finish();
+    state_->stats.messages_out.fetch_add(1, std::memory_order_relaxed);
+    state_->stats.bytes_out.fetch_add(static_cast<std::int64_t>(bytes), std::memory_order_relaxed);
+    queue_bytes_ -= queue_.front()->size();
+    queue_.pop_front();
+    if (!queue_.empty() && !closing_) return write_next();
+    maybe_close();
+  }
+
+  void maybe_close() {
+    if (!close_after_queue_ || writing_ || !queue_.empty() || closing_) return;
+    closing_ = true;
+    ws_.async_close(close_code_, [self = shared_from_this()](beast::error_code) { self->finish(); });
+  }
+
+  // The connection is gone: leave the room (the seat stays reserved) and forget the session.
+  void finish() {
+    if (finished_) return;
+    finished_ = true;
+    closing_ = true;
+    if (counted_) state_->stats.connections.fetch_sub(1);
+    {
+      std::lock_guard lock(state_->sessions_mutex);
+      state_->sessions.erase(weak_from_this());
+    }
+    if (!room_.empty()) {
+      if (auto entry = state_->rooms.find(room_)) {
+        auto self = shared_from_this();
+        net::post(entry->strand, [entry, self, st = state_] {
+          entry->game_room->disconnected(self);
+          st->rooms.forget_if_abandoned(entry->game_room->id());
+        });
+      }
+    }
+  }
+
+  websocket::stream<beast::tcp_stream> ws_;
+  std::shared_ptr<shared_state> state_;
+  beast::flat_buffer buffer_;
+  std::deque<frame_ptr> queue_;
+  std::size_t queue_bytes_ = 0;
+  bool writing_ = false, closing_ = false, close_after_queue_ = false, finished_ = false, counted_ = false;
+  websocket::close_reason close_code_{websocket::close_code::going_away};
+  double tokens_;
+  std::chrono::steady_clock::time_point last_refill_ = std::chrono::steady_clock::now();
+  int strikes_ = 0;
+  std::string room_;  // the room this connection is in ("" = none)
+};
+
+template <class Call>
+void websocket_session::to_room(const std::string& room_id, const nlohmann::json& id, Call call) {
+  auto entry = state_->rooms.find(room_id);
+  if (!entry) {
+    state_->stats.rejected("no_such_room");
+    return send_json(protocol::error_message({"no_such_room", "no room '" + room_id + "'"}, id));
+  }
+  net::post(entry->strand, [entry, self = shared_from_this(), call = std::move(call)] {
+    call(*entry->game_room, std::static_pointer_cast<client_link>(self));
+  });
+}
+
+void websocket_session::handle(const std::string& text) {
+  using namespace protocol;
+  auto parsed = parse_request(text);
+  if (!parsed.value) {
+    state_->stats.rejected(parsed.error.code);
+    return send_json(error_message(parsed.error, parsed.id));
+  }
+  const json id = parsed.value->id;
+  const auto in_room = [&](const char* what) {
+    if (!room_.empty()) return true;
+    state_->stats.rejected("not_in_room");
+    send_json(error_message({"not_in_room", std::string(what) + " needs a room: join, spectate or resume first"}, id));
+    return false;
+  };
+  const auto not_elsewhere = [&](const std::string& target) {
+    if (room_.empty() || room_ == target) return true;
+    state_->stats.rejected("already_in_room");
+    send_json(error_message({"already_in_room", "leave room " + room_ + " first"}, id));
+    return false;
+  };
+  std::visit(
+      [&](auto& m) {
+        using T = std::decay_t<decltype(m)>;
+        if constexpr (std::is_same_v<T, hello_msg>) {
+          if (m.protocol != protocol_version)
+            return send_json(error_message({"protocol_version", "this server speaks protocol 1"}, id));
+          send_json(reply("welcome", id,
+                          {{"protocol", protocol_version},
+                           {"server", "carcassonne/0.1.0"},
+                           {"limits",
+                            {{"max_message_bytes", state_->cfg.max_message_bytes},
+                             {"message_rate", state_->cfg.message_rate},
+                             {"message_burst", state_->cfg.message_burst}}}}));
+        } else if constexpr (std::is_same_v<T, ping_msg>) {
+          send_json(reply("pong", id));
+        } else if constexpr (std::is_same_v<T, list_rooms_msg>) {
+          send_json(reply("rooms", id, {{"rooms", state_->rooms.list()}}));
+        } else if constexpr (std::is_same_v<T, create_room_msg>) {
+          auto made = state_->rooms.create(m, this);
+          if (!made.entry) {
+            state_->stats.rejected(made.error.code);
+            return send_json(error_message(made.error, id));
+          }
+          send_json(reply("room_created", id, {{"room", made.entry->game_room->id()}}));
+        } else if constexpr (std::is_same_v<T, join_msg>) {
+          if (not_elsewhere(m.room))
+            to_room(m.room, id, [m, id](room& r, const client_ptr& c) { r.join(c, m, id); });
+        } else if constexpr (std::is_same_v<T, spectate_msg>) {
+          if (not_elsewhere(m.room))
+            to_room(m.room, id, [id](room& r, const client_ptr& c) { r.spectate(c, id); });
+        } else if constexpr (std::is_same_v<T, resume_msg>) {
+          if (not_elsewhere(m.room))
+            to_room(m.room, id, [m, id](room& r, const client_ptr& c) { r.resume(c, m, id); });
+        } else if constexpr (std::is_same_v<T, leave_msg>) {
+          if (in_room("leave")) to_room(room_, id, [id](room& r, const client_ptr& c) { r.leave(c, id); });
+        } else if constexpr (std::is_same_v<T, start_msg>) {
+          if (in_room("start")) to_room(room_, id, [id](room& r, const client_ptr& c) { r.start(c, id); });
+        } else if constexpr (std::is_same_v<T, move_msg>) {
+          if (in_room("move")) to_room(room_, id, [m, id](room& r, const client_ptr& c) { r.move(c, m, id); });
+        } else if constexpr (std::is_same_v<T, chat_msg>) {
+          if (in_room("chat")) to_room(room_, id, [m, id](room& r, const client_ptr& c) { r.chat(c, m, id); });
+        } else if constexpr (std::is_same_v<T, snapshot_msg>) {
+          if (in_room("snapshot")) to_room(room_, id, [id](room& r, const client_ptr& c) { r.snapshot(c, id); });
+        }
+      },
+      parsed.value->message);
+}
+
+void start_websocket_session(beast::tcp_stream stream, http::request<http::string_body> request,
+                             std::shared_ptr<shared_state> state) {
+  std::make_shared<websocket_session>(std::move(stream), std::move(state))->run(std::move(request));
+}
+
+void close_all_sessions(shared_state& state) {
+  std::vector<std::shared_ptr<websocket_session>> live;
+  {
+    std::lock_guard lock(state.sessions_mutex);
+    for (const auto& w : state.sessions)
+      if (auto s = w.lock()) live.push_back(std::move(s));
+  }
+  for (const auto& s : live) s->say_goodbye();
+}
+
+}  // namespace carcassonne::server

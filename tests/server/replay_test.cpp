@@ -1,0 +1,349 @@
+// The replay command (shared/spec/game-record.md, "The replay command"), run in-process: every
+// committed record replays to its "expect"ed result (exit 0), malformed records exit 2 and
+// illegal or malformed moves exit 3, each with the documented error object.
+#include <doctest/doctest.h>
+
+#include <set>
+
+#include "replay_support.hpp"
+
+using namespace carcassonne::testing;
+
+namespace {
+
+// Checks every key of a record's "expect" object against the replayed state.
+void check_expect(const json& view, const json& expect) {
+  for (const auto& [key, want] : expect.items()) {
+    CAPTURE(key);
+    if (key == "supply") {
+      REQUIRE(view["players"].size() == want.size());
+      for (std::size_t seat = 0; seat < want.size(); ++seat)
+        CHECK(view["players"][seat]["supply"]["meeple"] == want[seat]);
+    } else {
+      REQUIRE(view.contains(key));
+      CHECK(view[key] == want);
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("the committed records include the base examples and seeded full games") {
+  std::set<std::string> names;
+  for (const auto& p : all_records()) names.insert(p.filename().string());
+  for (const char* n : {"ex01_road_tie.json", "ex02a_city_pennant.json",
+                        "ex02b_city_completed_by_other.json", "ex03_final_scoring.json",
+                        "full_2p_seeded.json", "full_3p_seeded.json", "full_5p_seeded.json",
+                        "discard_unplaceable.json", "discard_last_tile.json"}) {
+    CAPTURE(n);
+    CHECK(names.count(n) == 1);
+  }
+}
+
+TEST_CASE("every record replays to its expected result") {
+  const auto records = all_records();
+  REQUIRE(records.size() >= 9);
+  for (const auto& path : records) {
+    CAPTURE(path.filename().string());
+    const json record = json::parse(read_text(path));
+    REQUIRE(record.contains("expect"));
+    const auto r = replay_text(read_text(path));
+    REQUIRE_MESSAGE(r.code == 0, r.text);
+    CHECK(r.out["moves"] == record["moves"].size());
+    check_expect(r.out, record["expect"]);
+
+    // Every view of the same record agrees on the public result.
+    const int seats = static_cast<int>(record["setup"]["players"].size());
+    for (int viewer = -1; viewer < seats; ++viewer) {
+      const auto v = replay_text(read_text(path),
+                                 {"--as", viewer < 0 ? "spectator" : std::to_string(viewer)});
+      REQUIRE(v.code == 0);
+      CHECK(v.out["status"] == r.out["status"]);
+      CHECK(v.out["scores"] == r.out["scores"]);
+    }
+  }
+}
+
+TEST_CASE("seeded records play the whole supply: 71 turns, scores pinned") {
+  for (const char* name : {"full_2p_seeded.json", "full_3p_seeded.json", "full_5p_seeded.json"}) {
+    CAPTURE(name);
+    const json record = read_record(name);
+    CHECK_FALSE(record["setup"].contains("script"));
+    REQUIRE(record["setup"]["seed"].is_string());
+    const auto r = replay_json(record);
+    REQUIRE(r.code == 0);
+    CHECK(r.out["status"] == "finished");
+    CHECK(r.out["tiles_left"] == 0);
+    CHECK(r.out["board"].size() + r.out["discarded"].size() == 72);
+    CHECK(r.out["turn"].get<std::size_t>() + r.out["discarded"].size() == 71);
+    CHECK(r.out["awaiting"].is_null());
+    CHECK_FALSE(r.out.contains("legal_moves"));
+    // Cutting the last move leaves a game that is still running.
+    json shorter = record;
+    shorter["moves"].erase(shorter["moves"].end() - 1);
+    CHECK(replay_json(shorter).out["status"] == "playing");
+  }
+}
+
+TEST_CASE("a record file is read from disk as well as from standard input") {
+  const auto path = (records_dir / "ex02b_city_completed_by_other.json").string();
+  std::istringstream in;
+  std::ostringstream out, err;
+  const std::vector<std::string> args{path};
+  CHECK(carcassonne::server::run_replay(args, in, out, err) == 0);
+  CHECK(parse_output(out.str())["scores"] == json::array({4, 0}));
+
+  const std::vector<std::string> missing{(records_dir / "no_such_record.json").string()};
+  std::ostringstream out2;
+  CHECK(carcassonne::server::run_replay(missing, in, out2, err) == 2);
+  CHECK(parse_output(out2.str())["error"]["code"].is_string());
+}
+
+// ---- malformed records: exit 2 -------------------------------------------------------------
+
+namespace {
+
+void check_record_error(const command_result& r, const std::string& code) {
+  CHECK(r.code == 2);
+  REQUIRE(r.out.is_object());
+  REQUIRE(r.out.contains("error"));
+  const auto& e = r.out["error"];
+  CHECK(e["code"] == code);
+  CHECK(e["message"].is_string());
+  CHECK_FALSE(e["message"].get<std::string>().empty());
+  CHECK_FALSE(e.contains("move"));
+}
+
+json with_setup(const std::string& key, json value) {
+  json r = base_record({"BA/RFr"});
+  r["setup"][key] = std::move(value);
+  return r;
+}
+
+json players(int n) {
+  json p = json::array();
+  for (int i = 0; i < n; ++i) p.push_back({{"name", "P" + std::to_string(i)}});
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("malformed records exit 2 with an error code and message") {
+  SUBCASE("bad JSON") { check_record_error(replay_text("{\"format\": \"carcassonne-rec"), "bad_json"); }
+  SUBCASE("not an object") { check_record_error(replay_text("[1, 2]"), "bad_record"); }
+  SUBCASE("wrong format string") {
+    json r = base_record({"BA/RFr"});
+    r["format"] = "carcassonne-record/2";
+    check_record_error(replay_json(r), "bad_record");
+    r["format"] = 1;
+    check_record_error(replay_json(r), "bad_record");
+  }
+  SUBCASE("no setup") { check_record_error(replay_text(R"({"format":"carcassonne-record/1"})"), "bad_record"); }
+  SUBCASE("moves not a list") {
+    json r = base_record({"BA/RFr"});
+    r["moves"] = json::object();
+    check_record_error(replay_json(r), "bad_record");
+  }
+  SUBCASE("unknown tile id") {
+    check_record_error(replay_json(base_record({"BA/RFr", "BA/Nope"})), "unknown_tile");
+  }
+  SUBCASE("unknown expansion") {
+    check_record_error(replay_json(with_setup("expansions", {"dragons"})), "unknown_expansion");
+  }
+  SUBCASE("unknown option") {
+    check_record_error(replay_json(with_setup("options", {{"base.farmers", "none"}})), "unknown_option");
+  }
+  SUBCASE("bad option value") {
+    check_record_error(replay_json(with_setup("options", {{"easter.variant", "both"}})),
+                       "bad_option_value");
+    check_record_error(replay_json(with_setup("options", {{"easter.shepherd_eggs", "yes"}})),
+                       "bad_option_value");
+    check_record_error(replay_json(with_setup("options", {{"easter.variant", 3}})), "bad_option_value");
+  }
+  SUBCASE("1 player") { check_record_error(replay_json(with_setup("players", players(1))), "bad_seat_count"); }
+  SUBCASE("7 players") { check_record_error(replay_json(with_setup("players", players(7))), "bad_seat_count"); }
+  SUBCASE("players without names") {
+    check_record_error(replay_json(with_setup("players", {1, 2})), "bad_record");
+  }
+  SUBCASE("script.deck with a tile of a set not in play") {
+    check_record_error(replay_json(base_record({"BA/RFr", "HS/RR.h"})), "tile_not_in_play");
+  }
+  SUBCASE("unknown script key") {
+    json r = base_record({"BA/RFr"});
+    r["setup"]["script"]["dragons"] = json::array({"red"});
+    check_record_error(replay_json(r), "bad_script");
+  }
+  SUBCASE("script entries of the wrong type") {
+    json r = base_record({"BA/RFr"});
+    r["setup"]["script"]["deck"] = json::array({1});
+    check_record_error(replay_json(r), "bad_script");
+    r["setup"]["script"]["deck"] = "BA/RFr";
+    check_record_error(replay_json(r), "bad_script");
+  }
+}
+
+TEST_CASE("a known option with a valid value is accepted") {
+  const auto r = replay_json(with_setup("options", {{"easter.variant", "original"}}));
+  CHECK(r.code == 0);
+}
+
+// ---- illegal and malformed moves: exit 3 ---------------------------------------------------
+
+namespace {
+
+// Replays `record` and expects move `index` to be refused with `code`; the moves before it are
+// legal (the same record cut before that move replays with exit 0).
+void check_move_error(json record, std::size_t index, const std::string& code) {
+  CAPTURE(code);
+  CAPTURE(index);
+  const auto r = replay_json(record);
+  CHECK(r.code == 3);
+  REQUIRE(r.out.is_object());
+  REQUIRE(r.out.contains("error"));
+  const auto& e = r.out["error"];
+  CHECK(e.size() == 3);
+  CHECK(e["move"] == index);
+  CHECK(e["code"] == code);
+  REQUIRE(e["message"].is_string());
+  CHECK_FALSE(e["message"].get<std::string>().empty());
+  record["moves"].erase(record["moves"].begin() + static_cast<std::ptrdiff_t>(index),
+                        record["moves"].end());
+  CHECK(replay_json(record).code == 0);
+}
+
+const std::vector<std::string> deck{"BA/RFr", "BA/RFr", "BA/Rr", "BA/Rr"};
+// Seat 0 extends the start road east and puts a thief on it; seat 1 extends the road further.
+const json m0 = place(0, 1, 0, 0), m1 = deploy(0, 1, 0, "road0"), m2 = place(1, 2, 0, 0);
+
+json moves_with(std::initializer_list<json> moves) { return json(moves); }
+
+}  // namespace
+
+TEST_CASE("engine move errors reachable from a record exit 3 with the move's index") {
+  SUBCASE("not_your_turn") {
+    check_move_error(base_record(deck, moves_with({place(1, 1, 0, 0)})), 0, "not_your_turn");
+    check_move_error(base_record(deck, moves_with({m0, m1, place(0, 2, 0, 0)})), 2, "not_your_turn");
+    check_move_error(base_record(deck, moves_with({m0, m1, place(2, 2, 0, 0)})), 2, "not_your_turn");
+  }
+  SUBCASE("unexpected_move") {
+    check_move_error(base_record(deck, moves_with({pass(0)})), 0, "unexpected_move");
+    check_move_error(base_record(deck, moves_with({deploy(0, 0, 0, "road0")})), 0, "unexpected_move");
+    check_move_error(base_record(deck, moves_with({m0, place(0, -1, 0, 0)})), 1, "unexpected_move");
+  }
+  SUBCASE("bad_rotation") {
+    check_move_error(base_record(deck, moves_with({place(0, 1, 0, 45)})), 0, "bad_rotation");
+    check_move_error(base_record(deck, moves_with({m0, m1, place(1, 2, 0, 360)})), 2, "bad_rotation");
+    check_move_error(base_record(deck, moves_with({place(0, 1, 0, -90)})), 0, "bad_rotation");
+  }
+  SUBCASE("square_not_open") {
+    check_move_error(base_record(deck, moves_with({place(0, 0, 0, 0)})), 0, "square_not_open");
+    check_move_error(base_record(deck, moves_with({m0, m1, place(1, 1, 0, 0)})), 2, "square_not_open");
+    check_move_error(base_record(deck, moves_with({place(0, 5, 5, 0)})), 0, "square_not_open");
+    check_move_error(base_record(deck, moves_with({place(0, 1, 1, 0)})), 0, "square_not_open");
+  }
+  SUBCASE("tile_does_not_fit") {
+    // BA/RFr turned 90 has a road north: against the start tile's field (south side).
+    check_move_error(base_record(deck, moves_with({place(0, 0, 1, 90)})), 0, "tile_does_not_fit");
+    check_move_error(base_record(deck, moves_with({place(0, 0, -1, 0)})), 0, "tile_does_not_fit");
+  }
+  SUBCASE("wrong_tile") {
+    check_move_error(base_record(deck, moves_with({m0, deploy(0, 0, 0, "road0")})), 1, "wrong_tile");
+  }
+  SUBCASE("unknown_feature") {
+    check_move_error(base_record(deck, moves_with({m0, deploy(0, 1, 0, "city0")})), 1, "unknown_feature");
+    check_move_error(base_record(deck, moves_with({m0, deploy(0, 7, 7, "road0")})), 1, "unknown_feature");
+  }
+  SUBCASE("feature_occupied") {
+    check_move_error(base_record(deck, moves_with({m0, m1, m2, deploy(1, 2, 0, "road0")})), 3,
+                     "feature_occupied");
+  }
+  SUBCASE("game_over") {
+    // A one-tile deck: the game ends after seat 0's turn.
+    const json done = moves_with({m0, m1});
+    REQUIRE(replay_json(base_record({"BA/RFr"}, done)).out["status"] == "finished");
+    json more = done;
+    more.push_back(place(1, 2, 0, 0));
+    check_move_error(base_record({"BA/RFr"}, more), 2, "game_over");
+    more[2] = pass(0);
+    check_move_error(base_record({"BA/RFr"}, more), 2, "game_over");
+  }
+  SUBCASE("figure_not_allowed: a shepherd or protection in the base game") {
+    json shepherd = deploy(0, 1, 0, "field0");
+    shepherd["figure"] = "shepherd";
+    check_move_error(base_record(deck, moves_with({m0, shepherd})), 1, "figure_not_allowed");
+    json protect = m1;
+    protect["protect"] = true;
+    check_move_error(base_record(deck, moves_with({m0, protect})), 1, "figure_not_allowed");
+  }
+}
+
+TEST_CASE("a pass where the engine skipped the figure step is refused") {
+  // Seat 0 puts a knight on BA/Cc+@180 (city S+E, joined to the start city). Seat 1's BA/Cccc+
+  // at (1,-1) has a single feature, that occupied city: the step is skipped, seat 0 draws next.
+  const std::vector<std::string> cities{"BA/Cc+", "BA/Cccc+", "BA/RFr", "BA/RFr"};
+  const json prefix = moves_with({place(0, 0, -1, 180), deploy(0, 0, -1, "city0"), place(1, 1, -1, 0)});
+  const auto ok = replay_json(base_record(cities, prefix));
+  REQUIRE(ok.code == 0);
+  CHECK(ok.out["awaiting"] == json({{"seat", 0}, {"decision", "place_tile"}}));
+  json after = prefix;
+  after.push_back(pass(1));
+  check_move_error(base_record(cities, after), 3, "not_your_turn");
+  after[3] = pass(0);
+  check_move_error(base_record(cities, after), 3, "unexpected_move");
+}
+
+TEST_CASE("malformed moves exit 3 with malformed_move") {
+  auto one = [](json m) { return base_record(deck, moves_with({m0, m1, std::move(m)})); };
+  SUBCASE("missing fields") {
+    check_move_error(one({{"seat", 1}, {"type", "place_tile"}, {"x", 2}, {"rotation", 0}}), 2, "malformed_move");
+    check_move_error(one({{"seat", 1}, {"type", "place_tile"}, {"x", 2}, {"y", 0}}), 2, "malformed_move");
+    check_move_error(one({{"type", "place_tile"}, {"x", 2}, {"y", 0}, {"rotation", 0}}), 2, "malformed_move");
+    check_move_error(one({{"seat", 1}, {"x", 2}, {"y", 0}, {"rotation", 0}}), 2, "malformed_move");
+    check_move_error(base_record(deck, moves_with({m0, {{"seat", 0}, {"type", "deploy"}, {"x", 1}, {"y", 0}}})),
+                     1, "malformed_move");
+  }
+  SUBCASE("wrong types") {
+    check_move_error(one({{"seat", 1}, {"type", "place_tile"}, {"x", "2"}, {"y", 0}, {"rotation", 0}}), 2,
+                     "malformed_move");
+    check_move_error(one({{"seat", "1"}, {"type", "place_tile"}, {"x", 2}, {"y", 0}, {"rotation", 0}}), 2,
+                     "malformed_move");
+    check_move_error(one({{"seat", 1}, {"type", "place_tile"}, {"x", 2}, {"y", 0}, {"rotation", 90.5}}), 2,
+                     "malformed_move");
+    check_move_error(one({{"seat", 1}, {"type", 3}, {"x", 2}, {"y", 0}, {"rotation", 0}}), 2, "malformed_move");
+    json feature = deploy(0, 1, 0, "road0");
+    feature["feature"] = 0;
+    check_move_error(base_record(deck, moves_with({m0, feature})), 1, "malformed_move");
+    json figure = m1;
+    figure["protect"] = "yes";
+    check_move_error(base_record(deck, moves_with({m0, figure})), 1, "malformed_move");
+  }
+  SUBCASE("unknown type, unknown figure, not an object, seat out of range") {
+    check_move_error(one({{"seat", 1}, {"type", "fly"}}), 2, "malformed_move");
+    json dragon = m1;
+    dragon["figure"] = "dragon";
+    check_move_error(base_record(deck, moves_with({m0, dragon})), 1, "malformed_move");
+    check_move_error(one(json::array({1, 2})), 2, "malformed_move");
+    check_move_error(one("pass"), 2, "malformed_move");
+    check_move_error(one({{"seat", 9}, {"type", "pass"}}), 2, "malformed_move");
+    check_move_error(one({{"seat", -1}, {"type", "pass"}}), 2, "malformed_move");
+  }
+}
+
+TEST_CASE("replay argument errors exit 1") {
+  std::istringstream in;
+  std::ostringstream out, err;
+  const auto run = [&](std::vector<std::string> args) {
+    return carcassonne::server::run_replay(args, in, out, err);
+  };
+  CHECK(run({}) == 1);
+  CHECK(run({"a.json", "b.json"}) == 1);
+  const auto path = (records_dir / "ex01_road_tie.json").string();
+  CHECK(run({path, "--as", "north"}) == 1);
+  CHECK(run({path, "--as", "2"}) == 1);
+  CHECK(run({path, "--as", "-1"}) == 1);
+  CHECK(run({path, "--as", "1x"}) == 1);
+  CHECK(run({path, "--as", ""}) == 1);
+  CHECK(run({path, "--as", "99999999999"}) == 1);
+  CHECK(run({path, "--as"}) == 1);
+  CHECK(run({path, "--as", "0"}) == 0);
+}
