@@ -4,6 +4,8 @@
 #include <array>
 #include <limits>
 
+#include "carcassonne/protocol/view_doc.hpp"
+
 namespace carcassonne::protocol {
 
 namespace {
@@ -171,59 +173,72 @@ parsed<move> move_from_json(const json& j, const game_state& s) {
   return {m, {}};
 }
 
-json move_to_json(const move& m, const game_state& s) {
-  json j{{"seat", m.seat}, {"type", move_type_names[static_cast<int>(m.type)]}};
-  auto feature_id = [&](std::uint8_t local) -> std::string {
+std::string move_text(const move& m, const game_state& s) {
+  std::string out = R"({"seat":)" + std::to_string(m.seat) + R"(,"type":)";
+  append_quoted(out, move_type_names[static_cast<int>(m.type)]);
+  const auto field = [&](const char* key, const std::string& value_text) {
+    out += R"(,")";
+    out += key;
+    out += R"(":)";
+    out += value_text;
+  };
+  const auto feature_id = [&](std::uint8_t local) -> std::string {
     const int t = s.board.tile_at(m.at);
-    if (t < 0) return {};
-    return tiles()[s.board.placed()[t].type].segments.at(local).id;
+    if (t < 0) return json_string("");
+    return json_string(tiles()[s.board.placed()[t].type].segments.at(local).id);
+  };
+  const auto square = [&] {
+    field("x", std::to_string(m.at.x));
+    field("y", std::to_string(m.at.y));
   };
   switch (m.type) {
     case move_type::place_tile:
-      j["x"] = m.at.x;
-      j["y"] = m.at.y;
-      j["rotation"] = m.rotation * 90;
+      square();
+      field("rotation", std::to_string(m.rotation * 90));
       break;
     case move_type::deploy:
     case move_type::return_figure:
-      j["figure"] = figure_type_names[static_cast<int>(m.figure)];
-      j["x"] = m.at.x;
-      j["y"] = m.at.y;
-      j["feature"] = feature_id(m.feature);
-      if (m.protect) j["protect"] = true;
+      field("figure", json_string(figure_type_names[static_cast<int>(m.figure)]));
+      square();
+      field("feature", feature_id(m.feature));
+      if (m.protect) field("protect", "true");
       break;
     case move_type::protect:
-      j["x"] = m.at.x;
-      j["y"] = m.at.y;
-      j["feature"] = feature_id(m.feature);
+      square();
+      field("feature", feature_id(m.feature));
       break;
     case move_type::pass:
       break;
     case move_type::flock:
-      j["choice"] = flock_names[m.choice & 1];
+      field("choice", json_string(flock_names[m.choice & 1]));
       break;
     case move_type::choose_tile:
-      j["index"] = m.choice;
+      field("index", std::to_string(m.choice));
       break;
     case move_type::open_gift:
-      j["card"] = gift_names[m.choice % gift_names.size()];
+      field("card", json_string(gift_names[m.choice % gift_names.size()]));
       if (m.has_target) {
-        j["x"] = m.at.x;
-        j["y"] = m.at.y;
-        j["feature"] = feature_id(m.feature);
-        if (m.choice == 3) j["to"] = feature_id(m.to);
+        square();
+        field("feature", feature_id(m.feature));
+        if (m.choice == 3) field("to", feature_id(m.to));
       }
-      if (m.protect) j["protect"] = true;
+      if (m.protect) field("protect", "true");
       break;
     case move_type::bunny: {
-      json path = json::array();
-      for (int i = 0; i < m.path_length; ++i) path.push_back({m.path[i].x, m.path[i].y});
-      j["path"] = path;
+      std::string path = "[";
+      for (int i = 0; i < m.path_length; ++i) {
+        if (i) path += ",";
+        path += "[" + std::to_string(m.path[i].x) + "," + std::to_string(m.path[i].y) + "]";
+      }
+      field("path", path + "]");
       break;
     }
   }
-  return j;
+  out.push_back('}');
+  return out;
 }
+
+json move_to_json(const move& m, const game_state& s) { return json::parse(move_text(m, s)); }
 
 json event_to_json(const event& e) {
   json j{{"type", event_type_names[static_cast<int>(e.type)]}};

@@ -1,3 +1,5 @@
+// Views are written once, as text (view_doc); the JSON forms are parsed from that text, so the
+// server's patches and the replay output can never disagree.
 #include "carcassonne/protocol/view.hpp"
 
 #include "carcassonne/protocol/json_codec.hpp"
@@ -8,86 +10,88 @@ using json = nlohmann::json;
 
 namespace {
 
-json awaiting(const game_state& s) {
-  if (s.finished) return nullptr;
-  return {{"seat", s.active}, {"decision", decision_names[static_cast<int>(s.awaiting)]}};
+std::string num(long long v) { return std::to_string(v); }
+
+std::string awaiting_text(const game_state& s) {
+  if (s.finished) return "null";
+  std::string out = R"({"seat":)" + num(s.active) + R"(,"decision":)";
+  append_quoted(out, decision_names[static_cast<int>(s.awaiting)]);
+  return out + "}";
 }
 
-json board_tiles(const game_state& s) {
-  json out = json::array();
-  for (const auto& t : s.board.placed())
-    out.push_back({{"x", t.pos.x}, {"y", t.pos.y}, {"tile", tiles()[t.type].id},
-                   {"rotation", t.rotation * 90}});
-  return out;
+std::string tile_text(const placed_tile& t) {
+  std::string out = R"({"x":)" + num(t.pos.x) + R"(,"y":)" + num(t.pos.y) + R"(,"tile":)";
+  append_quoted(out, tiles()[t.type].id);
+  return out + R"(,"rotation":)" + num(t.rotation * 90) + "}";
 }
 
-json figures(const game_state& s) {
-  json out = json::array();
-  for (const auto& f : s.figures) {
-    const auto& n = s.features.node(f.segment);
-    const auto& pt = s.board.placed()[n.tile];
-    out.push_back({{"seat", f.seat},
-                   {"figure", figure_type_names[static_cast<int>(f.type)]},
-                   {"x", pt.pos.x},
-                   {"y", pt.pos.y},
-                   {"feature", tiles()[pt.type].segments[n.local].id}});
+std::string figure_text(const game_state& s, const figure_on_board& f) {
+  const auto& n = s.features.node(f.segment);
+  const auto& pt = s.board.placed()[n.tile];
+  std::string out = R"({"seat":)" + num(f.seat) + R"(,"figure":)";
+  append_quoted(out, figure_type_names[static_cast<int>(f.type)]);
+  out += R"(,"x":)" + num(pt.pos.x) + R"(,"y":)" + num(pt.pos.y) + R"(,"feature":)";
+  append_quoted(out, tiles()[pt.type].segments[n.local].id);
+  return out + "}";
+}
+
+std::string player_text(const game_state& s, int seat, const std::vector<std::string>& names) {
+  std::string out = R"({"seat":)" + num(seat) + R"(,"score":)" + num(s.players[seat].score) +
+                    R"(,"supply":{"meeple":)" + num(s.players[seat].followers) + "}";
+  if (static_cast<std::size_t>(seat) < names.size()) {
+    out += R"(,"name":)";
+    append_quoted(out, names[seat]);
   }
-  return out;
-}
-
-json players(const game_state& s, const std::vector<std::string>& names) {
-  json out = json::array();
-  for (int seat = 0; seat < s.seats; ++seat) {
-    json p{{"seat", seat},
-           {"score", s.players[seat].score},
-           {"supply", {{"meeple", s.players[seat].followers}}}};
-    if (static_cast<std::size_t>(seat) < names.size()) p["name"] = names[seat];
-    out.push_back(std::move(p));
-  }
-  return out;
+  return out + "}";
 }
 
 }  // namespace
 
-json public_view(const game_state& s, const std::vector<std::string>& names) {
-  json scores = json::array();
-  for (int seat = 0; seat < s.seats; ++seat) scores.push_back(s.players[seat].score);
-  json discarded = json::array();
-  for (auto t : s.discarded) discarded.push_back(tiles()[t].id);
-  json expansions = json::array();
+view_doc public_doc(const game_state& s, const std::vector<std::string>& names) {
+  view_doc d;
+  d.fields.reserve(12);
+  d.scalar("status", s.finished ? R"("finished")" : R"("playing")");
+  auto& expansions = d.array("expansions");
   for (int e = 0; e < expansion_count; ++e)
-    if (s.expansions.has(static_cast<expansion>(e))) expansions.push_back(expansion_names[e]);
-
-  return {{"status", s.finished ? "finished" : "playing"},
-          {"expansions", expansions},
-          {"turn", s.turn},
-          {"active", s.finished ? json(nullptr) : json(s.active)},
-          {"awaiting", awaiting(s)},
-          {"scores", scores},
-          {"players", players(s, names)},
-          {"tile", s.awaiting == decision::place_tile ? json(tiles()[s.drawn].id) : json(nullptr)},
-          {"tiles_left", s.tiles_left()},
-          {"board", board_tiles(s)},
-          {"figures", figures(s)},
-          {"discarded", discarded}};
+    if (s.expansions.has(static_cast<expansion>(e))) expansions.items.push_back(json_string(expansion_names[e]));
+  d.scalar("turn", num(s.turn));
+  d.scalar("active", s.finished ? "null" : num(s.active));
+  d.scalar("awaiting", awaiting_text(s));
+  auto& scores = d.array("scores");
+  for (int seat = 0; seat < s.seats; ++seat) scores.items.push_back(num(s.players[seat].score));
+  auto& players = d.array("players");
+  for (int seat = 0; seat < s.seats; ++seat) players.items.push_back(player_text(s, seat, names));
+  d.scalar("tile", s.awaiting == decision::place_tile ? json_string(tiles()[s.drawn].id) : "null");
+  d.scalar("tiles_left", num(s.tiles_left()));
+  auto& board = d.array("board");
+  board.items.reserve(s.board.placed().size());
+  for (const auto& t : s.board.placed()) board.items.push_back(tile_text(t));
+  auto& figures = d.array("figures");
+  for (const auto& f : s.figures) figures.items.push_back(figure_text(s, f));
+  auto& discarded = d.array("discarded");
+  for (auto t : s.discarded) discarded.items.push_back(json_string(tiles()[t].id));
+  return d;
 }
 
-json private_view(const game_state& s, int viewer) {
-  json v{{"viewer", viewer == spectator ? json("spectator") : json(viewer)}};
+view_doc private_doc(const game_state& s, int viewer) {
+  view_doc d;
+  d.scalar("viewer", viewer == spectator ? R"("spectator")" : num(viewer));
   if (viewer != spectator && !s.finished && viewer == s.active) {
-    json moves = json::array();
-    for (const auto& m : legal_actions(s)) moves.push_back(move_to_json(m, s));
-    v["legal_moves"] = std::move(moves);
+    auto& moves = d.array("legal_moves");
+    for (const auto& m : legal_actions(s)) moves.items.push_back(move_text(m, s));
   }
-  return v;
+  return d;
 }
+
+json public_view(const game_state& s, const std::vector<std::string>& names) {
+  return json::parse(public_doc(s, names).text());
+}
+
+json private_view(const game_state& s, int viewer) { return json::parse(private_doc(s, viewer).text()); }
 
 json build_view(const game_state& s, int viewer, const std::vector<std::string>& names) {
-  json v = public_view(s, names);
-  // Bound to a name: a range-for over items() of a temporary would dangle (before C++23).
-  const json mine = private_view(s, viewer);
-  for (const auto& [key, value] : mine.items()) v[key] = value;
-  return v;
+  const auto mine = private_doc(s, viewer);
+  return json::parse(public_doc(s, names).text(&mine));
 }
 
 }  // namespace carcassonne::protocol

@@ -19,6 +19,8 @@ constexpr const char* usage =
     "      Plays N games of uniformly random legal moves and prints one JSON line of figures.\n"
     "  serve [OPTIONS]\n"
     "      Runs the server: WebSocket at /ws, HTTP /healthz /metrics /api/rooms. See serve --help.\n"
+    "  loadtest [--host H] [--port P] --rooms R --clients-per-room C --duration S [--threads T]\n"
+    "      Plays random games against a running server; prints moves per second and latency.\n"
     "  help\n"
     "      This text.\n";
 }  // namespace
@@ -33,6 +35,7 @@ int run_command(std::span<const std::string> args, std::istream& in, std::ostrea
   if (args[0] == "replay") return run_replay(rest, in, out, err);
   if (args[0] == "selfplay") return run_selfplay(rest, out, err);
   if (args[0] == "serve") return run_serve(rest, out, err);
+  if (args[0] == "loadtest") return run_loadtest(rest, out, err);
   err << "carcassonne: unknown command '" << args[0] << "'\n\n" << usage;
   return 1;
 }

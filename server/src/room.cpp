@@ -5,6 +5,7 @@
 #include "carcassonne/protocol/json_codec.hpp"
 #include "carcassonne/protocol/record.hpp"
 #include "carcassonne/protocol/view.hpp"
+#include "carcassonne/protocol/view_doc.hpp"
 #include "random_ids.hpp"
 
 namespace carcassonne::server {
@@ -13,51 +14,13 @@ namespace {
 
 constexpr std::size_t answers_kept = 32;  // per seat, for duplicate moves
 
-std::uint64_t fnv(const std::string& s) {
-  std::uint64_t h = 0xcbf29ce484222325ULL;
-  for (unsigned char c : s) h = (h ^ c) * 0x100000001b3ULL;
-  return h;
-}
-
-// Prefixes the paths of a patch made on a part of the view ("/room", "/game").
-void append_prefixed(json& out, const json& ops, const std::string& prefix) {
-  for (const auto& op : ops) {
-    json o = op;
-    o["path"] = prefix + o["path"].get<std::string>();
-    out.push_back(std::move(o));
+// Room-part operations (a small object, diffed by nlohmann) as comma-separated op texts.
+void append_room_ops(std::string& ops, const json& from, const json& to) {
+  for (auto& op : json::diff(from, to)) {
+    op["path"] = "/room" + op["path"].get<std::string>();
+    if (!ops.empty()) ops.push_back(',');
+    ops += op.dump();
   }
-}
-
-// Patch of the private part: whole values per top-level key, compared by hash (private parts
-// are small and change wholesale, e.g. the legal moves of the seat to act).
-json private_patch(std::map<std::string, std::uint64_t>& last, const json& now) {
-  json ops = json::array();
-  for (auto it = last.begin(); it != last.end();) {
-    if (!now.contains(it->first)) {
-      ops.push_back({{"op", "remove"}, {"path", "/game/" + it->first}});
-      it = last.erase(it);
-    } else {
-      ++it;
-    }
-  }
-  for (const auto& [key, value] : now.items()) {
-    const auto h = fnv(value.dump());
-    auto it = last.find(key);
-    if (it != last.end() && it->second == h) continue;
-    ops.push_back({{"op", it == last.end() ? "add" : "replace"}, {"path", "/game/" + key}, {"value", value}});
-    last[key] = h;
-  }
-  return ops;
-}
-
-void remember_private(std::map<std::string, std::uint64_t>& last, const json& now) {
-  last.clear();
-  for (const auto& [key, value] : now.items()) last[key] = fnv(value.dump());
-}
-
-json merged(json public_part, const json& private_part) {
-  for (const auto& [key, value] : private_part.items()) public_part[key] = value;
-  return public_part;
 }
 
 }  // namespace
@@ -71,6 +34,7 @@ json room_summary::to_json() const {
 
 room::room(room_settings settings, metrics* m, const client_link* creator)
     : settings_(std::move(settings)), metrics_(m), creator_(creator), seats_(settings_.seats) {
+  if (!settings_.setup.is_object()) settings_.setup = json::object();
   info_ = room_info();
   publish_summary();
 }
@@ -124,31 +88,30 @@ json room::room_info() const {
           {"spectators", spectators_.size()}};
 }
 
-json room::seat_view(int seat) const {
-  return {{"room", info_},
-          {"game", game_ ? merged(public_, protocol::private_view(*game_, seat)) : json(nullptr)}};
-}
-
-json room::spectator_view() const {
-  const game_state* g = spectator_game_ ? &*spectator_game_ : game_ ? &*game_ : nullptr;
-  return {{"room", info_},
-          {"game", g ? merged(spectator_public_, protocol::private_view(*g, protocol::spectator))
-                     : json(nullptr)}};
+std::string room::view_text(int seat) {
+  std::string out = R"({"room":)" + info_.dump() + R"(,"game":)";
+  if (!game_) return out + "null}";
+  if (seat >= 0) {
+    seats_[seat].private_view = protocol::private_doc(*game_, seat);
+    return out + public_.text(&seats_[seat].private_view) + "}";
+  }
+  const auto mine = protocol::private_doc(*game_, protocol::spectator);
+  return out + spectator_doc().text(&mine) + "}";
 }
 
 void room::send_snapshot(const client_ptr& c, int seat, const json& id) {
-  json view = seat >= 0 ? seat_view(seat) : spectator_view();
-  if (seat >= 0 && game_) remember_private(seats_[seat].private_hash, protocol::private_view(*game_, seat));
-  json msg{{"type", "snapshot"}, {"room", settings_.id}, {"seq", seq_}, {"view", std::move(view)}};
-  if (!id.is_null()) msg["id"] = id;
-  send(c, msg);
+  std::string msg = R"({"type":"snapshot","room":)" + json(settings_.id).dump() + R"(,"seq":)" +
+                    std::to_string(seq_);
+  if (!id.is_null()) msg += R"(,"id":)" + id.dump();
+  msg += R"(,"view":)" + view_text(seat) + "}";
+  c->deliver(std::make_shared<const std::string>(std::move(msg)));
 }
 
 void room::advance_spectators() {
   if (!spectator_game_) return;
-  const std::size_t target = game_->finished || journal_.size() < static_cast<std::size_t>(settings_.spectator_delay)
-                                 ? (game_->finished ? journal_.size() : 0)
-                                 : journal_.size() - settings_.spectator_delay;
+  const std::size_t delay = static_cast<std::size_t>(settings_.spectator_delay);
+  const std::size_t target =
+      game_->finished ? journal_.size() : (journal_.size() > delay ? journal_.size() - delay : 0);
   while (spectator_moves_ < target) {
     auto m = protocol::move_from_json(journal_[spectator_moves_], *spectator_game_);
     if (m.ok()) (void)apply_in_place(*spectator_game_, *m.value);
@@ -159,62 +122,66 @@ void room::advance_spectators() {
 void room::broadcast(const event_log& events) {
   ++seq_;
   const json new_info = room_info();
-  json shared_ops = json::array();
-  append_prefixed(shared_ops, json::diff(info_, new_info), "/room");
+  std::string shared_ops;
+  append_room_ops(shared_ops, info_, new_info);
   info_ = new_info;
 
-  json events_json = json::array();
-  for (const auto& e : events) events_json.push_back(protocol::event_to_json(e));
+  std::string events_text = "[";
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    if (i) events_text += ',';
+    events_text += protocol::event_to_json(events[i]).dump();
+  }
+  events_text += ']';
+  const std::string prefix = R"({"type":"patch","room":)" + json(settings_.id).dump() + R"(,"seq":)" +
+                             std::to_string(seq_) + R"(,"events":)";
 
-  // Seats: shared public diff, then each seat's private part.
-  json seat_ops = shared_ops;
-  bool game_appeared = false;
+  // Seats: the public diff once, then each seat's private part.
+  const bool game_appeared = game_ && public_.fields.empty();
+  std::string seat_ops = shared_ops;
   if (game_) {
-    json now = protocol::public_view(*game_, names_);
-    if (public_.is_null()) game_appeared = true;
-    else append_prefixed(seat_ops, json::diff(public_, now), "/game");
+    auto now = protocol::public_doc(*game_, names_);
+    if (!game_appeared) protocol::diff_docs(public_, now, "/game", seat_ops);
     public_ = std::move(now);
   }
-  const std::string head = R"({"type":"patch","room":)" + json(settings_.id).dump() +
-                           R"(,"seq":)" + std::to_string(seq_) + R"(,"events":)" + events_json.dump() +
-                           R"(,"patch":)";
+  const std::string seat_head = prefix + events_text + R"(,"patch":[)";
   for (std::size_t i = 0; i < seats_.size(); ++i) {
     auto& s = seats_[i];
-    json ops = seat_ops;
+    std::string ops = seat_ops;
     if (game_) {
-      const json priv = protocol::private_view(*game_, static_cast<int>(i));
+      auto mine = protocol::private_doc(*game_, static_cast<int>(i));
       if (game_appeared) {
-        ops.push_back({{"op", "replace"}, {"path", "/game"}, {"value", merged(public_, priv)}});
-        remember_private(s.private_hash, priv);
+        if (!ops.empty()) ops += ',';
+        ops += R"({"op":"replace","path":"/game","value":)" + public_.text(&mine) + "}";
       } else {
-        for (auto& op : private_patch(s.private_hash, priv)) ops.push_back(std::move(op));
+        protocol::diff_docs(s.private_view, mine, "/game", ops);
       }
+      s.private_view = std::move(mine);
     }
-    if (s.client) s.client->deliver(std::make_shared<const std::string>(head + ops.dump() + "}"));
+    if (s.client) s.client->deliver(std::make_shared<const std::string>(seat_head + ops + "]}"));
   }
 
   // Spectators: the same public diff, or their own when they watch with a delay.
   if (!spectators_.empty() || spectator_game_) {
-    json ops = shared_ops;
+    std::string ops = shared_ops;
     if (game_) {
-      advance_spectators();
-      const game_state& g = spectator_game_ ? *spectator_game_ : *game_;
-      json now = protocol::public_view(g, names_);
-      if (spectator_public_.is_null()) {
-        ops.push_back({{"op", "replace"}, {"path", "/game"},
-                       {"value", merged(now, protocol::private_view(g, protocol::spectator))}});
-      } else {
-        append_prefixed(ops, json::diff(spectator_public_, now), "/game");
+      if (spectator_game_) {
+        advance_spectators();
+        auto now = protocol::public_doc(*spectator_game_, names_);
+        if (!game_appeared) protocol::diff_docs(spectator_public_, now, "/game", ops);
+        spectator_public_ = std::move(now);
+      } else if (!game_appeared) {
+        ops = seat_ops;
       }
-      spectator_public_ = std::move(now);
+      if (game_appeared) {
+        const auto mine = protocol::private_doc(*game_, protocol::spectator);
+        if (!ops.empty()) ops += ',';
+        ops += R"({"op":"replace","path":"/game","value":)" + spectator_doc().text(&mine) + "}";
+      }
     }
     // Events are withheld from delayed spectators: they would reveal the present.
-    const std::string spectator_head =
-        settings_.spectator_delay > 0 && game_ && !game_->finished
-            ? R"({"type":"patch","room":)" + json(settings_.id).dump() + R"(,"seq":)" +
-                  std::to_string(seq_) + R"(,"events":[],"patch":)"
-            : head;
-    auto frame = std::make_shared<const std::string>(spectator_head + ops.dump() + "}");
+    const bool withheld = settings_.spectator_delay > 0 && game_ && !game_->finished;
+    auto frame = std::make_shared<const std::string>(prefix + (withheld ? "[]" : events_text) +
+                                                     R"(,"patch":[)" + ops + "]}");
     for (const auto& c : spectators_) c->deliver(frame);
   }
   publish_summary();

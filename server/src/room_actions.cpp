@@ -29,7 +29,7 @@ void room::join(const client_ptr& c, const protocol::join_msg& m, const json& id
   s.token = random_hex(32);
   s.client = c;
   if (c.get() == creator_ && creator_seat_ < 0) creator_seat_ = seat;
-  c->set_room(settings_.id);
+  c->set_room(settings_.id, true);
   send(c, protocol::reply("joined", id, {{"room", settings_.id}, {"seat", seat}, {"token", s.token}}));
   // The newcomer gets the last view sent to everyone, then the same patch as everyone.
   send_snapshot(c, seat, nullptr);
@@ -42,7 +42,7 @@ void room::spectate(const client_ptr& c, const json& id) {
   if (spectators_.size() >= settings_.max_spectators)
     return fail(c, id, "too_many_spectators", "this room has as many spectators as it takes");
   spectators_.push_back(c);
-  c->set_room(settings_.id);
+  c->set_room(settings_.id, true);
   send(c, protocol::reply("spectating", id, {{"room", settings_.id}}));
   send_snapshot(c, -1, nullptr);
   broadcast({});
@@ -57,11 +57,11 @@ void room::resume(const client_ptr& c, const protocol::resume_msg& m, const json
   if (it->client && it->client != c) {
     // The seat moves to the new connection; the old one is told and leaves the room.
     send(it->client, protocol::reply("replaced", nullptr, {{"room", settings_.id}, {"seat", seat}}));
-    it->client->set_room("");
+    it->client->set_room(settings_.id, false);
   }
   std::erase_if(spectators_, [&](const client_ptr& s) { return s == c; });
   it->client = c;
-  c->set_room(settings_.id);
+  c->set_room(settings_.id, true);
   send(c, protocol::reply("resumed", id, {{"room", settings_.id}, {"seat", seat}, {"seq", seq_}}));
   send_snapshot(c, seat, nullptr);
   broadcast({});
@@ -78,7 +78,7 @@ void room::leave(const client_ptr& c, const json& id) {
   } else {
     return fail(c, id, "not_in_room", "you are not in this room");
   }
-  c->set_room("");
+  c->set_room(settings_.id, false);
   send(c, protocol::reply("left", id, {{"room", settings_.id}}));
   broadcast({});
 }

@@ -19,6 +19,10 @@ struct server::impl {
         if (ec == net::error::operation_aborted || !acceptor.is_open()) return;
         spdlog::warn("accept failed: {}", ec.message());
       } else {
+        // Frames are small and often come in pairs (an answer, then a patch): without this,
+        // Nagle's algorithm holds the second one until the peer's delayed ACK (~40 ms).
+        beast::error_code ignored;
+        socket.set_option(tcp::no_delay(true), ignored);
         start_http_session(std::move(socket), state);
       }
       accept();

@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <deque>
+#include <utility>
 
 #include "carcassonne/protocol/messages.hpp"
 #include "net.hpp"
@@ -32,8 +33,11 @@ class websocket_session : public client_link, public std::enable_shared_from_thi
     net::post(ws_.get_executor(), [self = shared_from_this(), frame = std::move(frame)] { self->enqueue(frame); });
   }
 
-  void set_room(const std::string& room_id) override {
-    net::post(ws_.get_executor(), [self = shared_from_this(), room_id] { self->room_ = room_id; });
+  void set_room(const std::string& room_id, bool member) override {
+    net::post(ws_.get_executor(), [self = shared_from_this(), room_id, member] {
+      if (member) self->room_ = room_id;
+      else if (self->room_ == room_id) self->room_.clear();
+    });
   }
 
   // Graceful shutdown: a goodbye frame, then the close handshake with "going away".
@@ -253,7 +257,11 @@ void websocket_session::handle(const std::string& text) {
           if (not_elsewhere(m.room))
             to_room(m.room, id, [m, id](room& r, const client_ptr& c) { r.resume(c, m, id); });
         } else if constexpr (std::is_same_v<T, leave_msg>) {
-          if (in_room("leave")) to_room(room_, id, [id](room& r, const client_ptr& c) { r.leave(c, id); });
+          if (in_room("leave")) {
+            // Forget the room now, so that a join right after the leave is not refused.
+            const std::string left = std::exchange(room_, std::string());
+            to_room(left, id, [id](room& r, const client_ptr& c) { r.leave(c, id); });
+          }
         } else if constexpr (std::is_same_v<T, start_msg>) {
           if (in_room("start")) to_room(room_, id, [id](room& r, const client_ptr& c) { r.start(c, id); });
         } else if constexpr (std::is_same_v<T, move_msg>) {

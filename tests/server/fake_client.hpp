@@ -35,7 +35,10 @@ struct fake_client : server::client_link {
       view = view.patch(m["patch"]);
     }
   }
-  void set_room(const std::string& r) override { room = r; }
+  void set_room(const std::string& r, bool member) override {
+    if (member) room = r;
+    else if (room == r) room.clear();
+  }
 
   // The last frame of a type, or null.
   json last(const std::string& type) const {

@@ -274,3 +274,29 @@ TEST_CASE("chat goes to everyone in the room; spectators cannot chat") {
   r.chat(w, hi, nullptr);
   CHECK(w->last_error() == "not_seated");
 }
+
+TEST_CASE("a spectator arriving mid-game gets the game in its snapshot and follows it") {
+  for (int delay : {0, 2}) {
+    CAPTURE(delay);
+    metrics stats;
+    auto a = make_client(), b = make_client(), late = make_client();
+    room r(settings(2, delay), &stats, a.get());
+    r.join(a, join_as("A"), nullptr);
+    r.join(b, join_as("B"), nullptr);
+    r.start(a, nullptr);
+    std::vector<std::shared_ptr<fake_client>> seats{a, b};
+    for (int i = 0; i < 8; ++i) {
+      auto& c = seats[r.game()->active];
+      r.move(c, move_of(c->view["game"]["legal_moves"][0]), nullptr);
+    }
+    r.spectate(late, nullptr);
+    REQUIRE(late->view["game"].is_object());
+    CHECK(late->view["game"]["board"].size() + (delay ? 1 : 0) >= a->view["game"]["board"].size());
+    play_out(r, seats, 3);
+    CHECK_FALSE(late->gap);
+    CHECK(late->view["game"]["scores"] == a->view["game"]["scores"]);
+    const json held = late->view;
+    r.snapshot(late, nullptr);
+    CHECK(late->last("snapshot")["view"] == held);
+  }
+}

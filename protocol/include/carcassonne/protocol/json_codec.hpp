@@ -31,7 +31,8 @@ struct parsed {
 
 // A move from its record form. Feature ids are resolved against the tile at (x, y) of s.
 parsed<move> move_from_json(const json& j, const game_state& s);
-// The record form of a move (features by id).
+// The record form of a move (features by id), as JSON text and as JSON.
+std::string move_text(const move& m, const game_state& s);
 json move_to_json(const move& m, const game_state& s);
 
 // An event as clients see it (tile and feature ids, feature kinds by name).

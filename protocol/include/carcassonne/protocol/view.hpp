@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "carcassonne/engine/game.hpp"
+#include "carcassonne/protocol/view_doc.hpp"
 
 namespace carcassonne::protocol {
 
@@ -19,6 +20,10 @@ nlohmann::json build_view(const game_state& s, int viewer, const std::vector<std
 
 // The part every viewer shares (no "viewer", no "legal_moves"): built and diffed once per change.
 nlohmann::json public_view(const game_state& s, const std::vector<std::string>& names);
+
+// The same parts as text documents, for the server's diffs (view_doc.hpp).
+view_doc public_doc(const game_state& s, const std::vector<std::string>& names);
+view_doc private_doc(const game_state& s, int viewer);
 
 // The viewer's own top-level keys: "viewer", and "legal_moves" when that seat must act. Its diff
 // paths are valid on the whole view, since its keys never appear in the public part.

@@ -7,7 +7,6 @@
 #include <chrono>
 #include <cstdint>
 #include <deque>
-#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -16,6 +15,7 @@
 
 #include "carcassonne/engine/game.hpp"
 #include "carcassonne/protocol/messages.hpp"
+#include "carcassonne/protocol/view_doc.hpp"
 #include "carcassonne/server/metrics.hpp"
 
 namespace carcassonne::server {
@@ -29,8 +29,9 @@ class client_link {
   virtual ~client_link() = default;
   // Queues one text frame (a slow client may be dropped instead; the room goes on).
   virtual void deliver(frame_ptr frame) = 0;
-  // Tells the connection which room its room-level messages now go to ("" = none).
-  virtual void set_room(const std::string& room_id) = 0;
+  // The connection entered (member) or left (!member) the room. Calls from different rooms
+  // may arrive in any order: leaving only clears the connection's room if it is that room.
+  virtual void set_room(const std::string& room_id, bool member) = 0;
 };
 using client_ptr = std::shared_ptr<client_link>;
 
@@ -88,8 +89,8 @@ class room {
     std::string name;
     std::string token;
     client_ptr client;
-    std::deque<std::pair<json, frame_ptr>> answered;   // client id -> answer (duplicates)
-    std::map<std::string, std::uint64_t> private_hash;  // last private view, key -> hash
+    std::deque<std::pair<json, frame_ptr>> answered;  // client id -> answer (duplicates)
+    protocol::view_doc private_view;                   // last private part sent
   };
 
   int seat_of(const client_link* c) const;
@@ -99,8 +100,7 @@ class room {
   void fail(const client_ptr& c, const json& id, std::string code, std::string message);
 
   json room_info() const;
-  json seat_view(int seat) const;       // the whole view document of a seat
-  json spectator_view() const;
+  std::string view_text(int seat);  // the whole view of a seat (or spectator, -1), as sent
   void send_snapshot(const client_ptr& c, int seat, const json& id);
   void broadcast(const event_log& events);
   void advance_spectators();
@@ -121,9 +121,13 @@ class room {
   std::size_t spectator_moves_ = 0;
   std::uint64_t seq_ = 0;
 
-  json info_;             // last room part sent
-  json public_;           // last public game view sent to seats (null before start)
-  json spectator_public_; // last public game view sent to spectators
+  json info_;                            // last room part sent
+  protocol::view_doc public_;            // last public game view sent to seats
+  protocol::view_doc spectator_public_;  // last public view sent to delayed spectators
+  // What spectators see: the seats' public part, or the delayed one.
+  const protocol::view_doc& spectator_doc() const {
+    return spectator_game_ ? spectator_public_ : public_;
+  }
 
   mutable std::mutex summary_mutex_;
   room_summary summary_;

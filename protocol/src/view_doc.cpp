@@ -1,0 +1,144 @@
+#include "carcassonne/protocol/view_doc.hpp"
+
+#include <cstdio>
+
+namespace carcassonne::protocol {
+
+void append_quoted(std::string& out, std::string_view s) {
+  out.push_back('"');
+  for (unsigned char c : s) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        if (c < 0x20) {
+          char buf[8];
+          std::snprintf(buf, sizeof buf, "\\u%04x", c);
+          out += buf;
+        } else {
+          out.push_back(static_cast<char>(c));  // UTF-8 passes through
+        }
+    }
+  }
+  out.push_back('"');
+}
+
+std::string json_string(std::string_view s) {
+  std::string out;
+  append_quoted(out, s);
+  return out;
+}
+
+view_field& view_doc::scalar(std::string key, std::string text) {
+  fields.push_back(view_field{std::move(key), false, std::move(text), {}});
+  return fields.back();
+}
+
+view_field& view_doc::array(std::string key) {
+  fields.push_back(view_field{std::move(key), true, {}, {}});
+  return fields.back();
+}
+
+const view_field* view_doc::find(std::string_view key) const {
+  for (const auto& f : fields)
+    if (f.key == key) return &f;
+  return nullptr;
+}
+
+namespace {
+
+void append_value(std::string& out, const view_field& f) {
+  if (!f.is_array) {
+    out += f.text;
+    return;
+  }
+  out.push_back('[');
+  for (std::size_t i = 0; i < f.items.size(); ++i) {
+    if (i) out.push_back(',');
+    out += f.items[i];
+  }
+  out.push_back(']');
+}
+
+void append_fields(std::string& out, const view_doc& d, bool& first) {
+  for (const auto& f : d.fields) {
+    if (!first) out.push_back(',');
+    first = false;
+    append_quoted(out, f.key);
+    out.push_back(':');
+    append_value(out, f);
+  }
+}
+
+void op(std::string& ops, const char* kind, std::string_view prefix, std::string_view key,
+        std::string_view index, const std::string* value_text, const view_field* value_field) {
+  if (!ops.empty()) ops.push_back(',');
+  ops += R"({"op":")";
+  ops += kind;
+  ops += R"(","path":")";
+  ops += prefix;
+  ops.push_back('/');
+  ops += key;  // keys are plain identifiers: no escaping needed in a JSON Pointer
+  if (!index.empty()) {
+    ops.push_back('/');
+    ops += index;
+  }
+  ops.push_back('"');
+  if (value_text || value_field) {
+    ops += R"(,"value":)";
+    if (value_text) ops += *value_text;
+    else append_value(ops, *value_field);
+  }
+  ops.push_back('}');
+}
+
+void diff_array(const view_field& a, const view_field& b, std::string_view prefix, std::string& ops) {
+  const std::size_t common = std::min(a.items.size(), b.items.size());
+  std::size_t changed = 0;
+  for (std::size_t i = 0; i < common; ++i) changed += a.items[i] != b.items[i];
+  const std::size_t total = changed + (a.items.size() - common) + (b.items.size() - common);
+  if (total == 0) return;
+  if (2 * total > b.items.size() + 1) return op(ops, "replace", prefix, b.key, {}, nullptr, &b);
+  for (std::size_t i = 0; i < common; ++i)
+    if (a.items[i] != b.items[i]) op(ops, "replace", prefix, b.key, std::to_string(i), &b.items[i], nullptr);
+  for (std::size_t i = a.items.size(); i > common; --i)  // remove from the end backwards
+    op(ops, "remove", prefix, b.key, std::to_string(i - 1), nullptr, nullptr);
+  for (std::size_t i = common; i < b.items.size(); ++i)
+    op(ops, "add", prefix, b.key, "-", &b.items[i], nullptr);
+}
+
+}  // namespace
+
+std::string view_doc::text(const view_doc* more) const {
+  std::string out = "{";
+  bool first = true;
+  append_fields(out, *this, first);
+  if (more) append_fields(out, *more, first);
+  out.push_back('}');
+  return out;
+}
+
+std::size_t view_doc::bytes() const {
+  std::size_t n = sizeof(view_doc) + fields.capacity() * sizeof(view_field);
+  for (const auto& f : fields) {
+    n += f.key.capacity() + f.text.capacity() + f.items.capacity() * sizeof(std::string);
+    for (const auto& i : f.items) n += i.capacity();
+  }
+  return n;
+}
+
+void diff_docs(const view_doc& from, const view_doc& to, std::string_view prefix, std::string& ops) {
+  for (const auto& f : from.fields)
+    if (!to.find(f.key)) op(ops, "remove", prefix, f.key, {}, nullptr, nullptr);
+  for (const auto& f : to.fields) {
+    const view_field* old = from.find(f.key);
+    if (!old) op(ops, "add", prefix, f.key, {}, nullptr, &f);
+    else if (old->is_array && f.is_array) diff_array(*old, f, prefix, ops);
+    else if (old->is_array != f.is_array || old->text != f.text) op(ops, "replace", prefix, f.key, {}, nullptr, &f);
+  }
+}
+
+}  // namespace carcassonne::protocol

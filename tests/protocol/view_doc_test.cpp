@@ -1,0 +1,96 @@
+// The server's text views: their diffs are valid RFC 6902 patches that turn the old view into
+// the new one, and the JSON views are exactly the text views parsed.
+#include <doctest/doctest.h>
+
+#include "carcassonne/engine/rng.hpp"
+#include "carcassonne/protocol/view.hpp"
+#include "carcassonne/protocol/view_doc.hpp"
+
+using namespace carcassonne;
+using namespace carcassonne::protocol;
+using nlohmann::json;
+
+namespace {
+
+json apply_ops(const json& before, const view_doc& from, const view_doc& to) {
+  std::string ops;
+  diff_docs(from, to, "/game", ops);
+  json doc{{"game", before}};
+  doc.patch_inplace(json::parse("[" + ops + "]"));
+  return doc["game"];
+}
+
+}  // namespace
+
+TEST_CASE("public and private diffs replay every move of whole games") {
+  const std::vector<std::string> names{"Ann", "Bob \"the\" builder", "Čeněk"};
+  for (int g = 0; g < 6; ++g) {
+    game_setup setup;
+    setup.seats = 3;
+    setup.seed = "doc-" + std::to_string(g);
+    game_state s = new_game(setup).value();
+    rng chooser(g);
+    auto pub = public_doc(s, names);
+    std::vector<view_doc> priv;
+    for (int seat = 0; seat < 3; ++seat) priv.push_back(private_doc(s, seat));
+    json held = json::parse(pub.text());
+    while (!s.finished) {
+      const auto moves = legal_actions(s);
+      REQUIRE(apply_in_place(s, moves[chooser.below(moves.size())]).ok());
+      auto now = public_doc(s, names);
+      held = apply_ops(held, pub, now);
+      REQUIRE(held == json::parse(now.text()));
+      REQUIRE(held == public_view(s, names));
+      for (int seat = 0; seat < 3; ++seat) {
+        auto mine = private_doc(s, seat);
+        const json before = json::parse(pub.text(&priv[seat]));
+        // The private diff applies to the whole view of the seat.
+        std::string ops;
+        diff_docs(pub, now, "/game", ops);
+        diff_docs(priv[seat], mine, "/game", ops);
+        json doc{{"game", before}};
+        doc.patch_inplace(json::parse("[" + ops + "]"));
+        REQUIRE(doc["game"] == build_view(s, seat, names));
+        priv[seat] = std::move(mine);
+      }
+      pub = std::move(now);
+    }
+  }
+}
+
+TEST_CASE("array diffs: replace in place, add and remove at the end, or replace whole") {
+  view_doc a, b;
+  a.array("xs").items = {"1", "2", "3", "4", "5", "6"};
+  b.array("xs").items = {"1", "2", "9", "4", "5", "6", "7"};
+  std::string ops;
+  diff_docs(a, b, "/game", ops);
+  CHECK(json::parse("[" + ops + "]") ==
+        json::parse(R"([{"op":"replace","path":"/game/xs/2","value":9},{"op":"add","path":"/game/xs/-","value":7}])"));
+
+  view_doc c;
+  c.array("xs").items = {"1", "2"};
+  ops.clear();
+  diff_docs(a, c, "/game", ops);
+  json doc{{"game", json::parse(a.text())}};
+  doc.patch_inplace(json::parse("[" + ops + "]"));
+  CHECK(doc["game"] == json::parse(c.text()));
+
+  view_doc d;
+  d.array("xs").items = {"7", "8", "9", "10", "11", "12"};
+  ops.clear();
+  diff_docs(a, d, "/game", ops);
+  CHECK(json::parse("[" + ops + "]").size() == 1);  // most changed: one replace of the array
+
+  view_doc e;
+  e.scalar("viewer", "1");
+  ops.clear();
+  diff_docs(a, e, "/game", ops);
+  doc = json{{"game", json::parse(a.text())}};
+  doc.patch_inplace(json::parse("[" + ops + "]"));
+  CHECK(doc["game"] == json::parse(e.text()));
+}
+
+TEST_CASE("strings are escaped as JSON") {
+  CHECK(json::parse(json_string("a\"b\\c\nd\x01")) == "a\"b\\c\nd\x01");
+  CHECK(json::parse(json_string("Čeněk")) == "Čeněk");
+}
