@@ -9,7 +9,7 @@
 
 namespace carcassonne::server {
 
-lobby::created lobby::create(const protocol::create_room_msg& m, const client_link* creator) {
+lobby::created lobby::create(const protocol::create_room_msg& m, std::weak_ptr<const client_link> creator) {
   json setup = m.setup;
   for (const char* key : {"players"}) setup.erase(key);
   if (!config_.allow_scripted_rooms && (setup.contains("seed") || setup.contains("script")))
@@ -40,7 +40,7 @@ lobby::created lobby::create(const protocol::create_room_msg& m, const client_li
   s.seed = s.id + "/" + random_hex(16);
   if (s.name.empty()) s.name = "Room " + s.id.substr(0, 4);
   auto entry = std::make_shared<room_entry>(room_entry{
-      std::make_shared<room>(s, &metrics_, creator), boost::asio::make_strand(executor_)});
+      std::make_shared<room>(s, &metrics_, std::move(creator)), boost::asio::make_strand(executor_)});
   rooms_[s.id] = entry;
   order_.push_back(s.id);
   metrics_.rooms.store(static_cast<std::int64_t>(rooms_.size()));
@@ -49,16 +49,26 @@ lobby::created lobby::create(const protocol::create_room_msg& m, const client_li
 }
 
 bool lobby::make_space() {
+  // First rooms nobody can come back to; failing that, the oldest room nobody is connected to
+  // (its players left without finishing: at the cap, new games go first).
   const auto before = rooms_.size();
-  for (auto it = order_.begin(); it != order_.end();) {
-    auto r = rooms_.find(*it);
-    if (r == rooms_.end() || r->second->game_room->abandoned()) {
-      if (r != rooms_.end()) rooms_.erase(r);
-      it = order_.erase(it);
-    } else {
-      ++it;
+  const auto sweep = [&](auto&& droppable, bool just_one) {
+    for (auto it = order_.begin(); it != order_.end();) {
+      auto r = rooms_.find(*it);
+      if (r == rooms_.end() || droppable(*r->second->game_room)) {
+        if (r != rooms_.end()) {
+          spdlog::info("room {} dropped to make space", *it);
+          rooms_.erase(r);
+        }
+        it = order_.erase(it);
+        if (just_one) return;
+      } else {
+        ++it;
+      }
     }
-  }
+  };
+  sweep([](const room& r) { return r.abandoned(); }, false);
+  if (rooms_.size() == before) sweep([](const room& r) { return r.summary().connections == 0; }, true);
   metrics_.rooms.store(static_cast<std::int64_t>(rooms_.size()));
   return rooms_.size() < before;
 }

@@ -32,8 +32,8 @@ json room_summary::to_json() const {
           {"spectator_delay", spectator_delay}};
 }
 
-room::room(room_settings settings, metrics* m, const client_link* creator)
-    : settings_(std::move(settings)), metrics_(m), creator_(creator), seats_(settings_.seats) {
+room::room(room_settings settings, metrics* m, std::weak_ptr<const client_link> creator)
+    : settings_(std::move(settings)), metrics_(m), creator_(std::move(creator)), seats_(settings_.seats) {
   if (!settings_.setup.is_object()) settings_.setup = json::object();
   info_ = room_info();
   publish_summary();

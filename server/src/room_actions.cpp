@@ -28,7 +28,7 @@ void room::join(const client_ptr& c, const protocol::join_msg& m, const json& id
   s.name = m.name;
   s.token = random_hex(32);
   s.client = c;
-  if (c.get() == creator_ && creator_seat_ < 0) creator_seat_ = seat;
+  if (is_creator(c.get()) && creator_seat_ < 0) creator_seat_ = seat;
   c->set_room(settings_.id, true);
   send(c, protocol::reply("joined", id, {{"room", settings_.id}, {"seat", seat}, {"token", s.token}}));
   // The newcomer gets the last view sent to everyone, then the same patch as everyone.
@@ -54,6 +54,8 @@ void room::resume(const client_ptr& c, const protocol::resume_msg& m, const json
   });
   if (it == seats_.end()) return fail(c, id, "bad_token", "no seat of this room has that token");
   const int seat = static_cast<int>(it - seats_.begin());
+  if (const int held = seat_of(c.get()); held >= 0 && held != seat)
+    return fail(c, id, "already_in_room", "this connection already holds another seat");
   if (it->client && it->client != c) {
     // The seat moves to the new connection; the old one is told and leaves the room.
     send(it->client, protocol::reply("replaced", nullptr, {{"room", settings_.id}, {"seat", seat}}));
@@ -72,7 +74,10 @@ void room::leave(const client_ptr& c, const json& id) {
   if (seat >= 0) {
     auto& s = seats_[seat];
     s.client = nullptr;
-    if (!game_) s = seat_slot{};  // before the start the seat is free again
+    if (!game_) {
+      s = seat_slot{};  // before the start the seat is free again, and loses start rights
+      if (seat == creator_seat_) creator_seat_ = -1;
+    }
   } else if (is_spectator(c.get())) {
     std::erase_if(spectators_, [&](const client_ptr& s) { return s == c; });
   } else {
@@ -93,7 +98,7 @@ void room::disconnected(const client_ptr& c) {
 
 void room::start(const client_ptr& c, const json& id) {
   const int seat = seat_of(c.get());
-  if (c.get() != creator_ && (seat < 0 || seat != creator_seat_))
+  if (!is_creator(c.get()) && (seat < 0 || seat != creator_seat_))
     return fail(c, id, "not_creator", "only the room's creator starts the game");
   if (game_) return fail(c, id, "already_started", "the game has already started");
   const auto taken_count = std::count_if(seats_.begin(), seats_.end(), [](const seat_slot& s) { return s.taken; });
@@ -109,7 +114,8 @@ void room::start(const client_ptr& c, const json& id) {
   if (!setup.contains("seed")) setup["seed"] = settings_.seed;
   auto parsed = protocol::parse_setup(setup);
   if (!parsed.ok()) return fail(c, id, parsed.error.code, parsed.error.message);
-  auto g = new_game(parsed.value->setup);
+  event_log first_turn;  // the first draw is part of the start: clients see it as events
+  auto g = new_game(parsed.value->setup, &first_turn);
   if (!g.ok()) return fail(c, id, std::string(code_name(g.err().code)), g.err().message);
 
   if (creator_seat_ >= 0) {
@@ -127,7 +133,7 @@ void room::start(const client_ptr& c, const json& id) {
   if (settings_.spectator_delay > 0) spectator_game_ = *game_;
   if (metrics_) metrics_->games_started.fetch_add(1, std::memory_order_relaxed);
   send(c, protocol::reply("started", id, {{"room", settings_.id}}));
-  broadcast({});
+  broadcast(first_turn);
 }
 
 void room::move(const client_ptr& c, const protocol::move_msg& m, const json& id) {

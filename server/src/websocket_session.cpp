@@ -82,6 +82,7 @@ class websocket_session : public client_link, public std::enable_shared_from_thi
     const std::string text = beast::buffers_to_string(buffer_.data());
     buffer_.consume(buffer_.size());
     if (!ws_.got_text()) {
+      state_->stats.rejected("bad_message");
       send_json(protocol::error_message({"bad_message", "frames must be text (JSON)"}));
     } else if (!within_rate()) {
       state_->stats.rejected("rate_limited");
@@ -227,8 +228,10 @@ void websocket_session::handle(const std::string& text) {
       [&](auto& m) {
         using T = std::decay_t<decltype(m)>;
         if constexpr (std::is_same_v<T, hello_msg>) {
-          if (m.protocol != protocol_version)
+          if (m.protocol != protocol_version) {
+            state_->stats.rejected("protocol_version");
             return send_json(error_message({"protocol_version", "this server speaks protocol 1"}, id));
+          }
           send_json(reply("welcome", id,
                           {{"protocol", protocol_version},
                            {"server", "carcassonne/0.1.0"},
@@ -241,7 +244,7 @@ void websocket_session::handle(const std::string& text) {
         } else if constexpr (std::is_same_v<T, list_rooms_msg>) {
           send_json(reply("rooms", id, {{"rooms", state_->rooms.list()}}));
         } else if constexpr (std::is_same_v<T, create_room_msg>) {
-          auto made = state_->rooms.create(m, this);
+          auto made = state_->rooms.create(m, weak_from_this());
           if (!made.entry) {
             state_->stats.rejected(made.error.code);
             return send_json(error_message(made.error, id));

@@ -60,7 +60,7 @@ int play_out(room& r, std::vector<std::shared_ptr<fake_client>>& seats, std::uin
 TEST_CASE("a whole game through the room: every client's patched view equals its snapshot") {
   metrics stats;
   auto a = make_client(), b = make_client(), c = make_client(), watcher = make_client();
-  room r(settings(4), &stats, a.get());
+  room r(settings(4), &stats, a);
   r.join(a, join_as("Ann"), "j1");
   r.join(b, join_as("Bob"), nullptr);
   r.join(c, join_as("Cid"), nullptr);
@@ -106,7 +106,7 @@ TEST_CASE("hidden information: no frame ever shows the order of the supply") {
     auto a = make_client(), b = make_client(), watcher = make_client();
     auto s = settings(2);
     s.seed = "hidden-" + std::to_string(g);
-    room r(s, &stats, a.get());
+    room r(s, &stats, a);
     r.join(a, join_as("A"), nullptr);
     r.join(b, join_as("B"), nullptr);
     r.spectate(watcher, nullptr);
@@ -130,7 +130,10 @@ TEST_CASE("hidden information: no frame ever shows the order of the supply") {
       scanned = std::min({a->raw.size(), b->raw.size(), watcher->raw.size()});
       auto& c = seats[st.active];
       const auto& legal = c->view["game"]["legal_moves"];
+      REQUIRE(legal.is_array());
+      const auto before = r.seq();
       r.move(c, move_of(legal[chooser.below(legal.size())]), nullptr);
+      REQUIRE_MESSAGE(r.seq() == before + 1, c->raw.back());  // refused: fail, never spin
     }
   }
 }
@@ -138,7 +141,7 @@ TEST_CASE("hidden information: no frame ever shows the order of the supply") {
 TEST_CASE("refusals change nothing") {
   metrics stats;
   auto a = make_client(), b = make_client(), x = make_client();
-  room r(settings(2), &stats, a.get());
+  room r(settings(2), &stats, a);
   r.move(a, move_of({{"type", "pass"}}), 1);
   CHECK(a->last_error() == "not_seated");
   r.join(a, join_as("A"), nullptr);
@@ -192,7 +195,7 @@ TEST_CASE("refusals change nothing") {
 TEST_CASE("leave, disconnect and resume: the seat stays its owner's") {
   metrics stats;
   auto a = make_client(), b = make_client(), b2 = make_client();
-  room r(settings(3), &stats, a.get());
+  room r(settings(3), &stats, a);
   r.join(a, join_as("A"), nullptr);
   r.join(b, join_as("B"), nullptr);
   const std::string token = b->last("joined")["token"];
@@ -239,7 +242,7 @@ TEST_CASE("leave, disconnect and resume: the seat stays its owner's") {
 TEST_CASE("a spectator with a delay sees the game some moves behind, and everything at the end") {
   metrics stats;
   auto a = make_client(), b = make_client(), w = make_client();
-  room r(settings(2, 3), &stats, a.get());
+  room r(settings(2, 3), &stats, a);
   r.join(a, join_as("A"), nullptr);
   r.join(b, join_as("B"), nullptr);
   r.spectate(w, nullptr);
@@ -260,7 +263,7 @@ TEST_CASE("a spectator with a delay sees the game some moves behind, and everyth
 TEST_CASE("chat goes to everyone in the room; spectators cannot chat") {
   metrics stats;
   auto a = make_client(), b = make_client(), w = make_client();
-  room r(settings(2), &stats, a.get());
+  room r(settings(2), &stats, a);
   r.join(a, join_as("A"), nullptr);
   r.join(b, join_as("B"), nullptr);
   r.spectate(w, nullptr);
@@ -280,7 +283,7 @@ TEST_CASE("a spectator arriving mid-game gets the game in its snapshot and follo
     CAPTURE(delay);
     metrics stats;
     auto a = make_client(), b = make_client(), late = make_client();
-    room r(settings(2, delay), &stats, a.get());
+    room r(settings(2, delay), &stats, a);
     r.join(a, join_as("A"), nullptr);
     r.join(b, join_as("B"), nullptr);
     r.start(a, nullptr);
@@ -299,4 +302,40 @@ TEST_CASE("a spectator arriving mid-game gets the game in its snapshot and follo
     r.snapshot(late, nullptr);
     CHECK(late->last("snapshot")["view"] == held);
   }
+}
+
+TEST_CASE("start rights: the creator's connection, or the seat it took; lost when it leaves") {
+  metrics stats;
+  auto a = make_client(), b = make_client(), c = make_client();
+  room r(settings(3), &stats, a);
+  r.join(a, join_as("A"), nullptr);
+  r.join(b, join_as("B"), nullptr);
+  r.leave(a, nullptr);  // before the start: seat 0 is free again and has no start rights
+  r.join(c, join_as("C"), nullptr);
+  CHECK(c->last("joined")["seat"] == 0);
+  r.start(c, "s1");
+  CHECK(c->last_error() == "not_creator");
+  CHECK(r.game() == nullptr);
+  r.start(a, "s2");  // the creating connection itself still may
+  CHECK(r.game() != nullptr);
+}
+
+TEST_CASE("the start patch carries the first turn's events; one connection holds one seat") {
+  metrics stats;
+  auto a = make_client(), b = make_client();
+  room r(settings(2), &stats, a);
+  r.join(a, join_as("A"), nullptr);
+  r.join(b, join_as("B"), nullptr);
+  const std::string token_b = b->last("joined")["token"];
+  r.start(a, nullptr);
+  const json events = b->last("patch")["events"];
+  REQUIRE(events.size() >= 2);
+  CHECK(events[0]["type"] == "turn_started");
+  CHECK(events[1]["type"] == "tile_drawn");
+  CHECK(events[1]["tile"] == b->view["game"]["tile"]);
+  protocol::resume_msg m;
+  m.token = token_b;
+  r.resume(a, m, "r");
+  CHECK(a->last_error() == "already_in_room");
+  CHECK(r.summary().connections == 2);
 }

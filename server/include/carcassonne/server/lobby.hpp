@@ -31,7 +31,7 @@ class lobby {
     std::shared_ptr<room_entry> entry;
     protocol::proto_error error;
   };
-  created create(const protocol::create_room_msg& m, const client_link* creator);
+  created create(const protocol::create_room_msg& m, std::weak_ptr<const client_link> creator);
 
   std::shared_ptr<room_entry> find(const std::string& id) const;
   // Public rooms, newest last.

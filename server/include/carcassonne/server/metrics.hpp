@@ -27,7 +27,7 @@ class metrics {
   std::string render() const;
 
  private:
-  static constexpr std::array<std::string_view, 32> codes_{
+  static constexpr std::array<std::string_view, 41> codes_{
       "bad_json",         "bad_message",      "unknown_type",        "malformed_move",
       "not_your_turn",    "unexpected_move",  "bad_rotation",        "square_not_open",
       "tile_does_not_fit", "wrong_tile",      "unknown_feature",     "feature_occupied",
@@ -35,7 +35,10 @@ class metrics {
       "stale_sequence",   "not_seated",       "not_started",         "no_such_room",
       "room_full",        "seat_taken",       "bad_token",           "not_creator",
       "already_started",  "too_few_players",  "rate_limited",        "already_in_room",
-      "too_many_spectators", "server_full",   "bad_setup",           "other"};
+      "too_many_spectators", "server_full",   "bad_setup",           "not_in_room",
+      "no_such_seat",     "wrong_seat",       "protocol_version",    "unknown_expansion",
+      "unsupported_expansion", "unknown_option", "bad_option_value", "unknown_tile",
+      "other"};
   std::array<std::atomic<std::int64_t>, codes_.size()> rejected_{};
   std::array<std::atomic<std::int64_t>, latency_buckets.size() + 1> latency_{};
   std::atomic<std::int64_t> latency_count_{0};

@@ -59,7 +59,7 @@ struct room_summary {
 
 class room {
  public:
-  room(room_settings settings, metrics* m, const client_link* creator);
+  room(room_settings settings, metrics* m, std::weak_ptr<const client_link> creator);
 
   // Room-strand calls: one per client message, plus disconnected().
   void join(const client_ptr& c, const protocol::join_msg& m, const json& id);
@@ -108,8 +108,12 @@ class room {
 
   room_settings settings_;
   metrics* metrics_;
-  const client_link* creator_;  // identity only, never dereferenced
-  int creator_seat_ = -1;
+  bool is_creator(const client_link* c) const {
+    const auto p = creator_.lock();  // a dead connection's address may be reused
+    return p && p.get() == c;
+  }
+  std::weak_ptr<const client_link> creator_;  // the connection that created the room
+  int creator_seat_ = -1;                     // the seat it took (start rights follow it)
   std::vector<seat_slot> seats_;
   std::vector<client_ptr> spectators_;
 
