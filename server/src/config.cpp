@@ -63,6 +63,11 @@ const std::vector<setting>& settings() {
        [](config& c, const std::string& v) {
          return parse_number<std::size_t>(v, 4096, std::size_t{1} << 32, c.max_outbound_bytes);
        }},
+      {"--socket-send-buffer", "CARCASSONNE_SOCKET_SEND_BUFFER",
+       "kernel send buffer per connection in bytes (default 262144)",
+       [](config& c, const std::string& v) {
+         return parse_number<std::size_t>(v, 4096, std::size_t{1} << 26, c.socket_send_buffer);
+       }},
       {"--message-rate", "CARCASSONNE_MESSAGE_RATE", "messages per second per connection (default 20)",
        [](config& c, const std::string& v) { return parse_number(v, 0.1, 1e6, c.message_rate); }},
       {"--message-burst", "CARCASSONNE_MESSAGE_BURST", "burst allowance over the rate (default 40)",

@@ -1,5 +1,7 @@
 // The room's answers to client messages (docs/protocol.md). Every refusal is an error message
 // with a stable code, and changes nothing.
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
 
 #include "carcassonne/protocol/json_codec.hpp"
@@ -30,6 +32,7 @@ void room::join(const client_ptr& c, const protocol::join_msg& m, const json& id
   s.client = c;
   if (is_creator(c.get()) && creator_seat_ < 0) creator_seat_ = seat;
   c->set_room(settings_.id, true);
+  spdlog::info("room {} seat {}: joined as '{}'", settings_.id, seat, m.name);
   send(c, protocol::reply("joined", id, {{"room", settings_.id}, {"seat", seat}, {"token", s.token}}));
   // The newcomer gets the last view sent to everyone, then the same patch as everyone.
   send_snapshot(c, seat, nullptr);
@@ -64,6 +67,7 @@ void room::resume(const client_ptr& c, const protocol::resume_msg& m, const json
   std::erase_if(spectators_, [&](const client_ptr& s) { return s == c; });
   it->client = c;
   c->set_room(settings_.id, true);
+  spdlog::info("room {} seat {}: resumed", settings_.id, seat);
   send(c, protocol::reply("resumed", id, {{"room", settings_.id}, {"seat", seat}, {"seq", seq_}}));
   send_snapshot(c, seat, nullptr);
   broadcast({});
@@ -84,13 +88,17 @@ void room::leave(const client_ptr& c, const json& id) {
     return fail(c, id, "not_in_room", "you are not in this room");
   }
   c->set_room(settings_.id, false);
+  spdlog::info("room {} seat {}: left", settings_.id, seat);
   send(c, protocol::reply("left", id, {{"room", settings_.id}}));
   broadcast({});
 }
 
 void room::disconnected(const client_ptr& c) {
   const int seat = seat_of(c.get());
-  if (seat >= 0) seats_[seat].client = nullptr;  // the seat stays its owner's (resume)
+  if (seat >= 0) {
+    seats_[seat].client = nullptr;  // the seat stays its owner's (resume)
+    spdlog::info("room {} seat {}: disconnected", settings_.id, seat);
+  }
   else if (is_spectator(c.get())) std::erase_if(spectators_, [&](const client_ptr& s) { return s == c; });
   else return;
   broadcast({});
@@ -132,6 +140,7 @@ void room::start(const client_ptr& c, const json& id) {
   game_ = std::move(g.value());
   if (settings_.spectator_delay > 0) spectator_game_ = *game_;
   if (metrics_) metrics_->games_started.fetch_add(1, std::memory_order_relaxed);
+  spdlog::info("room {}: game started with {} seats", settings_.id, seats_.size());
   send(c, protocol::reply("started", id, {{"room", settings_.id}}));
   broadcast(first_turn);
 }
@@ -163,6 +172,12 @@ void room::move(const client_ptr& c, const protocol::move_msg& m, const json& id
   if (auto st = apply_in_place(*game_, *parsed.value, &events); !st)
     return refuse(protocol::from_engine(st.err()));
   journal_.push_back(normal);
+  spdlog::debug("room {} seat {}: {}", settings_.id, seat, normal.dump());
+  if (game_->finished) {
+    std::string scores;
+    for (int s = 0; s < game_->seats; ++s) scores += (s ? " " : "") + std::to_string(game_->players[s].score);
+    spdlog::info("room {}: game finished after {} moves, scores {}", settings_.id, journal_.size(), scores);
+  }
   if (metrics_) {
     metrics_->moves_accepted.fetch_add(1, std::memory_order_relaxed);
     if (game_->finished) metrics_->games_finished.fetch_add(1, std::memory_order_relaxed);

@@ -23,6 +23,8 @@ struct server::impl {
         // Nagle's algorithm holds the second one until the peer's delayed ACK (~40 ms).
         beast::error_code ignored;
         socket.set_option(tcp::no_delay(true), ignored);
+        socket.set_option(net::socket_base::send_buffer_size(static_cast<int>(state->cfg.socket_send_buffer)),
+                          ignored);
         start_http_session(std::move(socket), state);
       }
       accept();

@@ -17,6 +17,9 @@ struct config {
   std::size_t max_message_bytes = 16 * 1024;   // CARCASSONNE_MAX_MESSAGE: larger frames close
   std::size_t max_outbound_messages = 256;     // CARCASSONNE_MAX_OUTBOUND: queue cap per client
   std::size_t max_outbound_bytes = 4 << 20;    // CARCASSONNE_MAX_OUTBOUND_BYTES
+  // Kernel send buffer per socket: a fixed size also stops Linux from growing it to megabytes
+  // for a client that does not read (the outbound queue cap then applies soon).
+  std::size_t socket_send_buffer = 256 * 1024;  // CARCASSONNE_SOCKET_SEND_BUFFER
   double message_rate = 20;                // CARCASSONNE_MESSAGE_RATE: messages per second
   double message_burst = 40;               // CARCASSONNE_MESSAGE_BURST
   int rate_strikes = 3;                    // CARCASSONNE_RATE_STRIKES: refusals before disconnect

@@ -1,0 +1,389 @@
+// End-to-end fixture: the server in-process on a free loopback port (test_server), a small
+// WebSocket client over a real socket (ws_client), an HTTP GET, and a table of clients that
+// plays a room's game with random legal moves. Every socket operation has a deadline: a test
+// never hangs, and nothing sleeps; clients wait by reading frames until the one they expect.
+#pragma once
+#include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+#include <spdlog/spdlog.h>
+
+#include <boost/asio.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <boost/beast/websocket.hpp>
+
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <future>
+#include <optional>
+#include <random>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "carcassonne/server/config.hpp"
+#include "carcassonne/server/metrics.hpp"
+#include "carcassonne/server/server.hpp"
+
+namespace e2e {
+
+namespace net = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+namespace websocket = beast::websocket;
+using tcp = net::ip::tcp;
+using json = nlohmann::json;
+using steady = std::chrono::steady_clock;
+using std::chrono::milliseconds;
+
+inline constexpr milliseconds io_timeout{10'000};
+
+inline double seconds_since(steady::time_point t0) {
+  return std::chrono::duration<double>(steady::now() - t0).count();
+}
+
+// Loopback, any free port, two I/O threads, seeds and scripts allowed, and rate limits high
+// enough that a test playing as fast as it can is not a flood (the flood test lowers them).
+inline carcassonne::server::config test_config() {
+  carcassonne::server::config c;
+  c.address = "127.0.0.1";
+  c.port = 0;
+  c.threads = 2;
+  c.log_level = "warn";
+  c.allow_scripted_rooms = true;
+  c.message_rate = 100000;
+  c.message_burst = 100000;
+  return c;
+}
+
+// The server, run() on its own thread for the length of a test; stopped and joined at the end.
+class test_server {
+ public:
+  explicit test_server(carcassonne::server::config c = test_config()) : server_(std::move(c)) {
+    spdlog::set_level(spdlog::level::warn);
+    std::string error;
+    REQUIRE_MESSAGE(server_.listen(error), error);
+    port_ = server_.port();
+    stopped_ = returned_.get_future();
+    thread_ = std::thread([this] {
+      server_.run();
+      returned_.set_value();
+    });
+  }
+  ~test_server() {
+    if (!stop_requested_) request_stop();
+    wait_stopped();
+  }
+  test_server(const test_server&) = delete;
+  test_server& operator=(const test_server&) = delete;
+
+  std::uint16_t port() const { return port_; }
+  carcassonne::server::server& get() { return server_; }
+
+  void request_stop() {
+    stop_requested_ = true;
+    stop_at_ = steady::now();
+    server_.stop();
+  }
+  // Seconds from request_stop() until run() returned. A server that does not stop within 15 s
+  // ends the test binary rather than hang it.
+  double wait_stopped() {
+    if (!thread_.joinable()) return 0;
+    if (stopped_.wait_for(std::chrono::seconds(15)) != std::future_status::ready) {
+      std::fputs("e2e: server::run() did not return 15 s after stop()\n", stderr);
+      std::abort();
+    }
+    thread_.join();
+    return seconds_since(stop_at_);
+  }
+
+ private:
+  carcassonne::server::server server_;
+  std::uint16_t port_ = 0;
+  std::promise<void> returned_;
+  std::future<void> stopped_;
+  std::thread thread_;
+  bool stop_requested_ = false;
+  steady::time_point stop_at_;
+};
+
+struct http_reply {
+  unsigned status = 0;
+  std::string body;
+};
+
+inline http_reply http_get(std::uint16_t port, const std::string& target) {
+  net::io_context ioc;
+  beast::tcp_stream s(ioc);
+  s.expires_after(io_timeout);
+  http::request<http::empty_body> req{http::verb::get, target, 11};
+  req.set(http::field::host, "127.0.0.1");
+  req.keep_alive(false);
+  http::response<http::string_body> res;
+  beast::flat_buffer buffer;
+  beast::error_code result;
+  s.async_connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port), [&](beast::error_code ec) {
+    if (ec) return void(result = ec);
+    http::async_write(s, req, [&](beast::error_code ec2, std::size_t) {
+      if (ec2) return void(result = ec2);
+      http::async_read(s, buffer, res, [&](beast::error_code ec3, std::size_t) { result = ec3; });
+    });
+  });
+  ioc.run();
+  REQUIRE_MESSAGE(!result, "GET " << target << ": " << result.message());
+  return {res.result_int(), res.body()};
+}
+
+// The value of one sample line of /metrics ("name value"), or -1 when absent.
+inline double metric(const std::string& text, const std::string& name) {
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);)
+    if (line.size() > name.size() && line.compare(0, name.size(), name) == 0 && line[name.size()] == ' ')
+      return std::stod(line.substr(name.size() + 1));
+  return -1;
+}
+
+// A WebSocket client with its own io_context: each call runs one operation to completion with
+// a deadline. It records every frame, and keeps `view` by applying every patch in order.
+class ws_client {
+ public:
+  // slow: a small receive buffer and a small segment size, so that the server's send buffer
+  // does not grow to megabytes (Linux tunes it from the segment size): a client that stops
+  // reading soon leaves frames queued in the server.
+  explicit ws_client(std::uint16_t port, bool slow = false) : ws_(ioc_) {
+    auto& layer = beast::get_lowest_layer(ws_);
+    if (slow) {
+      layer.socket().open(tcp::v4());
+      layer.socket().set_option(net::socket_base::receive_buffer_size(4096));
+      const int segment = 536;
+      ::setsockopt(layer.socket().native_handle(), IPPROTO_TCP, TCP_MAXSEG, &segment, sizeof segment);
+    }
+    layer.expires_after(io_timeout);
+    auto ec = run([&](auto h) { layer.async_connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port), h); });
+    REQUIRE_MESSAGE(!ec, "connect: " << ec.message());
+    ec = run([&](auto h) { ws_.async_handshake("127.0.0.1:" + std::to_string(port), "/ws", h); });
+    REQUIRE_MESSAGE(!ec, "handshake: " << ec.message());
+  }
+
+  // Frames as received, parsed, in order; the view kept from snapshots and patches.
+  std::vector<std::string> raw;
+  std::vector<json> frames;
+  json view;
+  json view_before_snapshot;  // the view held when the last snapshot arrived
+  std::uint64_t seq = 0;
+  bool has_view = false;
+  bool gap = false;  // a patch whose seq was not the last one + 1, or a patch before any snapshot
+  int patches = 0;
+  // Called after every frame (the view already updated).
+  std::function<void(const std::string& frame, const ws_client& self)> on_frame;
+
+  bool ended() const { return ended_; }
+  beast::error_code end_error() const { return end_error_; }
+  // The close code the server sent (0 when the connection ended without a close frame).
+  int close_code() const { return close_code_; }
+
+  beast::error_code try_send_text(const std::string& text) {
+    beast::get_lowest_layer(ws_).expires_after(io_timeout);
+    ws_.text(true);
+    return run([&](auto h) { ws_.async_write(net::buffer(text), h); });
+  }
+  void send_text(const std::string& text) {
+    auto ec = try_send_text(text);
+    REQUIRE_MESSAGE(!ec, "send: " << ec.message());
+  }
+  void send(const json& j) { send_text(j.dump()); }
+  // Sends with a fresh id and waits for the answer carrying it (a reply or an error). Ids are
+  // unique in the process: the server remembers a seat's answered ids across connections.
+  json request(json j) {
+    static std::atomic<int> next_id{1};
+    j["id"] = next_id++;
+    send(j);
+    return wait_reply(j["id"]);
+  }
+
+  // The next frame, or nothing once the connection has ended (then see end_error, close_code).
+  std::optional<json> read_frame(milliseconds timeout = io_timeout) {
+    if (ended_) return std::nullopt;
+    beast::get_lowest_layer(ws_).expires_after(timeout);
+    buffer_.clear();
+    auto ec = run([&](auto h) { ws_.async_read(buffer_, h); });
+    if (ec) {
+      ended_ = true;
+      end_error_ = ec;
+      close_code_ = ws_.reason().code;  // 0 when no close frame came
+      return std::nullopt;
+    }
+    raw.push_back(beast::buffers_to_string(buffer_.data()));
+    json m = json::parse(raw.back());
+    process(m);
+    frames.push_back(m);
+    if (on_frame) on_frame(raw.back(), *this);
+    return m;
+  }
+
+  // Reads until a frame matches; fails the test if the connection ends or the deadline passes.
+  json wait_for(const std::function<bool(const json&)>& match, const std::string& what) {
+    const auto deadline = steady::now() + io_timeout;
+    for (;;) {
+      const auto left = std::chrono::duration_cast<milliseconds>(deadline - steady::now());
+      if (left.count() <= 0) FAIL("timed out waiting for " << what);
+      auto m = read_frame(left);
+      if (!m) FAIL("connection ended (" << end_error_.message() << ") while waiting for " << what);
+      if (match(*m)) return *m;
+    }
+  }
+  json wait_type(const std::string& type) {
+    return wait_for([&](const json& m) { return m["type"] == type; }, "a '" + type + "' frame");
+  }
+  json wait_reply(const json& id) {
+    return wait_for([&](const json& m) { return m.contains("id") && m["id"] == id; }, "the answer to " + id.dump());
+  }
+  void wait_seq(std::uint64_t n) {
+    if (has_view && seq >= n) return;
+    wait_for([&](const json&) { return has_view && seq >= n; }, "seq " + std::to_string(n));
+  }
+  void wait_view(const std::function<bool(const json&)>& pred, const std::string& what) {
+    if (has_view && pred(view)) return;
+    wait_for([&](const json&) { return has_view && pred(view); }, what);
+  }
+  // Reads (and keeps) frames until the connection ends; false if it is still open at the deadline.
+  bool wait_end() {
+    const auto deadline = steady::now() + io_timeout;
+    while (!ended_) {
+      const auto left = std::chrono::duration_cast<milliseconds>(deadline - steady::now());
+      if (left.count() <= 0) return false;
+      read_frame(left);
+    }
+    return end_error_ != beast::error::timeout;
+  }
+
+  // Abrupt end: the TCP connection closes with no close handshake.
+  void drop() {
+    beast::get_lowest_layer(ws_).close();
+    ended_ = true;
+  }
+
+ private:
+  template <class Start>
+  beast::error_code run(Start start) {
+    beast::error_code result = net::error::timed_out;
+    start([&](beast::error_code ec, auto&&...) { result = ec; });
+    ioc_.restart();
+    ioc_.run();
+    return result;
+  }
+
+  void process(const json& m) {
+    if (m["type"] == "snapshot") {
+      view_before_snapshot = view;
+      view = m["view"];
+      seq = m["seq"].get<std::uint64_t>();
+      has_view = true;
+    } else if (m["type"] == "patch") {
+      ++patches;
+      const auto s = m["seq"].get<std::uint64_t>();
+      if (!has_view || s != seq + 1) gap = true;
+      seq = s;
+      if (has_view) view = view.patch(m["patch"]);
+    }
+  }
+
+  net::io_context ioc_;
+  websocket::stream<beast::tcp_stream> ws_;
+  beast::flat_buffer buffer_;
+  bool ended_ = false;
+  beast::error_code end_error_;
+  int close_code_ = 0;
+};
+
+// Creates a room (by `creator`, who alone may start it) and returns its id.
+inline std::string create_room(ws_client& creator, json setup = json::object(), int seats = 2) {
+  auto r = creator.request({{"type", "create_room"}, {"setup", std::move(setup)}, {"seats", seats}});
+  REQUIRE_MESSAGE(r["type"] == "room_created", r.dump());
+  return r["room"].get<std::string>();
+}
+
+// Joins a room; returns the seat's token (the snapshot follows and is read by later waits).
+inline std::string join(ws_client& c, const std::string& room, const std::string& name) {
+  auto r = c.request({{"type", "join"}, {"room", room}, {"name", name}});
+  REQUIRE_MESSAGE(r["type"] == "joined", r.dump());
+  return r["token"].get<std::string>();
+}
+
+inline void spectate(ws_client& c, const std::string& room) {
+  auto r = c.request({{"type", "spectate"}, {"room", room}});
+  REQUIRE_MESSAGE(r["type"] == "spectating", r.dump());
+}
+
+// Asks for a snapshot; checks it equals the view the client had patched up to that moment.
+inline void check_view_is_snapshot(ws_client& c) {
+  const auto seq_before = c.seq;
+  auto r = c.request({{"type", "snapshot"}});
+  REQUIRE_MESSAGE(r["type"] == "snapshot", r.dump());
+  CHECK(r["seq"].get<std::uint64_t>() == seq_before);
+  CHECK(c.view_before_snapshot == r["view"]);
+  CHECK_FALSE(c.gap);
+}
+
+// The clients of one room: seats in engine order (nullptr while a seat is away) and spectators.
+struct table {
+  std::vector<ws_client*> seats;
+  std::vector<ws_client*> watchers;
+  std::mt19937_64 rng{1};
+  int moves = 0;
+
+  // Every live client reads until it has seen seq.
+  void sync(std::uint64_t n) {
+    for (auto* c : seats)
+      if (c) c->wait_seq(n);
+    for (auto* c : watchers) c->wait_seq(n);
+  }
+  const json& game() const {
+    for (auto* c : seats)
+      if (c && c->has_view) return c->view["game"];
+    FAIL("no seat has a view");
+    static const json none;
+    return none;
+  }
+  bool finished() const { return game()["status"] == "finished"; }
+  int active() const { return game()["active"].get<int>(); }
+
+  // The creator starts the game; every client reads up to the patch that brings the game.
+  void start(ws_client& creator) {
+    auto r = creator.request({{"type", "start"}});
+    REQUIRE_MESSAGE(r["type"] == "started", r.dump());
+    creator.wait_view([](const json& v) { return !v["game"].is_null(); }, "the game in the view");
+    sync(creator.seq);
+  }
+  // The seat to act sends a random legal move from its own view; everyone reads its patch.
+  void step() {
+    ws_client* c = seats.at(active());
+    REQUIRE(c != nullptr);
+    const json& legal = c->view["game"]["legal_moves"];
+    REQUIRE(legal.is_array());
+    REQUIRE(!legal.empty());
+    const json mv = legal[rng() % legal.size()];
+    auto r = c->request({{"type", "move"}, {"move", mv}});
+    REQUIRE_MESSAGE(r["type"] == "move_accepted", r.dump());
+    ++moves;
+    sync(r["seq"].get<std::uint64_t>());
+  }
+  void play(int n) {
+    for (int i = 0; i < n && !finished(); ++i) step();
+  }
+  void play_to_end() {
+    for (int i = 0; i < 2000 && !finished(); ++i) step();
+    REQUIRE(finished());
+  }
+};
+
+}  // namespace e2e

@@ -1,0 +1,130 @@
+// Whole games over real sockets: two players and a spectator play to the end, the HTTP
+// endpoints report the room and the counters, and a player who loses its connection resumes
+// on a new one without losing a diff.
+#include "e2e_client.hpp"
+
+using namespace e2e;
+
+TEST_CASE("e2e: two players and a spectator play a whole seeded game; views, /api/rooms, /metrics") {
+  test_server server;
+  const auto port = server.port();
+  ws_client a(port), b(port), s(port);
+  const auto room = create_room(a, {{"seed", "e2e-full-game"}});
+  join(a, room, "Ann");
+  join(b, room, "Bob");
+  spectate(s, room);
+  table t{{&a, &b}, {&s}};
+  t.rng.seed(7);
+  t.start(a);
+  CHECK(a.view["room"]["state"] == "playing");
+  CHECK(a.view["game"]["legal_moves"].is_array());
+  CHECK_FALSE(b.view["game"].contains("legal_moves"));
+  CHECK(s.view["game"]["viewer"] == "spectator");
+  CHECK_FALSE(s.view["game"].contains("legal_moves"));
+
+  t.play_to_end();
+  CHECK(t.moves > 60);
+  for (auto* c : {&a, &b, &s}) {
+    CAPTURE(c->view["game"]["viewer"]);
+    CHECK_FALSE(c->gap);
+    CHECK(c->seq == a.seq);
+    CHECK(c->view["game"]["status"] == "finished");
+    CHECK(c->view["room"]["state"] == "finished");
+    check_view_is_snapshot(*c);
+  }
+  const json scores = a.view["game"]["scores"];
+  CHECK(scores.size() == 2);
+  CHECK(b.view["game"]["scores"] == scores);
+  CHECK(s.view["game"]["scores"] == scores);
+  for (std::size_t i = 0; i < 2; ++i) CHECK(a.view["game"]["players"][i]["score"] == scores[i]);
+
+  // The lobby over HTTP lists the room, finished, with both players and the spectator.
+  const auto listed = http_get(port, "/api/rooms");
+  CHECK(listed.status == 200);
+  const json rooms = json::parse(listed.body)["rooms"];
+  json mine;
+  for (const auto& r : rooms)
+    if (r["id"] == room) mine = r;
+  REQUIRE_MESSAGE(mine.is_object(), listed.body);
+  CHECK(mine["state"] == "finished");
+  CHECK(mine["players"] == json::array({"Ann", "Bob"}));
+  CHECK(mine["spectators"] == 1);
+
+  const auto m = http_get(port, "/metrics");
+  CHECK(m.status == 200);
+  CHECK(metric(m.body, "carcassonne_moves_accepted_total") == t.moves);
+  CHECK(metric(m.body, "carcassonne_games_started_total") == 1);
+  CHECK(metric(m.body, "carcassonne_games_finished_total") == 1);
+  CHECK(metric(m.body, "carcassonne_connections") == 3);
+  CHECK(metric(m.body, "carcassonne_move_seconds_count") == t.moves);
+}
+
+TEST_CASE("e2e: a player loses its connection mid-game and resumes on a new one") {
+  test_server server;
+  const auto port = server.port();
+  ws_client a(port);
+  auto b = std::make_unique<ws_client>(port);
+  const auto room = create_room(a, {{"seed", "e2e-resume"}});
+  join(a, room, "Ann");
+  const auto token = join(*b, room, "Bob");
+
+  table t{{&a, b.get()}, {}};
+  t.rng.seed(11);
+  t.start(a);
+
+  // What Ann sees of seat 1's connection from now on, each time it changes ("T", "F").
+  std::string seen = "T";
+  a.on_frame = [&](const std::string&, const ws_client& c) {
+    const char now = c.view["room"]["seats"][1]["connected"] == true ? 'T' : 'F';
+    if (seen.back() != now) seen += now;
+  };
+  t.play(15);
+  REQUIRE_FALSE(t.finished());
+  const auto last_seq = b->seq;
+  CHECK_FALSE(b->gap);
+  b->drop();  // the socket closes, no close handshake
+  t.seats[1] = nullptr;
+  a.wait_view([](const json& v) { return v["room"]["seats"][1]["connected"] == false; }, "seat 1 away");
+
+  // Ann plays on while it is her turn; Bob misses these patches and gets them in the snapshot.
+  int away_moves = 0;
+  while (!t.finished() && t.active() == 0 && away_moves < 6) {
+    t.step();
+    ++away_moves;
+  }
+
+  ws_client b2(port);
+  auto r = b2.request({{"type", "resume"}, {"room", room}, {"token", token}, {"last_seq", last_seq}});
+  REQUIRE_MESSAGE(r["type"] == "resumed", r.dump());
+  CHECK(r["seat"] == 1);
+  CHECK(r["room"] == room);
+  b2.wait_seq(r["seq"].get<std::uint64_t>());
+  CHECK(b2.seq >= last_seq);
+  CHECK(b2.view["game"]["board"] == a.view["game"]["board"]);
+  a.wait_view([](const json& v) { return v["room"]["seats"][1]["connected"] == true; }, "seat 1 back");
+  t.seats[1] = &b2;
+  t.sync(a.seq);
+
+  t.play_to_end();
+  for (auto* c : {&a, &b2}) {
+    CHECK_FALSE(c->gap);
+    CHECK(c->seq == a.seq);
+    check_view_is_snapshot(*c);
+  }
+  CHECK(b2.view["game"]["scores"] == a.view["game"]["scores"]);
+  CHECK(seen == "TFT");
+  CHECK(server.get().stats().moves_accepted.load() == t.moves);
+  CHECK(server.get().stats().games_finished.load() == 1);
+}
+
+TEST_CASE("e2e: /healthz answers ok while the server runs") {
+  test_server server;
+  const auto h = http_get(server.port(), "/healthz");
+  CHECK(h.status == 200);
+  CHECK(h.body == "ok\n");
+  CHECK(http_get(server.port(), "/nowhere").status == 404);
+  // A WebSocket session does not disturb it.
+  ws_client c(server.port());
+  CHECK(c.request({{"type", "ping"}})["type"] == "pong");
+  CHECK(http_get(server.port(), "/healthz").status == 200);
+}

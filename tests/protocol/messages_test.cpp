@@ -1,0 +1,107 @@
+// Client messages: every type parses with its fields, and every malformed form gives its code
+// without throwing; answers echo the request id.
+#include <doctest/doctest.h>
+
+#include "carcassonne/protocol/messages.hpp"
+
+using namespace carcassonne::protocol;
+using nlohmann::json;
+
+namespace {
+
+template <class T>
+T parse_as(const std::string& text) {
+  auto p = parse_request(text);
+  REQUIRE_MESSAGE(p.value.has_value(), text << " -> " << p.error.code << ": " << p.error.message);
+  REQUIRE(std::holds_alternative<T>(p.value->message));
+  return std::get<T>(p.value->message);
+}
+
+std::string code_of(const std::string& text) {
+  auto p = parse_request(text);
+  return p.value ? std::string("ok") : p.error.code;
+}
+
+}  // namespace
+
+TEST_CASE("every client message type parses with its fields") {
+  auto h = parse_as<hello_msg>(R"({"type":"hello","protocol":1,"client":"x/1"})");
+  CHECK(h.protocol == 1);
+  CHECK(h.client == "x/1");
+
+  auto c = parse_as<create_room_msg>(
+      R"({"type":"create_room","seats":3,"public":false,"name":"t","spectator_delay":2,"setup":{"expansions":[]}})");
+  CHECK(c.seats == 3);
+  CHECK_FALSE(c.is_public);
+  CHECK(c.name == "t");
+  CHECK(c.spectator_delay == 2);
+  CHECK(c.setup == json{{"expansions", json::array()}});
+  auto top = parse_as<create_room_msg>(R"({"type":"create_room","expansions":["gifts"],"options":{}})");
+  CHECK(top.setup["expansions"] == json::array({"gifts"}));
+  CHECK(top.seats == 4);
+
+  parse_as<list_rooms_msg>(R"({"type":"list_rooms"})");
+  auto j = parse_as<join_msg>(R"({"type":"join","room":"r","name":"Ann","seat":2})");
+  CHECK(j.room == "r");
+  CHECK(j.name == "Ann");
+  CHECK(j.seat == 2);
+  CHECK_FALSE(parse_as<join_msg>(R"({"type":"join","room":"r","name":"Ann"})").seat.has_value());
+  CHECK(parse_as<spectate_msg>(R"({"type":"spectate","room":"r"})").room == "r");
+  parse_as<leave_msg>(R"({"type":"leave"})");
+  parse_as<start_msg>(R"({"type":"start"})");
+  auto m = parse_as<move_msg>(R"({"type":"move","seq":7,"move":{"type":"pass"}})");
+  CHECK(m.seq == 7u);
+  CHECK(m.move == json{{"type", "pass"}});
+  auto r = parse_as<resume_msg>(R"({"type":"resume","room":"r","token":"abc","last_seq":3})");
+  CHECK(r.token == "abc");
+  CHECK(r.last_seq == 3u);
+  CHECK(parse_as<chat_msg>(R"({"type":"chat","text":"hi"})").text == "hi");
+  parse_as<ping_msg>(R"({"type":"ping"})");
+  parse_as<snapshot_msg>(R"({"type":"snapshot"})");
+}
+
+TEST_CASE("ids are kept, also on errors") {
+  auto p = parse_request(R"({"type":"ping","id":"p1"})");
+  REQUIRE(p.value);
+  CHECK(p.value->id == "p1");
+  CHECK(parse_request(R"({"type":"ping","id":7})").value->id == 7);
+  auto bad = parse_request(R"({"type":"join","id":5,"room":"r"})");
+  CHECK(bad.error.code == "bad_message");
+  CHECK(bad.id == 5);
+  CHECK(error_message(bad.error, bad.id)["id"] == 5);
+  CHECK_FALSE(error_message(bad.error, nullptr).contains("id"));
+  CHECK(reply("pong", "x")["id"] == "x");
+  CHECK(reply("pong", "x")["type"] == "pong");
+}
+
+TEST_CASE("malformed messages give stable codes and never throw") {
+  CHECK(code_of("{") == "bad_json");
+  CHECK(code_of("") == "bad_json");
+  CHECK(code_of("[1,2]") == "bad_message");
+  CHECK(code_of(R"({"id":1})") == "bad_message");
+  CHECK(code_of(R"({"type":7})") == "bad_message");
+  CHECK(code_of(R"({"type":"fly"})") == "unknown_type");
+  CHECK(code_of(R"({"type":"ping","id":{"a":1}})") == "bad_message");
+  CHECK(code_of(R"({"type":"ping","id":")" + std::string(65, 'x') + R"("})") == "bad_message");
+  CHECK(code_of(R"({"type":"hello"})") == "bad_message");
+  CHECK(code_of(R"({"type":"hello","protocol":"1"})") == "bad_message");
+  CHECK(code_of(R"({"type":"create_room","seats":7})") == "bad_message");
+  CHECK(code_of(R"({"type":"create_room","seats":1})") == "bad_message");
+  CHECK(code_of(R"({"type":"create_room","public":"yes"})") == "bad_message");
+  CHECK(code_of(R"({"type":"create_room","spectator_delay":21})") == "bad_message");
+  CHECK(code_of(R"({"type":"create_room","setup":[]})") == "bad_message");
+  CHECK(code_of(R"({"type":"create_room","name":")" + std::string(41, 'n') + R"("})") == "bad_message");
+  CHECK(code_of(R"({"type":"join","room":"r"})") == "bad_message");
+  CHECK(code_of(R"({"type":"join","room":"r","name":""})") == "bad_message");
+  CHECK(code_of(R"({"type":"join","room":"r","name":"a","seat":6})") == "bad_message");
+  CHECK(code_of(R"({"type":"join","room":1,"name":"a"})") == "bad_message");
+  CHECK(code_of(R"({"type":"spectate"})") == "bad_message");
+  CHECK(code_of(R"({"type":"move"})") == "bad_message");
+  CHECK(code_of(R"({"type":"move","move":[]})") == "bad_message");
+  CHECK(code_of(R"({"type":"move","move":{},"seq":-1})") == "bad_message");
+  CHECK(code_of(R"({"type":"resume","room":"r"})") == "bad_message");
+  CHECK(code_of(R"({"type":"resume","room":"r","token":"t","last_seq":"3"})") == "bad_message");
+  CHECK(code_of(R"({"type":"chat"})") == "bad_message");
+  CHECK(code_of(R"({"type":"chat","text":")" + std::string(501, 'c') + R"("})") == "bad_message");
+  CHECK(code_of("\xff\xfe") == "bad_json");
+}
