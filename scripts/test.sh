@@ -16,5 +16,5 @@ run_suite() {  # name, build dir, cmake args...
   ctest --test-dir "$dir" --output-on-failure -j "$jobs"
 }
 
-run_suite release build-test -DCMAKE_BUILD_TYPE=RelWithDebInfo
+run_suite release build-test -DCMAKE_BUILD_TYPE=Release
 run_suite sanitize build-asan -DCMAKE_BUILD_TYPE=Debug -DCARCASSONNE_SANITIZE=ON
