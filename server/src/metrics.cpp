@@ -1,13 +1,33 @@
 #include "carcassonne/server/metrics.hpp"
 
+#include <algorithm>
 #include <sstream>
+
+#include "carcassonne/engine/errors.hpp"
 
 namespace carcassonne::server {
 
+const std::vector<std::string>& metrics::codes() {
+  static const std::vector<std::string> list = [] {
+    std::vector<std::string> l;
+    for (int c = 0; c < error_code_count; ++c) l.emplace_back(code_name(static_cast<error_code>(c)));
+    for (const char* c : {"bad_json", "bad_message", "unknown_type", "protocol_version", "bad_record",
+                          "malformed_move", "stale_sequence", "wrong_seat", "not_seated", "not_started",
+                          "not_in_room", "already_in_room", "no_such_room", "no_such_seat", "room_full",
+                          "seat_taken", "bad_token", "not_creator", "already_started",
+                          "too_few_players", "too_many_spectators", "server_full", "bad_setup",
+                          "rate_limited", "other"})
+      l.emplace_back(c);
+    return l;
+  }();
+  return list;
+}
+
 void metrics::rejected(std::string_view code) {
+  const auto& list = codes();
   std::size_t i = 0;
-  while (i + 1 < codes_.size() && codes_[i] != code) ++i;
-  rejected_[i].fetch_add(1, std::memory_order_relaxed);
+  while (i + 1 < list.size() && list[i] != code) ++i;
+  rejected_[std::min(i, max_codes - 1)].fetch_add(1, std::memory_order_relaxed);
 }
 
 void metrics::observe_move_seconds(double seconds) {
@@ -43,8 +63,8 @@ std::string metrics::render() const {
     << "carcassonne_dropped_total{reason=\"oversize\"} " << dropped_oversize.load() << '\n';
   o << "# HELP carcassonne_requests_rejected_total Requests and moves refused, by error code.\n"
        "# TYPE carcassonne_requests_rejected_total counter\n";
-  for (std::size_t i = 0; i < codes_.size(); ++i)
-    o << "carcassonne_requests_rejected_total{code=\"" << codes_[i] << "\"} " << rejected_[i].load()
+  for (std::size_t i = 0; i < codes().size() && i < max_codes; ++i)
+    o << "carcassonne_requests_rejected_total{code=\"" << codes()[i] << "\"} " << rejected_[i].load()
       << '\n';
   o << "# HELP carcassonne_move_seconds Time from receiving a move to queueing its last broadcast.\n"
        "# TYPE carcassonne_move_seconds histogram\n";

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace carcassonne::server {
 
@@ -27,19 +28,10 @@ class metrics {
   std::string render() const;
 
  private:
-  static constexpr std::array<std::string_view, 41> codes_{
-      "bad_json",         "bad_message",      "unknown_type",        "malformed_move",
-      "not_your_turn",    "unexpected_move",  "bad_rotation",        "square_not_open",
-      "tile_does_not_fit", "wrong_tile",      "unknown_feature",     "feature_occupied",
-      "feature_completed", "no_figure_available", "figure_not_allowed", "game_over",
-      "stale_sequence",   "not_seated",       "not_started",         "no_such_room",
-      "room_full",        "seat_taken",       "bad_token",           "not_creator",
-      "already_started",  "too_few_players",  "rate_limited",        "already_in_room",
-      "too_many_spectators", "server_full",   "bad_setup",           "not_in_room",
-      "no_such_seat",     "wrong_seat",       "protocol_version",    "unknown_expansion",
-      "unsupported_expansion", "unknown_option", "bad_option_value", "unknown_tile",
-      "other"};
-  std::array<std::atomic<std::int64_t>, codes_.size()> rejected_{};
+  // Every engine error code, then the protocol's and the server's, then "other".
+  static const std::vector<std::string>& codes();
+  static constexpr std::size_t max_codes = 64;
+  std::array<std::atomic<std::int64_t>, max_codes> rejected_{};
   std::array<std::atomic<std::int64_t>, latency_buckets.size() + 1> latency_{};
   std::atomic<std::int64_t> latency_count_{0};
   std::atomic<std::int64_t> latency_sum_ns_{0};
