@@ -32,7 +32,7 @@ void room::join(const client_ptr& c, const protocol::join_msg& m, const json& id
   s.client = c;
   if (is_creator(c.get()) && creator_seat_ < 0) creator_seat_ = seat;
   c->set_room(settings_.id, true);
-  spdlog::info("room {} seat {}: joined as '{}'", settings_.id, seat, m.name);
+  spdlog::info("room {} seat {}: joined as {}", settings_.id, seat, json(m.name).dump());  // escaped: one line
   send(c, protocol::reply("joined", id, {{"room", settings_.id}, {"seat", seat}, {"token", s.token}}));
   // The newcomer gets the last view sent to everyone, then the same patch as everyone.
   send_snapshot(c, seat, nullptr);
