@@ -1,5 +1,7 @@
 #include "carcassonne/engine/board.hpp"
 
+#include "geometry.hpp"
+
 namespace carcassonne {
 
 namespace {
@@ -9,8 +11,6 @@ std::size_t hash_pos(square_pos p, int bits) {
   const auto uy = static_cast<std::uint64_t>(static_cast<std::uint16_t>(p.y));
   return static_cast<std::size_t>((((ux << 16) | uy) * 0x9E3779B97F4A7C15ULL) >> (64 - bits));
 }
-constexpr std::array<int, 8> ring_dx{-1, 0, 1, 1, 1, 0, -1, -1};
-constexpr std::array<int, 8> ring_dy{-1, -1, -1, 0, 1, 1, 1, 0};
 }  // namespace
 
 board::board() : table_(256, 0) {}
@@ -83,8 +83,7 @@ int board::place(square_pos p, tile_type_id type, int quarter_turns, std::uint16
 
   // Empty orthogonal neighbours become open squares that require our facing side.
   for (int e = 0; e < 4; ++e) {
-    const square_pos n{static_cast<std::int16_t>(p.x + edge_dx[e]),
-                       static_cast<std::int16_t>(p.y + edge_dy[e])};
+    const square_pos n = detail::neighbour(p, e);
     int nc = find_cell(n);
     if (nc < 0) {
       nc = add_cell(n);
@@ -100,9 +99,8 @@ int board::place(square_pos p, tile_type_id type, int quarter_turns, std::uint16
   }
 
   // Surrounding counts (monasteries and other 3x3 rules read them).
-  for (int k = 0; k < 8; ++k) {
-    const int other = tile_at(square_pos{static_cast<std::int16_t>(p.x + ring_dx[k]),
-                                         static_cast<std::int16_t>(p.y + ring_dy[k])});
+  for (const auto q : detail::surrounding(p)) {
+    const int other = tile_at(q);
     if (other < 0) continue;
     ++placed_[other].surrounding;
     ++placed_[index].surrounding;

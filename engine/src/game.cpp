@@ -92,8 +92,7 @@ void legal_actions(const game_state& s, std::vector<move>& out) {
     case decision::none:
       break;
   }
-  for (const auto* m : active_modules(s))
-    if (m->extra_moves) m->extra_moves(s, out);
+  detail::collect_extra_moves(s, out);
   if (s.awaiting == decision::figure) out.push_back(move{.type = move_type::pass, .seat = seat});
 }
 

@@ -2,6 +2,7 @@
 #include <string>
 
 #include "carcassonne/engine/game.hpp"
+#include "geometry.hpp"
 
 namespace carcassonne {
 
@@ -37,8 +38,7 @@ status check_invariants(const game_state& s) {
     ++size[r];
     pennants[r] += def.pennants;
     auto neighbour_empty = [&](int abs_edge) {
-      return s.board.tile_at({static_cast<std::int16_t>(pt.pos.x + edge_dx[abs_edge]),
-                              static_cast<std::int16_t>(pt.pos.y + edge_dy[abs_edge])}) < 0;
+      return s.board.tile_at(detail::neighbour(pt.pos, abs_edge)) < 0;
     };
     for (int e = 0; e < 4; ++e)
       if (def.edges >> e & 1) open[r] += neighbour_empty(rotate_edge(e, pt.rotation));

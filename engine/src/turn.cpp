@@ -5,6 +5,7 @@
 
 #include "carcassonne/engine/expansion.hpp"
 #include "carcassonne/engine/scoring.hpp"
+#include "geometry.hpp"
 
 namespace carcassonne::detail {
 
@@ -14,12 +15,6 @@ void emit(event_log* events, event e) {
   if (events) events->push_back(e);
 }
 
-square_pos step(square_pos p, int e) {
-  return {static_cast<std::int16_t>(p.x + edge_dx[e]), static_cast<std::int16_t>(p.y + edge_dy[e])};
-}
-
-constexpr std::array<int, 8> ring_dx{-1, 0, 1, 1, 1, 0, -1, -1};
-constexpr std::array<int, 8> ring_dy{-1, -1, -1, 0, 1, 1, 1, 0};
 
 // Base rule 2 "Joining across a border": cities join cities and roads join roads on a shared
 // side (every segment on it with every facing one: this also joins HS/CC!.v's split city edge),
@@ -79,9 +74,8 @@ void find_completed(game_state& s, int index) {
       note_completed(s, static_cast<segment_t>(p.first_segment + tt.monastery));
   };
   check_monastery(pt);
-  for (int k = 0; k < 8; ++k) {
-    const int other = s.board.tile_at({static_cast<std::int16_t>(pt.pos.x + ring_dx[k]),
-                                       static_cast<std::int16_t>(pt.pos.y + ring_dy[k])});
+  for (const auto q : surrounding(pt.pos)) {
+    const int other = s.board.tile_at(q);
     if (other >= 0) check_monastery(s.board.placed()[other]);
   }
 }
@@ -103,8 +97,7 @@ void finish_turn(game_state& s, event_log* events) {
 
 bool has_extra_moves(const game_state& s) {
   std::vector<move> extra;
-  for (const auto* m : active_modules(s))
-    if (m->extra_moves) m->extra_moves(s, extra);
+  collect_extra_moves(s, extra);
   return !extra.empty();
 }
 
@@ -146,12 +139,16 @@ void deploy_follower(game_state& s, const move& m, event_log* events) {
 
 bool is_extra_move(const game_state& s, const move& m) {
   std::vector<move> extra;
-  for (const auto* x : active_modules(s))
-    if (x->extra_moves) x->extra_moves(s, extra);
+  collect_extra_moves(s, extra);
   return std::find(extra.begin(), extra.end(), m) != extra.end();
 }
 
 }  // namespace
+
+void collect_extra_moves(const game_state& s, std::vector<move>& out) {
+  for (const auto* x : active_modules(s))
+    if (x->extra_moves) x->extra_moves(s, out);
+}
 
 int join_tile(game_state& s, square_pos p, tile_type_id type, int quarter_turns) {
   const auto index = static_cast<std::uint16_t>(s.board.placed().size());
@@ -159,7 +156,7 @@ int join_tile(game_state& s, square_pos p, tile_type_id type, int quarter_turns)
   s.board.place(p, type, quarter_turns, first);
   const placed_tile mine = s.board.placed()[index];
   for (int e = 0; e < 4; ++e) {
-    const int n = s.board.tile_at(step(p, e));
+    const int n = s.board.tile_at(neighbour(p, e));
     if (n >= 0 && n != index) join_side(s, mine, e, s.board.placed()[n]);
   }
   return index;

@@ -17,6 +17,9 @@ status check_move(const game_state& s, const move& m);
 // Applies a checked move and runs the automatic steps up to the next decision.
 void perform(game_state& s, const move& m, event_log* events);
 
+// Appends every active expansion's moves for the current decision.
+void collect_extra_moves(const game_state& s, std::vector<move>& out);
+
 // Whether the seat to act has a free feature on the new tile for a follower (step 8a).
 bool can_deploy(const game_state& s, int local_segment);
 

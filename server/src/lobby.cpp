@@ -111,11 +111,4 @@ std::size_t lobby::size() const {
   return rooms_.size();
 }
 
-std::vector<std::shared_ptr<room_entry>> lobby::all() const {
-  std::lock_guard lock(mutex_);
-  std::vector<std::shared_ptr<room_entry>> out;
-  for (const auto& [id, e] : rooms_) out.push_back(e);
-  return out;
-}
-
 }  // namespace carcassonne::server

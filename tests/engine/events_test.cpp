@@ -134,13 +134,7 @@ TEST_CASE("three features completed by one tile: three completions, each with it
 }
 
 TEST_CASE("final scoring: points events marked final, roads before cities, then game_finished") {
-  position p(3, {"BA/L"});
-  p.tile(0, -1, "BA/C", 180)
-      .tile(1, 0, "BA/RFr", 0)
-      .tile(1, -1, "BA/Cc+", 90)
-      .tile(0, 1, "BA/L", 0);
-  p.follower(0, 1, 0, "road0").follower(0, 0, -1, "field0");
-  p.follower(1, 1, -1, "city0").follower(2, 0, 1, "monastery0");
+  position p = testing::ex03_position();
   p.place(0, -2, 0);
   const auto e = p.pass();
   std::vector<event> finals;

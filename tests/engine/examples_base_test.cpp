@@ -47,13 +47,7 @@ TEST_CASE("EX-02 (b) a 2-tile city completed by a player without a knight scores
 
 TEST_CASE("EX-03 final scoring: road, city, monastery and field") {
   // The supply holds one tile: it is placed where it changes no value, and the game ends.
-  position p(3, {"BA/L"});
-  p.tile(0, -1, "BA/C", 180)
-      .tile(1, 0, "BA/RFr", 0)
-      .tile(1, -1, "BA/Cc+", 90)
-      .tile(0, 1, "BA/L", 0);
-  p.follower(0, 1, 0, "road0").follower(0, 0, -1, "field0");
-  p.follower(1, 1, -1, "city0").follower(2, 0, 1, "monastery0");
+  position p = testing::ex03_position();
   CHECK(p.s.features.data(p.feature(0, 0, "city0")).completed);  // closed earlier
   CHECK_FALSE(p.s.finished);
   p.place(0, -2, 0);  // joins Red's field only (no city on it); far from the monastery

@@ -146,4 +146,16 @@ struct position {
   int supply_of(int seat) const { return s.players[seat].followers; }
 };
 
+// shared/rules/examples.md EX-03: three players, the supply holds one last tile (BA/L).
+inline position ex03_position() {
+  position p(3, {"BA/L"});
+  p.tile(0, -1, "BA/C", 180)
+      .tile(1, 0, "BA/RFr", 0)
+      .tile(1, -1, "BA/Cc+", 90)
+      .tile(0, 1, "BA/L", 0);
+  p.follower(0, 1, 0, "road0").follower(0, 0, -1, "field0");
+  p.follower(1, 1, -1, "city0").follower(2, 0, 1, "monastery0");
+  return p;
+}
+
 }  // namespace carcassonne::testing

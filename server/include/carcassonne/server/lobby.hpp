@@ -39,8 +39,6 @@ class lobby {
   // Forgets a room if nobody can come back to it.
   void forget_if_abandoned(const std::string& id);
   std::size_t size() const;
-  // Every room (for shutdown and tests).
-  std::vector<std::shared_ptr<room_entry>> all() const;
 
  private:
   bool make_space();  // drops abandoned rooms when at the cap
