@@ -2,14 +2,21 @@
 // are documented here as modules are added (house-style.md, "Engine").
 //
 // Order of hooks within a step follows this list: hills_and_sheep, gifts, peasant_revolts,
-// easter, festival. No module is implemented yet: a setup naming an expansion is refused with
-// unsupported_expansion until its module is listed here.
+// easter, festival. Steps after the figure action are ordered by turn_step (README "Turn
+// structure"), so the list order only matters for hooks two expansions share in one step.
+// An expansion without a module is refused with unsupported_expansion.
+//
+// Interactions written down so far:
+// - Hills & Sheep alone: shepherds are figures of type shepherd in game_state::figures; they never
+//   count in feature_data::followers, so base majorities and occupancy ignore them.
 #include "carcassonne/engine/expansion.hpp"
+#include "hills_and_sheep/hills_and_sheep.hpp"
 
 namespace carcassonne {
 
 namespace {
-constexpr std::array<const expansion_module*, expansion_count> modules{};
+constexpr std::array<const expansion_module*, expansion_count> modules{
+    &hills_and_sheep::module, nullptr, nullptr, nullptr, nullptr};
 }  // namespace
 
 const expansion_module* find_module(expansion e) { return modules[static_cast<int>(e)]; }

@@ -89,7 +89,7 @@ void legal_actions(const game_state& s, std::vector<move>& out) {
                              .feature = static_cast<std::uint8_t>(i)});
       break;
     }
-    case decision::none:
+    default:  // none, or an expansion's decision: its moves come from the module
       break;
   }
   detail::collect_extra_moves(s, out);
@@ -123,7 +123,8 @@ result<applied> apply(const game_state& s, const move& m) {
 std::size_t state_bytes(const game_state& s) {
   return sizeof(game_state) + s.board.heap_bytes() + s.features.heap_bytes() +
          s.supply.capacity() * sizeof(tile_type_id) + s.figures.capacity() * sizeof(figure_on_board) +
-         s.discarded.capacity() * sizeof(tile_type_id) + s.completed.capacity() * sizeof(segment_t);
+         s.discarded.capacity() * sizeof(tile_type_id) + s.completed.capacity() * sizeof(segment_t) +
+         s.out_of_play.capacity() * sizeof(tile_type_id) + s.ext.heap_bytes();
 }
 
 }  // namespace carcassonne

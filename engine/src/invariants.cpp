@@ -1,6 +1,7 @@
 // Debug invariants, checked after every apply in debug builds and by the tests.
 #include <string>
 
+#include "carcassonne/engine/expansion.hpp"
 #include "carcassonne/engine/game.hpp"
 #include "geometry.hpp"
 
@@ -22,7 +23,8 @@ status check_invariants(const game_state& s) {
   // Every tile is accounted for: placed (less the start tile), discarded, or being placed.
   const int drawn_unplaced = s.awaiting == decision::place_tile ? 1 : 0;
   const int left_supply = static_cast<int>(s.board.placed().size()) - 1 +
-                          static_cast<int>(s.discarded.size()) + drawn_unplaced;
+                          static_cast<int>(s.discarded.size()) +
+                          static_cast<int>(s.out_of_play.size()) + drawn_unplaced;
   if (left_supply != s.next_draw) return broken("tiles not accounted for");
 
   // The graph's aggregates equal a recount from scratch.
@@ -60,6 +62,9 @@ status check_invariants(const game_state& s) {
     g.for_each_member(static_cast<segment_t>(i), [&](segment_t) { ++members; });
     if (members != d.size) return broken("member ring broken");
   }
+  for (const auto* m : active_modules(s))
+    if (m->check_invariants)
+      if (auto st = m->check_invariants(s); !st) return st;
   return {};
 }
 

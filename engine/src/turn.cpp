@@ -87,13 +87,30 @@ void end_game(game_state& s, event_log* events) {
   emit(events, event{.type = event_type::game_finished});
 }
 
-// Steps 11-14: score what the tile completed, then the next seat's turn.
-void finish_turn(game_state& s, event_log* events) {
+// Step 11: score what the tile completed.
+void score_step(game_state& s, event_log* events) {
   for (auto root : s.completed) score_completed(s, root, events);
   s.completed.clear();
+}
+
+// Steps 9-14 from `from` on: each expansion's automatic step in order (stopping where one waits
+// for a decision), the base game's scoring, then the next seat's turn.
+void continue_turn(game_state& s, turn_step from, event_log* events) {
+  for (auto step = from; step != turn_step::s14_end;
+       step = static_cast<turn_step>(static_cast<int>(step) + 1)) {
+    s.step = step;
+    if (step == turn_step::s11_scoring) {
+      score_step(s, events);
+      continue;
+    }
+    for (const auto* x : active_modules(s))
+      if (x->run_step && x->run_step(s, step, events)) return;
+  }
   s.active = static_cast<seat_t>((s.active + 1) % s.seats);
   begin_turn(s, events);
 }
+
+turn_step after(turn_step step) { return static_cast<turn_step>(static_cast<int>(step) + 1); }
 
 bool has_extra_moves(const game_state& s) {
   std::vector<move> extra;
@@ -105,13 +122,13 @@ bool has_extra_moves(const game_state& s) {
 // step whose only legal move would be pass).
 void enter_figure_step(game_state& s, event_log* events) {
   const auto& t = tiles()[s.board.placed()[s.placed].type];
+  s.step = turn_step::s8_figure;
+  s.awaiting = decision::figure;
   bool choice = has_extra_moves(s);
   for (int i = 0; i < static_cast<int>(t.segments.size()) && !choice; ++i) choice = can_deploy(s, i);
-  if (choice) {
-    s.awaiting = decision::figure;
-    return;
-  }
-  finish_turn(s, events);
+  if (choice) return;
+  s.awaiting = decision::none;
+  continue_turn(s, after(turn_step::s8_figure), events);
 }
 
 void place_drawn_tile(game_state& s, const move& m, event_log* events) {
@@ -141,6 +158,15 @@ bool is_extra_move(const game_state& s, const move& m) {
   std::vector<move> extra;
   collect_extra_moves(s, extra);
   return std::find(extra.begin(), extra.end(), m) != extra.end();
+}
+
+// An expansion's move: legal when generated, and when its module's precheck allows it.
+status check_extra_move(const game_state& s, const move& m, status otherwise) {
+  if (!is_extra_move(s, m)) return otherwise;
+  for (const auto* x : active_modules(s))
+    if (x->precheck)
+      if (auto st = x->precheck(s, m); !st) return st;
+  return {};
 }
 
 }  // namespace
@@ -219,10 +245,9 @@ status check_move(const game_state& s, const move& m) {
     }
     case move_type::deploy: {
       if (s.awaiting != decision::figure) return unexpected();
-      if (m.figure != figure_type::meeple || m.protect) {
-        if (is_extra_move(s, m)) return {};
-        return make_error(ec::figure_not_allowed, "this figure or option is not in play here");
-      }
+      if (m.figure != figure_type::meeple || m.protect)
+        return check_extra_move(
+            s, m, make_error(ec::figure_not_allowed, "this figure or option is not in play here"));
       const auto& pt = s.board.placed()[s.placed];
       if (!(m.at == pt.pos))
         return make_error(ec::wrong_tile, "a follower goes on the tile just placed");
@@ -241,8 +266,7 @@ status check_move(const game_state& s, const move& m) {
       if (s.awaiting != decision::figure) return unexpected();
       return {};
     default:
-      if (is_extra_move(s, m)) return {};
-      return unexpected();
+      return check_extra_move(s, m, unexpected());
   }
 }
 
@@ -253,16 +277,20 @@ void perform(game_state& s, const move& m, event_log* events) {
     case move_type::deploy:
       if (m.figure == figure_type::meeple && !m.protect) {
         deploy_follower(s, m, events);
-        return finish_turn(s, events);
+        s.awaiting = decision::none;
+        return continue_turn(s, after(s.step), events);
       }
       break;
     case move_type::pass:
-      return finish_turn(s, events);
+      s.awaiting = decision::none;
+      return continue_turn(s, after(s.step), events);
     default:
       break;
   }
+  s.awaiting = decision::none;
   for (const auto* x : active_modules(s))
-    if (x->apply_move) x->apply_move(s, m, events);
+    if (x->apply_move && x->apply_move(s, m, events)) break;
+  if (s.awaiting == decision::none) continue_turn(s, after(s.step), events);
 }
 
 }  // namespace carcassonne::detail

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "carcassonne/protocol/view_doc.hpp"
+#include "expansion_views.hpp"
 
 namespace carcassonne::protocol {
 
@@ -282,7 +283,24 @@ json event_to_json(const event& e) {
       feature_at();
       j["points"] = e.points;
       j["final"] = e.final;
+      if (e.value == 1) j["reason"] = "flock";
       break;
+    case event_type::tile_hidden:
+      break;
+    case event_type::token_drawn:
+      for (int x = 0; x < expansion_count; ++x)
+        if (const auto* v = find_view(static_cast<expansion>(x)); v && v->event_fields) v->event_fields(e, j);
+      break;
+    case event_type::flock_scored:
+    case event_type::flock_lost: {
+      feature_at();
+      j["points"] = e.points;
+      json owners = json::array();
+      for (int s = 0; s < max_seats; ++s)
+        if (e.owners >> s & 1) owners.push_back(s);
+      j["seats"] = owners;
+      break;
+    }
   }
   return j;
 }

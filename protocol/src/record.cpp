@@ -78,6 +78,16 @@ parsed<game_record> parse_setup(const json& setup) {
       }
       r.setup.script.deck = std::move(ids);
     }
+    // The other lists are read by the expansion that owns them (as text: "sheep2", "3").
+    for (const auto& [key, value] : script->items()) {
+      if (key == "deck") continue;
+      auto& list = r.setup.script.draws[key];
+      for (const auto& entry : value) {
+        if (entry.is_string()) list.push_back(entry.get<std::string>());
+        else if (entry.is_number_integer()) list.push_back(std::to_string(entry.get<long long>()));
+        else return {std::nullopt, {"bad_script", "script." + key + " holds names or numbers"}};
+      }
+    }
   }
   return {std::move(r), {}};
 }

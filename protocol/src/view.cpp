@@ -3,6 +3,7 @@
 #include "carcassonne/protocol/view.hpp"
 
 #include "carcassonne/protocol/json_codec.hpp"
+#include "expansion_views.hpp"
 
 namespace carcassonne::protocol {
 
@@ -37,7 +38,11 @@ std::string figure_text(const game_state& s, const figure_on_board& f) {
 
 std::string player_text(const game_state& s, int seat, const std::vector<std::string>& names) {
   std::string out = R"({"seat":)" + num(seat) + R"(,"score":)" + num(s.players[seat].score) +
-                    R"(,"supply":{"meeple":)" + num(s.players[seat].followers) + "}";
+                    R"(,"supply":{"meeple":)" + num(s.players[seat].followers);
+  for_each_view(s, [&](const expansion_view& v) {
+    if (v.supply) v.supply(s, seat, out);
+  });
+  out += "}";
   if (static_cast<std::size_t>(seat) < names.size()) {
     out += R"(,"name":)";
     append_quoted(out, names[seat]);
@@ -49,7 +54,7 @@ std::string player_text(const game_state& s, int seat, const std::vector<std::st
 
 view_doc public_doc(const game_state& s, const std::vector<std::string>& names) {
   view_doc d;
-  d.fields.reserve(12);
+  d.fields.reserve(16);  // base keys and the expansions' (references into it are held)
   d.scalar("status", s.finished ? R"("finished")" : R"("playing")");
   auto& expansions = d.array("expansions");
   for (int e = 0; e < expansion_count; ++e)
@@ -70,6 +75,9 @@ view_doc public_doc(const game_state& s, const std::vector<std::string>& names) 
   for (const auto& f : s.figures) figures.items.push_back(figure_text(s, f));
   auto& discarded = d.array("discarded");
   for (auto t : s.discarded) discarded.items.push_back(json_string(tiles()[t].id));
+  for_each_view(s, [&](const expansion_view& v) {
+    if (v.public_fields) v.public_fields(s, d);
+  });
   return d;
 }
 

@@ -24,9 +24,11 @@ struct position {
   game_state s;
 
   // A game of `seats` whose scripted supply is `deck` (the first entry is drawn at once).
-  explicit position(int seats, const std::vector<std::string>& deck = {"BA/RFr", "BA/RFr"}) {
-    game_setup setup;
-    setup.seats = seats;
+  explicit position(int seats, const std::vector<std::string>& deck = {"BA/RFr", "BA/RFr"})
+      : position(game_setup{.seats = seats}, deck) {}
+
+  // The same with expansions, options or scripted draws set in `setup` (its deck is replaced).
+  position(game_setup setup, const std::vector<std::string>& deck) {
     std::vector<tile_type_id> ids;
     for (const auto& d : deck) ids.push_back(tile_id(d));
     setup.script.deck = ids;
@@ -126,6 +128,15 @@ struct position {
                 .feature = static_cast<std::uint8_t>(*local)};
   }
   move pass_move() const { return move{.type = move_type::pass, .seat = s.active}; }
+  move shepherd_move(int x, int y, const std::string& feature) const {
+    auto m = deploy_move(x, y, feature);
+    m.figure = figure_type::shepherd;
+    return m;
+  }
+  // Hills & Sheep: Grow (expand) or Gather (herd).
+  move flock_move(bool herd) const {
+    return move{.type = move_type::flock, .seat = s.active, .choice = static_cast<std::uint8_t>(herd)};
+  }
 
   event_log place(int x, int y, int degrees) { return play(place_move(x, y, degrees)); }
   event_log deploy(int x, int y, const std::string& feature) {

@@ -34,6 +34,10 @@ std::vector<move> corruptions(const move& m, const game_state& s) {
   auto gift = m;
   gift.type = move_type::open_gift;
   out.push_back(gift);
+  auto flock = m;
+  flock.type = move_type::flock;
+  flock.choice = static_cast<std::uint8_t>(m.choice == 0 ? 2 : 0);
+  out.push_back(flock);
   return out;
 }
 
@@ -43,16 +47,14 @@ bool listed(const std::vector<move>& moves, const move& m) {
   return false;
 }
 
-}  // namespace
-
-TEST_CASE("random games: listed moves apply, corrupted moves are refused and change nothing") {
-  rng chooser = rng::from_string("random-games-test");
+// Plays random games of `setup`'s kind for 2..6 players; returns games played and moves refused.
+std::pair<int, int> random_games(game_setup setup, int per_seat_count, const char* label) {
+  rng chooser = rng::from_string(label);
   int games = 0, refused = 0;
   for (int players = 2; players <= 6; ++players) {
-    for (int g = 0; g < 6; ++g) {
-      game_setup setup;
+    for (int g = 0; g < per_seat_count; ++g) {
       setup.seats = players;
-      setup.seed = "rg/" + std::to_string(players) + "/" + std::to_string(g);
+      setup.seed = std::string(label) + "/" + std::to_string(players) + "/" + std::to_string(g);
       auto game = new_game(setup);
       REQUIRE(game.ok());
       game_state s = game.value();
@@ -81,8 +83,30 @@ TEST_CASE("random games: listed moves apply, corrupted moves are refused and cha
       ++games;
     }
   }
+  return {games, refused};
+}
+
+}  // namespace
+
+TEST_CASE("random games: listed moves apply, corrupted moves are refused and change nothing") {
+  const auto [games, refused] = random_games(game_setup{}, 6, "rg");
   CHECK(games == 30);
   CHECK(refused > 1000);
+}
+
+TEST_CASE("random games with Hills & Sheep, under every option value") {
+  int games = 0;
+  for (int variant = 0; variant < 4; ++variant) {
+    game_setup setup;
+    setup.expansions.add(expansion::hills_and_sheep);
+    REQUIRE(setup.options.set("hills.tiebreak", std::string_view(variant & 1 ? "count_on_hill" : "any_on_hill")).ok());
+    REQUIRE(setup.options.set("sheep.closed_field", std::string_view(variant & 2 ? "wait" : "score_immediately")).ok());
+    if (variant == 3) REQUIRE(setup.options.set("hills.under_tile", std::string_view("none")).ok());
+    const auto [played, refused] = random_games(setup, 1, ("hs" + std::to_string(variant)).c_str());
+    games += played;
+    CHECK(refused > 200);
+  }
+  CHECK(games == 20);
 }
 
 TEST_CASE("the same seed and moves give the same state; another seed another deck") {
@@ -128,9 +152,9 @@ TEST_CASE("setup errors") {
   setup.seats = 2;
   setup.script.deck = std::vector<tile_type_id>{*tiles().find("HS/RR.h")};
   CHECK(new_game(setup).err().code == error_code::tile_not_in_play);
-  game_setup with_hills;
-  with_hills.expansions.add(expansion::hills_and_sheep);
-  CHECK(new_game(with_hills).err().code == error_code::unsupported_expansion);
+  game_setup with_gifts;
+  with_gifts.expansions.add(expansion::gifts);
+  CHECK(new_game(with_gifts).err().code == error_code::unsupported_expansion);
 }
 
 TEST_CASE("rule options: names, values, booleans") {

@@ -20,10 +20,17 @@ enum class event_type : std::uint8_t {
   feature_completed,  // feature_kind, at, feature (a representative segment), points, owners
   points,             // seat, points, reason (feature_kind), at, feature; final = end-game scoring
   game_finished,
+  // Expansion events (their meaning is in the expansion's module).
+  tile_hidden,        // seat: a tile left the supply face down, unseen (no tile id, ever)
+  token_drawn,        // seat, value = token drawn from a bag
+  flock_scored,       // at, feature (the field), points, owners (seats scoring)
+  flock_lost,         // at, feature (the field), owners (seats whose figures return)
 };
-inline constexpr std::array<std::string_view, 9> event_type_names{
-    "turn_started",      "tile_drawn", "tile_discarded", "tile_placed", "figure_deployed",
-    "figure_returned",   "feature_completed", "points", "game_finished"};
+inline constexpr int event_type_count = 13;
+inline constexpr std::array<std::string_view, event_type_count> event_type_names{
+    "turn_started",      "tile_drawn",   "tile_discarded", "tile_placed",  "figure_deployed",
+    "figure_returned",   "feature_completed", "points",   "game_finished", "tile_hidden",
+    "token_drawn",       "flock_scored", "flock_lost"};
 
 struct event {
   event_type type{};
@@ -37,6 +44,7 @@ struct event {
   bool final = false;
   std::uint8_t owners = 0;  // bit per seat
   std::int32_t points = 0;
+  std::uint8_t value = 0;   // token_drawn: the token; points: 1 when a flock scored (not the feature)
 };
 
 using event_log = std::vector<event>;

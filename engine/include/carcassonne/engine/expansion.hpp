@@ -15,20 +15,30 @@ struct expansion_module {
   expansion id;
   // Setup (README "Setup" 3-4): after the supply is built, before it is shuffled.
   status (*setup)(game_state&, const game_setup&) = nullptr;
-  // Step 2: a tile was drawn and shown (every draw, never a tile put under a hill).
+  // Step 2: a tile was drawn and shown (every draw, never a tile taken from the supply unseen).
   void (*tile_drawn)(game_state&, event_log*) = nullptr;
   // Steps 6a-6c: the drawn tile joined the board.
   void (*tile_placed)(game_state&, event_log*) = nullptr;
   // Adds this expansion's legal moves to the current decision (after the base game's).
   void (*extra_moves)(const game_state&, std::vector<move>&) = nullptr;
-  // Applies one of this expansion's moves (already checked against extra_moves).
-  void (*apply_move)(game_state&, const move&, event_log*) = nullptr;
+  // Before one of this expansion's moves is applied: what legality cannot show, such as a
+  // scripted draw that is exhausted (the move is then refused and nothing changes).
+  status (*precheck)(const game_state&, const move&) = nullptr;
+  // Applies one of this expansion's moves (already checked against extra_moves); returns false
+  // when the move is not its own. The base has set awaiting to none: the module sets a decision
+  // to wait again, otherwise the turn goes on from the step after s.step.
+  bool (*apply_move)(game_state&, const move&, event_log*) = nullptr;
+  // An automatic step of the turn after the figure action; returns true when it set a decision
+  // (s.awaiting) to wait for.
+  bool (*run_step)(game_state&, turn_step, event_log*) = nullptr;
   // Majority tie-break: narrows the tied seats of owners() (bit per seat).
   std::uint8_t (*narrow_owners)(const game_state&, segment_t root, std::uint8_t tied) = nullptr;
   // Extra points for a completed feature (added to its value).
   int (*completion_bonus)(const game_state&, segment_t root) = nullptr;
   // End of game, after the base game's final scoring.
   void (*final_scoring)(game_state&, event_log*) = nullptr;
+  // Debug invariants of the expansion's own state.
+  status (*check_invariants)(const game_state&) = nullptr;
 };
 
 // The module of an expansion, or nullptr while it is not implemented.

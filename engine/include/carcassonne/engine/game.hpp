@@ -3,6 +3,7 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -15,12 +16,16 @@
 #include "carcassonne/engine/options.hpp"
 #include "carcassonne/engine/rng.hpp"
 #include "carcassonne/engine/tiles.hpp"
+#include "expansion_states.hpp"
 
 namespace carcassonne {
 
 // Fixed random outcomes for tests and puzzles (game-record.md, "Script formats").
 struct game_script {
   std::optional<std::vector<tile_type_id>> deck;
+  // The other scripted draws by script key ("sheep", "gifts", "dice", ...), entries as text; each
+  // is read by the expansion that owns the key.
+  std::map<std::string, std::vector<std::string>, std::less<>> draws;
 };
 
 struct game_setup {
@@ -31,9 +36,14 @@ struct game_setup {
   game_script script;
 };
 
-// What the game waits for, and from whom.
-enum class decision : std::uint8_t { none, place_tile, figure };
-inline constexpr std::array<std::string_view, 3> decision_names{"none", "place_tile", "figure"};
+// What the game waits for, and from whom. Decisions after `figure` belong to expansions.
+enum class decision : std::uint8_t { none, place_tile, figure, flock };
+inline constexpr std::array<std::string_view, 4> decision_names{"none", "place_tile", "figure",
+                                                                "flock"};
+
+// The automatic steps of a turn after the figure action (rules README "Turn structure", numbered
+// as there), in order. Expansions act in the steps other than s11_scoring, which is the base's.
+enum class turn_step : std::uint8_t { s8_figure, s9, s10, s10a, s11_scoring, s12, s13, s14_end };
 
 struct seat_state {
   std::int32_t score = 0;
@@ -58,6 +68,7 @@ struct game_state {
   rng random;
   std::vector<tile_type_id> supply;
   std::uint16_t next_draw = 0;
+  std::vector<tile_type_id> out_of_play;  // taken from the supply unseen, never shown to anyone
 
   // Public.
   carcassonne::board board;
@@ -73,7 +84,11 @@ struct game_state {
   std::int16_t placed = -1;            // board index of this turn's tile, -1 before placing
   std::uint16_t turn = 0;              // 1-based turn counter
   std::vector<segment_t> completed;    // features this turn's tile completed, scored at step 11
+  turn_step step = turn_step::s8_figure;  // the step whose decision is awaited (after placing)
   bool finished = false;
+
+  // Each expansion's own state (engine/expansions/expansion_states.hpp).
+  expansion_states ext;
 
   int tiles_left() const { return static_cast<int>(supply.size()) - next_draw; }
   friend bool operator==(const game_state&, const game_state&) = default;

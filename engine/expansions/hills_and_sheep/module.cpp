@@ -1,0 +1,45 @@
+// Hills & Sheep: setup and the module's hooks (the rules live in hills.cpp, sheep.cpp,
+// vineyards.cpp).
+#include <algorithm>
+#include <string>
+
+#include "hills_and_sheep.hpp"
+
+namespace carcassonne::hills_and_sheep {
+
+namespace {
+
+// §2: all 18 tokens into the bag; setup.script.sheep fixes the draws.
+status setup(game_state& s, const game_setup& g) {
+  auto& st = s.ext.hills_and_sheep;
+  st.bag = tokens_in_box;
+  const auto it = g.script.draws.find("sheep");
+  if (it == g.script.draws.end()) return {};
+  st.scripted = true;
+  for (const auto& name : it->second) {
+    const auto k = std::find(token_names.begin(), token_names.end(), name);
+    if (k == token_names.end())
+      return make_error(error_code::bad_script, "script.sheep: unknown token '" + name + "'");
+    st.script.push_back(static_cast<std::uint8_t>(k - token_names.begin()));
+  }
+  return {};
+}
+
+status precheck(const game_state& s, const move& m) { return detail::check_draw(s, m); }
+
+}  // namespace
+
+const expansion_module module{
+    .id = expansion::hills_and_sheep,
+    .setup = setup,
+    .tile_placed = detail::hide_tile_under_hill,
+    .extra_moves = detail::shepherd_moves,
+    .precheck = precheck,
+    .apply_move = detail::apply_shepherd_move,
+    .run_step = detail::shepherd_step,
+    .narrow_owners = detail::hill_tiebreak,
+    .completion_bonus = detail::vineyard_bonus,
+    .check_invariants = detail::check_sheep,
+};
+
+}  // namespace carcassonne::hills_and_sheep

@@ -1,0 +1,272 @@
+// Hills & Sheep §4: shepherds, the bag, flocks growing, gathered, lost to the wolf or scored
+// when their field is closed.
+#include <algorithm>
+#include <string>
+
+#include "hills_and_sheep.hpp"
+
+namespace carcassonne::hills_and_sheep {
+
+namespace {
+
+void emit(event_log* events, event e) {
+  if (events) events->push_back(e);
+}
+
+// The board index of the seat's shepherd in s.figures, or -1 while it is in supply.
+int shepherd_of(const game_state& s, int seat) {
+  for (std::size_t i = 0; i < s.figures.size(); ++i)
+    if (s.figures[i].type == figure_type::shepherd && s.figures[i].seat == seat)
+      return static_cast<int>(i);
+  return -1;
+}
+
+bool field_has_shepherd(const game_state& s, segment_t root) {
+  return std::any_of(s.figures.begin(), s.figures.end(), [&](const figure_on_board& f) {
+    return f.type == figure_type::shepherd && s.features.root(f.segment) == root;
+  });
+}
+
+event at_segment(const game_state& s, segment_t seg, event e) {
+  const auto& n = s.features.node(seg);
+  const auto& pt = s.board.placed()[n.tile];
+  e.at = pt.pos;
+  e.tile = pt.type;
+  e.feature = n.local;
+  e.kind = feature_kind::field;
+  return e;
+}
+
+// Draws one token (uniform over the bag, or the next scripted one; check_draw has made sure it
+// can be drawn) and takes it out of the bag.
+token draw(game_state& s, event_log* events) {
+  auto& st = s.ext.hills_and_sheep;
+  int kind = 0;
+  if (st.scripted) {
+    kind = st.script[st.script_next++];
+  } else {
+    int total = 0;
+    for (auto n : st.bag) total += n;
+    auto r = static_cast<int>(s.random.below(static_cast<std::uint64_t>(total)));
+    while (r >= st.bag[kind]) r -= st.bag[kind++];
+  }
+  --st.bag[kind];
+  emit(events, event{.type = event_type::token_drawn, .seat = s.active,
+                     .value = static_cast<std::uint8_t>(kind)});
+  return static_cast<token>(kind);
+}
+
+// Every shepherd on the field goes home and every token of its flock back into the bag (§4.2
+// wolf, §4.4 after scoring); `type` says which (flock_lost or flock_scored, with its points).
+void end_flock(game_state& s, segment_t root, event_type type, event_log* events) {
+  auto& st = s.ext.hills_and_sheep;
+  std::uint8_t seats = 0;
+  int sheep = 0;
+  segment_t where = 0;
+  for (const auto& f : s.figures) {
+    if (f.type != figure_type::shepherd || s.features.root(f.segment) != root) continue;
+    if (seats == 0) where = f.segment;
+    seats = static_cast<std::uint8_t>(seats | 1 << f.seat);
+    for (int k = 0; k < token_kinds; ++k) sheep += sheep_on[k] * st.flock[f.seat][k];
+  }
+  const int points = type == event_type::flock_scored ? sheep : 0;
+  emit(events, at_segment(s, where, event{.type = type, .owners = seats, .points = points}));
+  for (int seat = 0; seat < max_seats; ++seat) {
+    if (!(seats >> seat & 1)) continue;
+    if (type == event_type::flock_scored) {  // H-9: each shepherd's player scores the full total
+      s.players[seat].score += points;
+      emit(events, at_segment(s, where, event{.type = event_type::points,
+                                              .seat = static_cast<seat_t>(seat),
+                                              .points = points, .value = 1}));
+    }
+    for (int k = 0; k < token_kinds; ++k) st.bag[k] = static_cast<std::uint8_t>(st.bag[k] + st.flock[seat][k]);
+    st.flock[seat] = {};
+  }
+  auto kept = s.figures.begin();
+  for (const auto& f : s.figures) {
+    if (f.type == figure_type::shepherd && s.features.root(f.segment) == root)
+      emit(events, at_segment(s, f.segment, event{.type = event_type::figure_returned,
+                                                  .seat = f.seat, .figure = f.type}));
+    else
+      *kept++ = f;
+  }
+  s.figures.erase(kept, s.figures.end());
+}
+
+// §4.2 Grow or §4.1 the placement draw: a sheep joins the seat's flock; the wolf goes back into
+// the bag and takes the whole flock of the field (§4.3) - at placement, that is just the shepherd.
+void grow(game_state& s, int seat, event_log* events) {
+  auto& st = s.ext.hills_and_sheep;
+  const token t = draw(s, events);
+  if (t != token::wolf) {
+    ++st.flock[seat][static_cast<int>(t)];
+    return;
+  }
+  ++st.bag[static_cast<int>(token::wolf)];
+  const int i = shepherd_of(s, seat);
+  end_flock(s, s.features.root(s.figures[i].segment), event_type::flock_lost, events);
+}
+
+// §4.5, step 10(ii): every flock on a closed field is scored at once (H-2 "score_immediately").
+void score_closed_fields(game_state& s, event_log* events) {
+  if (s.options.get(option::sheep_closed_field) != 0) return;
+  for (bool again = true; again;) {
+    again = false;
+    for (const auto& f : s.figures) {
+      if (f.type != figure_type::shepherd) continue;
+      const auto root = s.features.root(f.segment);
+      if (s.features.data(root).open != 0) continue;
+      end_flock(s, root, event_type::flock_scored, events);
+      again = true;  // figures changed: look again from the start
+      break;
+    }
+  }
+}
+
+// §4.2: the seat's shepherd was on the board before this turn's figure action and the new tile
+// extended its field (a shepherd deployed this turn stands on the new tile: it does not count).
+bool flock_extended(const game_state& s, int seat) {
+  const int i = shepherd_of(s, seat);
+  if (i < 0) return false;
+  const auto seg = s.figures[i].segment;
+  if (s.features.node(seg).tile == static_cast<std::uint16_t>(s.placed)) return false;
+  const auto root = s.features.root(seg);
+  const auto& pt = s.board.placed()[s.placed];
+  const auto& t = tiles()[pt.type];
+  for (std::size_t k = 0; k < t.segments.size(); ++k)
+    if (t.segments[k].kind == feature_kind::field &&
+        s.features.root(static_cast<segment_t>(pt.first_segment + k)) == root)
+      return true;
+  return false;
+}
+
+bool draws_token(const move& m) {
+  return (m.type == move_type::deploy && m.figure == figure_type::shepherd) ||
+         (m.type == move_type::flock && m.choice == 0);
+}
+
+}  // namespace
+
+namespace detail {
+
+void shepherd_moves(const game_state& s, std::vector<move>& out) {
+  if (s.awaiting == decision::flock) {
+    out.push_back(move{.type = move_type::flock, .seat = s.active, .choice = 0});
+    out.push_back(move{.type = move_type::flock, .seat = s.active, .choice = 1});
+    return;
+  }
+  if (s.awaiting != decision::figure || shepherd_of(s, s.active) >= 0) return;
+  // §4.1: on a field of the new tile whose whole field holds no shepherd yet.
+  const auto& pt = s.board.placed()[s.placed];
+  const auto& t = tiles()[pt.type];
+  for (std::size_t k = 0; k < t.segments.size(); ++k) {
+    if (t.segments[k].kind != feature_kind::field) continue;
+    if (field_has_shepherd(s, s.features.root(static_cast<segment_t>(pt.first_segment + k)))) continue;
+    out.push_back(move{.type = move_type::deploy, .seat = s.active, .at = pt.pos,
+                       .figure = figure_type::shepherd, .feature = static_cast<std::uint8_t>(k)});
+  }
+}
+
+// A scripted bag: the next entry must exist and be in the bag (game-record.md, "Script formats").
+status check_draw(const game_state& s, const move& m) {
+  const auto& st = s.ext.hills_and_sheep;
+  if (!draws_token(m) || !st.scripted) return {};
+  if (st.script_next >= st.script.size())
+    return make_error(error_code::script_exhausted, "script.sheep has no draw left");
+  const int kind = st.script[st.script_next];
+  if (st.bag[kind] == 0)
+    return make_error(error_code::bad_script, "script.sheep draw " + std::to_string(st.script_next) +
+                                                  " (" + std::string(token_names[kind]) +
+                                                  ") is not in the bag");
+  return {};
+}
+
+bool apply_shepherd_move(game_state& s, const move& m, event_log* events) {
+  if (m.type == move_type::deploy && m.figure == figure_type::shepherd) {
+    const auto& pt = s.board.placed()[s.placed];
+    s.figures.push_back(figure_on_board{m.seat, figure_type::shepherd,
+                                        static_cast<segment_t>(pt.first_segment + m.feature)});
+    emit(events, event{.type = event_type::figure_deployed, .seat = m.seat, .tile = pt.type,
+                       .at = pt.pos, .feature = m.feature, .kind = feature_kind::field,
+                       .figure = figure_type::shepherd});
+    grow(s, m.seat, events);  // §4.1: the placement draw
+    return true;
+  }
+  if (m.type != move_type::flock) return false;
+  if (m.choice == 0) {
+    grow(s, m.seat, events);
+  } else {
+    const int i = shepherd_of(s, m.seat);
+    end_flock(s, s.features.root(s.figures[i].segment), event_type::flock_scored, events);
+  }
+  score_closed_fields(s, events);  // step 10(ii) after the choice (H-5)
+  return true;
+}
+
+bool shepherd_step(game_state& s, turn_step step, event_log* events) {
+  if (step != turn_step::s10) return false;
+  if (flock_extended(s, s.active)) {  // 10(i), H-3: Grow or Gather is mandatory
+    s.awaiting = decision::flock;
+    return true;
+  }
+  score_closed_fields(s, events);
+  return false;
+}
+
+status check_sheep(const game_state& s) {
+  const auto& st = s.ext.hills_and_sheep;
+  const auto broken = [](std::string what) { return make_error(error_code::game_over, std::move(what)); };
+  for (int k = 0; k < token_kinds; ++k) {
+    int n = st.bag[k];
+    for (int seat = 0; seat < max_seats; ++seat) n += st.flock[seat][k];
+    if (n != tokens_in_box[k]) return broken("sheep tokens not conserved");
+  }
+  if (st.bag[static_cast<int>(token::wolf)] != tokens_in_box[static_cast<int>(token::wolf)])
+    return broken("a wolf is missing from the bag");
+  for (int seat = 0; seat < max_seats; ++seat) {
+    int shepherds = 0;
+    for (const auto& f : s.figures) shepherds += f.type == figure_type::shepherd && f.seat == seat;
+    int tokens = 0;
+    for (auto n : st.flock[seat]) tokens += n;
+    if (shepherds > 1) return broken("two shepherds of one seat");
+    if ((shepherds == 1) != (tokens > 0)) return broken("a flock without its shepherd");
+    if (seat >= s.seats && shepherds) return broken("shepherd of an empty seat");
+  }
+  return {};
+}
+
+}  // namespace detail
+
+std::vector<flock_info> flocks(const game_state& s) {
+  std::vector<flock_info> out;
+  std::vector<segment_t> roots;
+  const auto& st = s.ext.hills_and_sheep;
+  for (std::size_t i = 0; i < s.figures.size(); ++i) {
+    const auto& f = s.figures[i];
+    if (f.type != figure_type::shepherd) continue;
+    const auto root = s.features.root(f.segment);
+    auto it = std::find(roots.begin(), roots.end(), root);
+    if (it == roots.end()) {
+      roots.push_back(root);
+      out.emplace_back();
+      it = roots.end() - 1;
+    }
+    auto& fl = out[static_cast<std::size_t>(it - roots.begin())];
+    fl.shepherds.push_back(static_cast<int>(i));
+    for (int k = 0; k < token_kinds; ++k) {
+      fl.tokens[k] = static_cast<std::uint8_t>(fl.tokens[k] + st.flock[f.seat][k]);
+      fl.sheep += sheep_on[k] * st.flock[f.seat][k];
+    }
+  }
+  return out;
+}
+
+int bag_size(const game_state& s) {
+  int n = 0;
+  for (auto k : s.ext.hills_and_sheep.bag) n += k;
+  return n;
+}
+
+bool shepherd_in_supply(const game_state& s, int seat) { return shepherd_of(s, seat) < 0; }
+
+}  // namespace carcassonne::hills_and_sheep

@@ -1,0 +1,38 @@
+// Internal: what each expansion adds to the views and event JSON. One writer per expansion
+// (hills_and_sheep_view.cpp, ...), listed in expansion_views.cpp; the base view code calls them
+// without knowing what they write.
+#pragma once
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+#include "carcassonne/engine/game.hpp"
+#include "carcassonne/protocol/view_doc.hpp"
+
+namespace carcassonne::protocol {
+
+struct expansion_view {
+  expansion id;
+  // Adds the expansion's public top-level keys (counts and face-up things only).
+  void (*public_fields)(const game_state&, view_doc&) = nullptr;
+  // Appends ,"name":count items to a seat's "supply" object.
+  void (*supply)(const game_state&, int seat, std::string& out) = nullptr;
+  // Adds the expansion's keys to one of its events.
+  void (*event_fields)(const event&, nlohmann::json&) = nullptr;
+};
+
+const expansion_view* find_view(expansion e);
+
+// Every writer of the expansions in play, in registry order.
+template <class F>
+void for_each_view(const game_state& s, F&& f) {
+  for (int e = 0; e < expansion_count; ++e)
+    if (s.expansions.has(static_cast<expansion>(e)))
+      if (const auto* v = find_view(static_cast<expansion>(e))) f(*v);
+}
+
+namespace views {
+extern const expansion_view hills_and_sheep;
+}
+
+}  // namespace carcassonne::protocol
