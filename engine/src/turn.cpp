@@ -124,9 +124,9 @@ void enter_figure_step(game_state& s, event_log* events) {
   const auto& t = tiles()[s.board.placed()[s.placed].type];
   s.step = turn_step::s8_figure;
   s.awaiting = decision::figure;
-  bool choice = has_extra_moves(s);
+  bool choice = false;
   for (int i = 0; i < static_cast<int>(t.segments.size()) && !choice; ++i) choice = can_deploy(s, i);
-  if (choice) return;
+  if (choice || has_extra_moves(s)) return;
   s.awaiting = decision::none;
   continue_turn(s, after(turn_step::s8_figure), events);
 }

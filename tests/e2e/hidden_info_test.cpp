@@ -1,6 +1,7 @@
 // Hidden information over sockets: with scripted decks of known tiles, no frame any seat or
 // spectator receives shows the order of the tiles still to come, a deck, or a seed.
 #include <algorithm>
+#include <set>
 
 #include "e2e_client.hpp"
 
@@ -107,4 +108,111 @@ TEST_CASE("e2e: hidden information: no frame shows the upcoming tiles, a deck or
   }
   MESSAGE("frames checked: " << frames);
   CHECK(frames > 500);
+}
+
+namespace {
+
+// Tile types for a Hills & Sheep deck of distinct tiles, hills among them.
+const std::vector<std::string> hills_deck_tiles{
+    "HS/Cc.h.1", "HS/CC.h.2", "HS/CFC.h", "HS/CFR.h", "HS/CRr.h", "HS/RFR.h", "HS/RR.h",
+    "HS/RrC.h",  "HS/LCRr",   "HS/LRrR",  "HS/Cc.v",  "HS/RRr.v", "BA/L",     "BA/LR",
+    "BA/Cc.1",   "BA/C",      "BA/RRRR",  "BA/Rr",    "BA/RFr",   "BA/CRr"};
+
+// Every token at most as often as the box holds it (so each entry can be drawn whatever the
+// play), wolves anywhere; no three in a row are in the sorted order a flock is shown in.
+const std::vector<std::string> sheep_script{
+    "sheep4", "sheep1", "wolf",   "sheep3", "sheep2", "sheep1", "sheep3", "wolf",   "sheep2",
+    "sheep1", "sheep4", "sheep3", "sheep2", "sheep1", "sheep3", "sheep2", "sheep3", "sheep2"};
+
+bool sorted_run(const std::vector<std::string>& v, std::size_t from, std::size_t n) {
+  auto rank = [](const std::string& t) { return t == "wolf" ? 9 : t.back() - '0'; };
+  for (std::size_t i = from + 1; i < from + n; ++i)
+    if (rank(v[i]) < rank(v[i - 1])) return false;
+  return true;
+}
+
+struct sheep_watch {
+  std::vector<std::string> frames;  // every frame of every client, checked at the end
+  std::size_t draws = 0;            // token draws seen by the spectator so far
+  std::size_t leaks = 0;
+  std::string first_leak;
+
+  void check(const std::string& frame, bool count_draws) {
+    frames.push_back(frame);
+    const json j = json::parse(frame);
+    bool leak = !keys_clean(j);
+    // The bag is a count, never a list: in snapshots and in every patch that writes it.
+    const auto bag_ok = [](const json& game) {
+      return !game.is_object() || (game.contains("bag") && game.at("bag").is_number_integer());
+    };
+    if (j.contains("view") && j.at("view").contains("game")) leak = leak || !bag_ok(j.at("view").at("game"));
+    if (j.contains("patch"))
+      for (const auto& op : j.at("patch")) {
+        const auto path = op.value("path", std::string());
+        if (path == "/game") leak = leak || !bag_ok(op.at("value"));
+        if (path.rfind("/game/bag", 0) == 0) leak = leak || !op.at("value").is_number_integer();
+      }
+    // The next three scripted draws, in an order no flock shows, appear nowhere.
+    if (draws + 3 <= sheep_script.size() && !sorted_run(sheep_script, draws, 3)) {
+      std::string upcoming;
+      for (std::size_t i = draws; i < draws + 3; ++i) upcoming += (i > draws ? "," : "") + json(sheep_script[i]).dump();
+      leak = leak || frame.find(upcoming) != std::string::npos;
+    }
+    if (leak && leaks++ == 0) first_leak = frame;
+    if (count_draws && j.contains("events"))
+      for (const auto& e : j["events"]) draws += e["type"] == "token_drawn";
+  }
+};
+
+}  // namespace
+
+TEST_CASE("e2e: hidden information with Hills & Sheep: tiles under hills and the bag's order") {
+  test_server server;
+  const auto port = server.port();
+  std::size_t hidden_total = 0, draws_total = 0;
+  for (std::uint64_t g = 0; g < 6; ++g) {
+    CAPTURE(g);
+    auto deck = hills_deck_tiles;
+    std::mt19937_64 shuffle_rng(2000 + g);
+    std::shuffle(deck.begin(), deck.end(), shuffle_rng);
+    deck.resize(16);
+    sheep_watch watch;
+
+    ws_client a(port), b(port), s(port);
+    a.on_frame = [&watch](const std::string& f, const ws_client&) { watch.check(f, false); };
+    b.on_frame = a.on_frame;
+    s.on_frame = [&watch](const std::string& f, const ws_client&) { watch.check(f, true); };
+    const auto room = create_room(a, {{"expansions", {"hills_and_sheep"}},
+                                      {"script", {{"deck", deck}, {"sheep", sheep_script}}}});
+    join(a, room, "A");
+    join(b, room, "B");
+    spectate(s, room);
+    table t{{&a, &b}, {&s}};
+    t.rng.seed(g);
+    t.start(a);
+    t.play_to_end();
+
+    // The tiles that went under hills: the deck less what was played or discarded.
+    std::multiset<std::string> hidden(deck.begin(), deck.end());
+    for (const auto& placed : a.view["game"]["board"])
+      if (auto it = hidden.find(placed["tile"]); it != hidden.end()) hidden.erase(it);
+    for (const auto& discarded : a.view["game"]["discarded"])
+      if (auto it = hidden.find(discarded); it != hidden.end()) hidden.erase(it);
+    for (const auto& id : hidden) {
+      CAPTURE(id);
+      const std::string quoted = json(id).dump();
+      for (const auto& f : watch.frames) REQUIRE(f.find(quoted) == std::string::npos);
+    }
+    hidden_total += hidden.size();
+    draws_total += watch.draws;
+    CHECK(a.view["game"]["bag"] == 18 - [&] {
+      int out = 0;
+      for (const auto& f : a.view["game"]["flocks"]) out += static_cast<int>(f["tokens"].size());
+      return out;
+    }());
+    CHECK_MESSAGE(watch.leaks == 0, watch.first_leak);
+  }
+  MESSAGE("tiles hidden under hills: " << hidden_total << ", tokens drawn: " << draws_total);
+  CHECK(hidden_total >= 6);  // the decks hold 8 hills in 20 types: most games hide several
+  CHECK(draws_total >= 6);
 }

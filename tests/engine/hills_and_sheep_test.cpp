@@ -40,6 +40,8 @@ void put_shepherd(position& p, int seat, int x, int y, const std::string& featur
   p.s.figures.push_back(figure_on_board{static_cast<seat_t>(seat), figure_type::shepherd,
                                         static_cast<segment_t>(pt.first_segment + *local)});
   auto& st = p.s.ext.hills_and_sheep;
+  st.on_board = static_cast<std::uint8_t>(st.on_board | 1 << seat);
+  st.at[seat] = p.s.figures.back().segment;
   for (const auto& name : tokens) {
     const int k = token_index(name);
     REQUIRE(st.bag[k] > 0);

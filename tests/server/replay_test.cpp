@@ -34,7 +34,10 @@ TEST_CASE("the committed records include the base examples and seeded full games
   for (const char* n : {"ex01_road_tie.json", "ex02a_city_pennant.json",
                         "ex02b_city_completed_by_other.json", "ex03_final_scoring.json",
                         "full_2p_seeded.json", "full_3p_seeded.json", "full_5p_seeded.json",
-                        "discard_unplaceable.json", "discard_last_tile.json"}) {
+                        "discard_unplaceable.json", "discard_last_tile.json",
+                        "ex04_hill_tiebreak.json", "ex04_hill_tiebreak_count.json",
+                        "ex05_vineyards.json", "ex06_shepherd.json", "ex07_tile_under_hill.json",
+                        "full_3p_hills_and_sheep_seeded.json"}) {
     CAPTURE(n);
     CHECK(names.count(n) == 1);
   }
@@ -346,4 +349,73 @@ TEST_CASE("replay argument errors exit 1") {
   CHECK(run({path, "--as", "99999999999"}) == 1);
   CHECK(run({path, "--as"}) == 1);
   CHECK(run({path, "--as", "0"}) == 0);
+}
+
+// ---- Hills & Sheep ------------------------------------------------------------------------------
+
+TEST_CASE("EX-07: the tile under a hill is in no view and no event, for any viewer") {
+  const auto text = read_text(records_dir / "ex07_tile_under_hill.json");
+  const auto r = replay_text(text, {"--events"});
+  REQUIRE(r.code == 0);
+  int hidden = 0;
+  for (const auto& e : r.out["events"]) hidden += e["type"] == "tile_hidden";
+  CHECK(hidden == 1);
+  CHECK(r.text.find("\"BA/L\"") == std::string::npos);
+  for (const char* viewer : {"0", "1", "spectator"}) {
+    const auto v = replay_text(text, {"--as", viewer});
+    REQUIRE(v.code == 0);
+    CHECK(v.text.find("\"BA/L\"") == std::string::npos);
+  }
+  // Without the hill taking it, BA/L would be the second turn's tile.
+  json r2 = json::parse(text);
+  r2["setup"]["options"] = {{"hills.under_tile", "none"}};
+  r2["moves"] = json::array({r2["moves"][0], r2["moves"][1]});
+  const auto v = replay_json(r2);
+  REQUIRE(v.code == 0);
+  CHECK(v.out["tile"] == "BA/L");
+}
+
+TEST_CASE("a seeded Hills & Sheep game: hills take tiles, flocks and the bag add up") {
+  const json record = read_record("full_3p_hills_and_sheep_seeded.json");
+  REQUIRE(record["setup"]["seed"].is_string());
+  const auto r = replay_json(record, {"--events"});
+  REQUIRE(r.code == 0);
+  CHECK(r.out["status"] == "finished");
+  int hidden = 0, drawn = 0, flock_moves = 0;
+  for (const auto& e : r.out["events"]) {
+    hidden += e["type"] == "tile_hidden";
+    drawn += e["type"] == "token_drawn";
+  }
+  for (const auto& m : record["moves"]) flock_moves += m["type"] == "flock";
+  // 72 base + 18 Hills & Sheep tiles: each one placed, discarded or under a hill.
+  CHECK(r.out["board"].size() + r.out["discarded"].size() + hidden == 90);
+  CHECK(hidden > 0);
+  CHECK(flock_moves > 0);
+  CHECK(drawn >= flock_moves / 2);
+  int in_flocks = 0;
+  for (const auto& f : r.out["flocks"]) in_flocks += static_cast<int>(f["tokens"].size());
+  CHECK(r.out["bag"].get<int>() + in_flocks == 18);
+}
+
+TEST_CASE("scripted sheep draws that cannot be made make the record malformed (exit 2)") {
+  json r = json::parse(read_text(records_dir / "ex06_shepherd.json"));
+  SUBCASE("exhausted") {
+    r["setup"]["script"]["sheep"] = {"sheep3"};
+    check_record_error(replay_json(r), "script_exhausted");
+  }
+  SUBCASE("not in the bag") {
+    // Both sheep4 tokens are in Red's flock when the last move (Grow instead of Gather) draws.
+    r["setup"]["script"]["sheep"] = {"sheep4", "sheep4", "sheep4"};
+    r["moves"].back() = {{"seat", 0}, {"type", "flock"}, {"choice", "expand"}};
+    check_record_error(replay_json(r), "bad_script");
+    r["setup"]["script"]["sheep"] = {"sheep4", "sheep4", "wolf"};
+    const auto ok = replay_json(r);
+    REQUIRE(ok.code == 0);
+    CHECK(ok.out["scores"] == json::array({0, 0}));  // the wolf took the flock of 8
+    CHECK(ok.out["bag"] == 18);
+  }
+  SUBCASE("unknown token") {
+    r["setup"]["script"]["sheep"] = {"goat"};
+    check_record_error(replay_json(r), "bad_script");
+  }
 }

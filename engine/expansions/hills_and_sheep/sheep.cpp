@@ -13,18 +13,17 @@ void emit(event_log* events, event e) {
   if (events) events->push_back(e);
 }
 
-// The board index of the seat's shepherd in s.figures, or -1 while it is in supply.
-int shepherd_of(const game_state& s, int seat) {
-  for (std::size_t i = 0; i < s.figures.size(); ++i)
-    if (s.figures[i].type == figure_type::shepherd && s.figures[i].seat == seat)
-      return static_cast<int>(i);
-  return -1;
+bool on_board(const game_state& s, int seat) { return s.ext.hills_and_sheep.on_board >> seat & 1; }
+
+// The field (root segment) of the seat's shepherd, which must be on the board.
+segment_t shepherd_field(const game_state& s, int seat) {
+  return s.features.root(s.ext.hills_and_sheep.at[seat]);
 }
 
 bool field_has_shepherd(const game_state& s, segment_t root) {
-  return std::any_of(s.figures.begin(), s.figures.end(), [&](const figure_on_board& f) {
-    return f.type == figure_type::shepherd && s.features.root(f.segment) == root;
-  });
+  for (int seat = 0; seat < s.seats; ++seat)
+    if (on_board(s, seat) && shepherd_field(s, seat) == root) return true;
+  return false;
 }
 
 event at_segment(const game_state& s, segment_t seg, event e) {
@@ -81,6 +80,7 @@ void end_flock(game_state& s, segment_t root, event_type type, event_log* events
     }
     for (int k = 0; k < token_kinds; ++k) st.bag[k] = static_cast<std::uint8_t>(st.bag[k] + st.flock[seat][k]);
     st.flock[seat] = {};
+    st.on_board = static_cast<std::uint8_t>(st.on_board & ~(1 << seat));
   }
   auto kept = s.figures.begin();
   for (const auto& f : s.figures) {
@@ -103,32 +103,24 @@ void grow(game_state& s, int seat, event_log* events) {
     return;
   }
   ++st.bag[static_cast<int>(token::wolf)];
-  const int i = shepherd_of(s, seat);
-  end_flock(s, s.features.root(s.figures[i].segment), event_type::flock_lost, events);
+  end_flock(s, shepherd_field(s, seat), event_type::flock_lost, events);
 }
 
 // §4.5, step 10(ii): every flock on a closed field is scored at once (H-2 "score_immediately").
 void score_closed_fields(game_state& s, event_log* events) {
   if (s.options.get(option::sheep_closed_field) != 0) return;
-  for (bool again = true; again;) {
-    again = false;
-    for (const auto& f : s.figures) {
-      if (f.type != figure_type::shepherd) continue;
-      const auto root = s.features.root(f.segment);
-      if (s.features.data(root).open != 0) continue;
-      end_flock(s, root, event_type::flock_scored, events);
-      again = true;  // figures changed: look again from the start
-      break;
-    }
+  for (int seat = 0; seat < s.seats; ++seat) {  // a scored flock takes its other shepherds along
+    if (!on_board(s, seat)) continue;
+    const auto root = shepherd_field(s, seat);
+    if (s.features.data(root).open == 0) end_flock(s, root, event_type::flock_scored, events);
   }
 }
 
 // §4.2: the seat's shepherd was on the board before this turn's figure action and the new tile
 // extended its field (a shepherd deployed this turn stands on the new tile: it does not count).
 bool flock_extended(const game_state& s, int seat) {
-  const int i = shepherd_of(s, seat);
-  if (i < 0) return false;
-  const auto seg = s.figures[i].segment;
+  if (!on_board(s, seat)) return false;
+  const auto seg = s.ext.hills_and_sheep.at[seat];
   if (s.features.node(seg).tile == static_cast<std::uint16_t>(s.placed)) return false;
   const auto root = s.features.root(seg);
   const auto& pt = s.board.placed()[s.placed];
@@ -155,7 +147,7 @@ void shepherd_moves(const game_state& s, std::vector<move>& out) {
     out.push_back(move{.type = move_type::flock, .seat = s.active, .choice = 1});
     return;
   }
-  if (s.awaiting != decision::figure || shepherd_of(s, s.active) >= 0) return;
+  if (s.awaiting != decision::figure || on_board(s, s.active)) return;
   // §4.1: on a field of the new tile whose whole field holds no shepherd yet.
   const auto& pt = s.board.placed()[s.placed];
   const auto& t = tiles()[pt.type];
@@ -186,6 +178,9 @@ bool apply_shepherd_move(game_state& s, const move& m, event_log* events) {
     const auto& pt = s.board.placed()[s.placed];
     s.figures.push_back(figure_on_board{m.seat, figure_type::shepherd,
                                         static_cast<segment_t>(pt.first_segment + m.feature)});
+    auto& st = s.ext.hills_and_sheep;
+    st.on_board = static_cast<std::uint8_t>(st.on_board | 1 << m.seat);
+    st.at[m.seat] = s.figures.back().segment;
     emit(events, event{.type = event_type::figure_deployed, .seat = m.seat, .tile = pt.type,
                        .at = pt.pos, .feature = m.feature, .kind = feature_kind::field,
                        .figure = figure_type::shepherd});
@@ -196,8 +191,7 @@ bool apply_shepherd_move(game_state& s, const move& m, event_log* events) {
   if (m.choice == 0) {
     grow(s, m.seat, events);
   } else {
-    const int i = shepherd_of(s, m.seat);
-    end_flock(s, s.features.root(s.figures[i].segment), event_type::flock_scored, events);
+    end_flock(s, shepherd_field(s, m.seat), event_type::flock_scored, events);
   }
   score_closed_fields(s, events);  // step 10(ii) after the choice (H-5)
   return true;
@@ -225,10 +219,15 @@ status check_sheep(const game_state& s) {
     return broken("a wolf is missing from the bag");
   for (int seat = 0; seat < max_seats; ++seat) {
     int shepherds = 0;
-    for (const auto& f : s.figures) shepherds += f.type == figure_type::shepherd && f.seat == seat;
+    for (const auto& f : s.figures)
+      if (f.type == figure_type::shepherd && f.seat == seat) {
+        ++shepherds;
+        if (st.at[seat] != f.segment) return broken("shepherd position out of date");
+      }
     int tokens = 0;
     for (auto n : st.flock[seat]) tokens += n;
     if (shepherds > 1) return broken("two shepherds of one seat");
+    if ((st.on_board >> seat & 1) != shepherds) return broken("shepherd mask out of date");
     if ((shepherds == 1) != (tokens > 0)) return broken("a flock without its shepherd");
     if (seat >= s.seats && shepherds) return broken("shepherd of an empty seat");
   }
@@ -267,6 +266,6 @@ int bag_size(const game_state& s) {
   return n;
 }
 
-bool shepherd_in_supply(const game_state& s, int seat) { return shepherd_of(s, seat) < 0; }
+bool shepherd_in_supply(const game_state& s, int seat) { return !on_board(s, seat); }
 
 }  // namespace carcassonne::hills_and_sheep

@@ -23,6 +23,8 @@ using token_counts = std::array<std::uint8_t, token_kinds>;
 struct state {
   token_counts bag{};                         // tokens in the bag; draws are uniform over them
   std::array<token_counts, max_seats> flock{};  // tokens lying next to each seat's shepherd
+  std::uint8_t on_board = 0;                  // bit per seat whose shepherd is on the board
+  std::array<std::uint16_t, max_seats> at{};  // the segment each shepherd on the board stands on
   std::vector<std::uint8_t> script;           // scripted draws (setup.script.sheep), hidden
   std::uint16_t script_next = 0;
   bool scripted = false;
