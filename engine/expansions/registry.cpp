@@ -9,23 +9,39 @@
 // Interactions written down so far:
 // - Hills & Sheep alone: shepherds are figures of type shepherd in game_state::figures; they never
 //   count in feature_data::followers, so base majorities and occupancy ignore them.
+// - Festival + Hills & Sheep: returning the shepherd calls hills_and_sheep::return_shepherd,
+//   which applies festival.shepherd_flock (festival.md §4, F-3); ownerless flocks live in the
+//   Hills & Sheep state. A returned shepherd is off the board before step 10, so its seat
+//   gets no Grow/Gather that turn. Without Hills & Sheep no shepherd is ever on the board.
 #include "carcassonne/engine/expansion.hpp"
+#include "festival/festival.hpp"
 #include "hills_and_sheep/hills_and_sheep.hpp"
 
 namespace carcassonne {
 
 namespace {
 constexpr std::array<const expansion_module*, expansion_count> modules{
-    &hills_and_sheep::module, nullptr, nullptr, nullptr, nullptr};
+    &hills_and_sheep::module, nullptr, nullptr, nullptr, &festival::module};
+
+// The module list of every subset of expansions, built once at start-up (active_modules runs
+// several times per move). The modules themselves are constant-initialized, so they are ready.
+constexpr int subsets = 1 << expansion_count;
+const std::array<module_list, subsets> lists = [] {
+  std::array<module_list, subsets> out{};
+  for (int bits = 0; bits < subsets; ++bits)
+    for (int e = 0; e < expansion_count; ++e)
+      if (modules[e] && (bits >> e & 1)) {
+        auto& l = out[bits];
+        l.items[l.size++] = modules[e];
+        l.run_steps = static_cast<std::uint8_t>(l.run_steps | modules[e]->run_steps);
+      }
+  return out;
+}();
+
 }  // namespace
 
 const expansion_module* find_module(expansion e) { return modules[static_cast<int>(e)]; }
 
-module_list active_modules(const game_state& s) {
-  module_list list;
-  for (int e = 0; e < expansion_count; ++e)
-    if (modules[e] && s.expansions.has(static_cast<expansion>(e))) list.items[list.size++] = modules[e];
-  return list;
-}
+const module_list& active_modules(const game_state& s) { return lists[s.expansions.bits()]; }
 
 }  // namespace carcassonne

@@ -13,7 +13,7 @@ std::size_t hash_pos(square_pos p, int bits) {
 }
 }  // namespace
 
-board::board() : table_(256, 0) {}
+board::board() : table_(512, 0) {}
 
 int board::find_cell(square_pos p) const {
   const std::size_t mask = table_.size() - 1;

@@ -33,6 +33,7 @@ segment_t feature_graph::unite(segment_t a, segment_t b) {
   into.size = static_cast<std::uint16_t>(into.size + from.size);
   into.pennants = static_cast<std::uint8_t>(into.pennants + from.pennants);
   into.open = static_cast<std::uint16_t>(into.open + from.open);
+  into.other_figures = static_cast<std::uint8_t>(into.other_figures + from.other_figures);
   for (int s = 0; s < max_seats; ++s)
     into.followers[s] = static_cast<std::uint8_t>(into.followers[s] + from.followers[s]);
   return a;

@@ -31,6 +31,7 @@ status check_invariants(const game_state& s) {
   const auto& g = s.features;
   std::vector<int> open(g.size(), 0), size(g.size(), 0), pennants(g.size(), 0);
   std::vector<std::array<int, max_seats>> followers(g.size());
+  std::vector<int> others(g.size(), 0);
   for (std::size_t i = 0; i < g.size(); ++i) {
     const auto seg = static_cast<segment_t>(i);
     const auto& n = g.node(seg);
@@ -47,8 +48,10 @@ status check_invariants(const game_state& s) {
     for (int h = 0; h < 8; ++h)
       if (def.halves >> h & 1) open[r] += neighbour_empty(((h + 2 * pt.rotation) & 7) / 2);
   }
-  for (const auto& f : s.figures)
+  for (const auto& f : s.figures) {
     if (f.type == figure_type::meeple) ++followers[g.root(f.segment)][f.seat];
+    else ++others[g.root(f.segment)];
+  }
   for (std::size_t i = 0; i < g.size(); ++i) {
     if (g.root(static_cast<segment_t>(i)) != i) continue;
     const auto& d = g.data(static_cast<segment_t>(i));
@@ -58,6 +61,7 @@ status check_invariants(const game_state& s) {
       return broken("open port count mismatch at segment " + std::to_string(i));
     for (int seat = 0; seat < max_seats; ++seat)
       if (d.followers[seat] != followers[i][seat]) return broken("follower count mismatch");
+    if (d.other_figures != others[i]) return broken("other figure count mismatch");
     int members = 0;
     g.for_each_member(static_cast<segment_t>(i), [&](segment_t) { ++members; });
     if (members != d.size) return broken("member ring broken");

@@ -54,6 +54,19 @@ void return_followers(game_state& s, segment_t root, event_log* events) {
   s.figures.erase(kept, s.figures.end());
 }
 
+}  // namespace
+
+void return_follower(game_state& s, std::size_t index, event_log* events) {
+  const auto f = s.figures[index];
+  ++s.players[f.seat].followers;
+  --s.features.data(s.features.root(f.segment)).followers[f.seat];
+  emit(events, at_feature(s, f.segment, event{.type = event_type::figure_returned, .seat = f.seat,
+                                              .figure = f.type}));
+  s.figures.erase(s.figures.begin() + static_cast<std::ptrdiff_t>(index));
+}
+
+namespace {
+
 // Base 5, fields: 3 points per completed city bordering the field, each city counted once.
 int field_value(const game_state& s, segment_t root) {
   std::vector<segment_t> cities;

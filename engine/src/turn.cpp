@@ -96,6 +96,7 @@ void score_step(game_state& s, event_log* events) {
 // Steps 9-14 from `from` on: each expansion's automatic step in order (stopping where one waits
 // for a decision), the base game's scoring, then the next seat's turn.
 void continue_turn(game_state& s, turn_step from, event_log* events) {
+  const auto& modules = active_modules(s);
   for (auto step = from; step != turn_step::s14_end;
        step = static_cast<turn_step>(static_cast<int>(step) + 1)) {
     s.step = step;
@@ -103,8 +104,10 @@ void continue_turn(game_state& s, turn_step from, event_log* events) {
       score_step(s, events);
       continue;
     }
-    for (const auto* x : active_modules(s))
-      if (x->run_step && x->run_step(s, step, events)) return;
+    const int bit = 1 << static_cast<int>(step);
+    if (!(modules.run_steps & bit)) continue;
+    for (const auto* x : modules)
+      if ((x->run_steps & bit) && x->run_step(s, step, events)) return;
   }
   s.active = static_cast<seat_t>((s.active + 1) % s.seats);
   begin_turn(s, events);
@@ -265,6 +268,11 @@ status check_move(const game_state& s, const move& m) {
     case move_type::pass:
       if (s.awaiting != decision::figure) return unexpected();
       return {};
+    case move_type::return_figure:  // an expansion's figure action, for a figure not offered
+      return check_extra_move(
+          s, m, s.awaiting == decision::figure
+                    ? make_error(ec::figure_not_allowed, "no figure of yours can be taken back there now")
+                    : unexpected());
     default:
       return check_extra_move(s, m, unexpected());
   }

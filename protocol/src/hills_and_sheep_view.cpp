@@ -11,8 +11,7 @@ namespace {
 namespace hs = carcassonne::hills_and_sheep;
 
 std::string flock_text(const game_state& s, const hs::flock_info& f) {
-  const auto& first = s.figures[f.shepherds.front()];
-  const auto& n = s.features.node(first.segment);
+  const auto& n = s.features.node(f.at);
   const auto& pt = s.board.placed()[n.tile];
   std::string out = R"({"x":)" + std::to_string(pt.pos.x) + R"(,"y":)" + std::to_string(pt.pos.y) +
                     R"(,"feature":)";

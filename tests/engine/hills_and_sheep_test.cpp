@@ -42,6 +42,7 @@ void put_shepherd(position& p, int seat, int x, int y, const std::string& featur
   auto& st = p.s.ext.hills_and_sheep;
   st.on_board = static_cast<std::uint8_t>(st.on_board | 1 << seat);
   st.at[seat] = p.s.figures.back().segment;
+  ++p.s.features.data(p.s.features.root(st.at[seat])).other_figures;
   for (const auto& name : tokens) {
     const int k = token_index(name);
     REQUIRE(st.bag[k] > 0);

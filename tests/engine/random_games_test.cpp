@@ -34,6 +34,9 @@ std::vector<move> corruptions(const move& m, const game_state& s) {
   auto gift = m;
   gift.type = move_type::open_gift;
   out.push_back(gift);
+  auto take_back = m;  // a figure action that is not offered (or another seat's figure)
+  take_back.type = move_type::return_figure;
+  if (m.type == move_type::deploy) out.push_back(take_back);
   auto flock = m;
   flock.type = move_type::flock;
   flock.choice = static_cast<std::uint8_t>(m.choice == 0 ? 2 : 0);
@@ -109,6 +112,21 @@ TEST_CASE("random games with Hills & Sheep, under every option value") {
   CHECK(games == 20);
 }
 
+TEST_CASE("random games with the Festival, alone and with Hills & Sheep") {
+  int games = 0;
+  for (int variant = 0; variant < 4; ++variant) {
+    game_setup setup;
+    setup.expansions.add(expansion::festival);
+    if (variant >= 1) setup.expansions.add(expansion::hills_and_sheep);
+    if (variant == 2) REQUIRE(setup.options.set("festival.shepherd_flock", std::string_view("stays")).ok());
+    if (variant == 3) REQUIRE(setup.options.set("festival.return_scope", std::string_view("followers_only")).ok());
+    const auto [played, refused] = random_games(setup, 1, ("fe" + std::to_string(variant)).c_str());
+    games += played;
+    CHECK(refused > 200);
+  }
+  CHECK(games == 20);
+}
+
 TEST_CASE("the same seed and moves give the same state; another seed another deck") {
   auto play = [](const std::string& seed) {
     game_setup setup;
@@ -152,7 +170,7 @@ TEST_CASE("setup errors") {
   setup.seats = 2;
   setup.script.deck = std::vector<tile_type_id>{*tiles().find("HS/RR.h")};
   CHECK(new_game(setup).err().code == error_code::tile_not_in_play);
-  game_setup with_gifts;
+  game_setup with_gifts;  // not implemented yet
   with_gifts.expansions.add(expansion::gifts);
   CHECK(new_game(with_gifts).err().code == error_code::unsupported_expansion);
 }

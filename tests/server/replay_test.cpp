@@ -37,7 +37,9 @@ TEST_CASE("the committed records include the base examples and seeded full games
                         "discard_unplaceable.json", "discard_last_tile.json",
                         "ex04_hill_tiebreak.json", "ex04_hill_tiebreak_count.json",
                         "ex05_vineyards.json", "ex06_shepherd.json", "ex07_tile_under_hill.json",
-                        "full_3p_hills_and_sheep_seeded.json"}) {
+                        "full_3p_hills_and_sheep_seeded.json", "ex17_festival_return.json",
+                        "ex18_festival_shepherd_inner_field.json",
+                        "full_4p_hills_festival_seeded.json"}) {
     CAPTURE(n);
     CHECK(names.count(n) == 1);
   }

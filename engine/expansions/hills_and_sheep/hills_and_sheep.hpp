@@ -13,16 +13,23 @@ extern const expansion_module module;
 
 // One flock: every shepherd on one field and the tokens lying there, face up.
 struct flock_info {
-  std::vector<int> shepherds;  // indexes into game_state::figures, in figure order
+  segment_t at = 0;            // the first shepherd's segment (or the ownerless flock's)
+  std::vector<int> shepherds;  // indexes into game_state::figures, in figure order (may be empty)
   token_counts tokens{};       // the wolf slot is always 0
   int sheep = 0;
 };
-// The flocks on the board, in the order of their first shepherd in game_state::figures.
+// The flocks on the board, in the order of their first shepherd in game_state::figures, then the
+// ownerless ones (Festival).
 std::vector<flock_info> flocks(const game_state& s);
 // Tokens in the bag (its order is never shown).
 int bag_size(const game_state& s);
 // Whether the seat's shepherd is in its supply.
 bool shepherd_in_supply(const game_state& s, int seat);
+
+// The Festival takes the seat's shepherd back (festival.md §4): nothing scores; its tokens join
+// the other shepherds of the field, or go back to the bag, or stay ownerless
+// (festival.shepherd_flock).
+void return_shepherd(game_state& s, int seat, event_log* events);
 
 // Internal to the module (hooks by area, one file each).
 namespace detail {

@@ -20,9 +20,20 @@ segment_t shepherd_field(const game_state& s, int seat) {
   return s.features.root(s.ext.hills_and_sheep.at[seat]);
 }
 
+// Shepherds are the only figures on fields that are not followers.
 bool field_has_shepherd(const game_state& s, segment_t root) {
-  for (int seat = 0; seat < s.seats; ++seat)
-    if (on_board(s, seat) && shepherd_field(s, seat) == root) return true;
+  return s.features.data(root).other_figures > 0;
+}
+
+// Whether a field of the new tile holds a shepherd: only then can a shepherd's field have been
+// extended or closed this turn (a field changes only by joining a tile placed next to it).
+bool new_tile_touches_shepherd(const game_state& s) {
+  const auto& pt = s.board.placed()[s.placed];
+  const auto& t = tiles()[pt.type];
+  for (std::size_t k = 0; k < t.segments.size(); ++k)
+    if (t.segments[k].kind == feature_kind::field &&
+        field_has_shepherd(s, s.features.root(static_cast<segment_t>(pt.first_segment + k))))
+      return true;
   return false;
 }
 
@@ -68,6 +79,19 @@ void end_flock(game_state& s, segment_t root, event_type type, event_log* events
     seats = static_cast<std::uint8_t>(seats | 1 << f.seat);
     for (int k = 0; k < token_kinds; ++k) sheep += sheep_on[k] * st.flock[f.seat][k];
   }
+  // An ownerless flock on the field (Festival, "stays") has merged into this one.
+  auto& lost = st.ownerless;
+  for (auto it = lost.begin(); it != lost.end();) {
+    if (s.features.root(it->at) != root) {
+      ++it;
+      continue;
+    }
+    for (int k = 0; k < token_kinds; ++k) {
+      sheep += sheep_on[k] * it->tokens[k];
+      st.bag[k] = static_cast<std::uint8_t>(st.bag[k] + it->tokens[k]);
+    }
+    it = lost.erase(it);
+  }
   const int points = type == event_type::flock_scored ? sheep : 0;
   emit(events, at_segment(s, where, event{.type = type, .owners = seats, .points = points}));
   for (int seat = 0; seat < max_seats; ++seat) {
@@ -82,6 +106,7 @@ void end_flock(game_state& s, segment_t root, event_type type, event_log* events
     st.flock[seat] = {};
     st.on_board = static_cast<std::uint8_t>(st.on_board & ~(1 << seat));
   }
+  s.features.data(root).other_figures = 0;  // every shepherd of the field leaves
   auto kept = s.figures.begin();
   for (const auto& f : s.figures) {
     if (f.type == figure_type::shepherd && s.features.root(f.segment) == root)
@@ -181,6 +206,7 @@ bool apply_shepherd_move(game_state& s, const move& m, event_log* events) {
     auto& st = s.ext.hills_and_sheep;
     st.on_board = static_cast<std::uint8_t>(st.on_board | 1 << m.seat);
     st.at[m.seat] = s.figures.back().segment;
+    ++s.features.data(s.features.root(st.at[m.seat])).other_figures;
     emit(events, event{.type = event_type::figure_deployed, .seat = m.seat, .tile = pt.type,
                        .at = pt.pos, .feature = m.feature, .kind = feature_kind::field,
                        .figure = figure_type::shepherd});
@@ -198,7 +224,7 @@ bool apply_shepherd_move(game_state& s, const move& m, event_log* events) {
 }
 
 bool shepherd_step(game_state& s, turn_step step, event_log* events) {
-  if (step != turn_step::s10) return false;
+  if (step != turn_step::s10 || !new_tile_touches_shepherd(s)) return false;  // 10 only
   if (flock_extended(s, s.active)) {  // 10(i), H-3: Grow or Gather is mandatory
     s.awaiting = decision::flock;
     return true;
@@ -213,6 +239,7 @@ status check_sheep(const game_state& s) {
   for (int k = 0; k < token_kinds; ++k) {
     int n = st.bag[k];
     for (int seat = 0; seat < max_seats; ++seat) n += st.flock[seat][k];
+    for (const auto& o : st.ownerless) n += o.tokens[k];
     if (n != tokens_in_box[k]) return broken("sheep tokens not conserved");
   }
   if (st.bag[static_cast<int>(token::wolf)] != tokens_in_box[static_cast<int>(token::wolf)])
@@ -236,6 +263,35 @@ status check_sheep(const game_state& s) {
 
 }  // namespace detail
 
+void return_shepherd(game_state& s, int seat, event_log* events) {
+  auto& st = s.ext.hills_and_sheep;
+  const auto seg = st.at[seat];
+  const auto root = s.features.root(seg);
+  for (std::size_t i = 0; i < s.figures.size(); ++i)
+    if (s.figures[i].type == figure_type::shepherd && s.figures[i].seat == seat) {
+      emit(events, at_segment(s, seg, event{.type = event_type::figure_returned,
+                                            .seat = static_cast<seat_t>(seat),
+                                            .figure = figure_type::shepherd}));
+      s.figures.erase(s.figures.begin() + static_cast<std::ptrdiff_t>(i));
+      --s.features.data(root).other_figures;
+      break;
+    }
+  st.on_board = static_cast<std::uint8_t>(st.on_board & ~(1 << seat));
+  const auto tokens = st.flock[seat];
+  st.flock[seat] = {};
+  for (int other = 0; other < s.seats; ++other)  // F-3: a shared flock stays with the others
+    if (on_board(s, other) && shepherd_field(s, other) == root) {
+      for (int k = 0; k < token_kinds; ++k)
+        st.flock[other][k] = static_cast<std::uint8_t>(st.flock[other][k] + tokens[k]);
+      return;
+    }
+  if (s.options.get(option::festival_shepherd_flock) == 1) {  // "stays": ownerless on the field
+    st.ownerless.push_back(ownerless_flock{seg, tokens});
+    return;
+  }
+  for (int k = 0; k < token_kinds; ++k) st.bag[k] = static_cast<std::uint8_t>(st.bag[k] + tokens[k]);
+}
+
 std::vector<flock_info> flocks(const game_state& s) {
   std::vector<flock_info> out;
   std::vector<segment_t> roots;
@@ -251,10 +307,26 @@ std::vector<flock_info> flocks(const game_state& s) {
       it = roots.end() - 1;
     }
     auto& fl = out[static_cast<std::size_t>(it - roots.begin())];
+    if (fl.shepherds.empty()) fl.at = f.segment;
     fl.shepherds.push_back(static_cast<int>(i));
     for (int k = 0; k < token_kinds; ++k) {
       fl.tokens[k] = static_cast<std::uint8_t>(fl.tokens[k] + st.flock[f.seat][k]);
       fl.sheep += sheep_on[k] * st.flock[f.seat][k];
+    }
+  }
+  for (const auto& o : st.ownerless) {
+    const auto root = s.features.root(o.at);
+    auto it = std::find(roots.begin(), roots.end(), root);
+    if (it == roots.end()) {
+      roots.push_back(root);
+      out.emplace_back();
+      out.back().at = o.at;
+      it = roots.end() - 1;
+    }
+    auto& fl = out[static_cast<std::size_t>(it - roots.begin())];
+    for (int k = 0; k < token_kinds; ++k) {
+      fl.tokens[k] = static_cast<std::uint8_t>(fl.tokens[k] + o.tokens[k]);
+      fl.sheep += sheep_on[k] * o.tokens[k];
     }
   }
   return out;

@@ -20,16 +20,27 @@ inline constexpr std::array<std::uint8_t, token_kinds> tokens_in_box{4, 5, 5, 2,
 inline constexpr std::array<int, token_kinds> sheep_on{1, 2, 3, 4, 0};
 using token_counts = std::array<std::uint8_t, token_kinds>;
 
+// Tokens left on a field whose shepherd a Festival tile took back (festival.shepherd_flock =
+// "stays"): no one owns them until a shepherd stands on that field again.
+struct ownerless_flock {
+  std::uint16_t at = 0;  // a segment of the field
+  token_counts tokens{};
+  friend bool operator==(const ownerless_flock&, const ownerless_flock&) = default;
+};
+
 struct state {
   token_counts bag{};                         // tokens in the bag; draws are uniform over them
   std::array<token_counts, max_seats> flock{};  // tokens lying next to each seat's shepherd
   std::uint8_t on_board = 0;                  // bit per seat whose shepherd is on the board
   std::array<std::uint16_t, max_seats> at{};  // the segment each shepherd on the board stands on
+  std::vector<ownerless_flock> ownerless;     // flocks without a shepherd (Festival)
   std::vector<std::uint8_t> script;           // scripted draws (setup.script.sheep), hidden
   std::uint16_t script_next = 0;
   bool scripted = false;
 
-  std::size_t heap_bytes() const { return script.capacity(); }
+  std::size_t heap_bytes() const {
+    return script.capacity() + ownerless.capacity() * sizeof(ownerless_flock);
+  }
   friend bool operator==(const state&, const state&) = default;
 };
 

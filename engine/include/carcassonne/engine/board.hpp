@@ -68,7 +68,7 @@ class board {
   std::vector<open_square> open_;
   std::vector<cell> cells_;           // every square that is placed or open
   std::vector<std::uint16_t> table_;  // open addressing: cell index + 1, 0 = empty
-  int table_bits_ = 8;                // table_.size() == 1 << table_bits_
+  int table_bits_ = 9;                // table_.size() == 1 << table_bits_ (room for ~250 cells)
 };
 
 }  // namespace carcassonne

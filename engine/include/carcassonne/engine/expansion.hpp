@@ -31,6 +31,7 @@ struct expansion_module {
   // An automatic step of the turn after the figure action; returns true when it set a decision
   // (s.awaiting) to wait for.
   bool (*run_step)(game_state&, turn_step, event_log*) = nullptr;
+  std::uint8_t run_steps = 0;  // bit per turn_step in which run_step acts (the others are skipped)
   // Majority tie-break: narrows the tied seats of owners() (bit per seat).
   std::uint8_t (*narrow_owners)(const game_state&, segment_t root, std::uint8_t tied) = nullptr;
   // Extra points for a completed feature (added to its value).
@@ -47,9 +48,10 @@ const expansion_module* find_module(expansion e);
 struct module_list {
   std::array<const expansion_module*, expansion_count> items{};
   int size = 0;
+  std::uint8_t run_steps = 0;  // union of the modules' run_steps
   const expansion_module* const* begin() const { return items.data(); }
   const expansion_module* const* end() const { return items.data() + size; }
 };
-module_list active_modules(const game_state& s);
+const module_list& active_modules(const game_state& s);
 
 }  // namespace carcassonne

@@ -22,6 +22,8 @@ struct feature_data {
                                                    // that face an empty square
   std::uint16_t size = 1;                          // number of segments
   std::array<std::uint8_t, max_seats> followers{};  // followers per seat on the feature
+  std::uint8_t other_figures = 0;                  // figures that are not followers (an
+                                                   // expansion's), so it can skip empty features
 
   int follower_total() const {
     int n = 0;

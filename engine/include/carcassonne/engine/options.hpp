@@ -23,6 +23,7 @@ class expansion_set {
   bool has(expansion e) const { return bits_ >> static_cast<int>(e) & 1; }
   void add(expansion e) { bits_ = static_cast<std::uint8_t>(bits_ | 1 << static_cast<int>(e)); }
   bool empty() const { return bits_ == 0; }
+  std::uint8_t bits() const { return bits_; }  // bit per expansion
   friend bool operator==(expansion_set, expansion_set) = default;
 
  private:

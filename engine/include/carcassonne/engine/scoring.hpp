@@ -19,6 +19,10 @@ int feature_value(const game_state& s, segment_t root, bool at_game_end);
 // Scores a completed feature (step 11): owners get its value, every follower on it returns.
 void score_completed(game_state& s, segment_t root, event_log* events);
 
+// Takes one follower (game_state::figures[index], a meeple) off the board into its seat's
+// supply without scoring (an expansion's "take back"); emits figure_returned.
+void return_follower(game_state& s, std::size_t index, event_log* events);
+
 // Final scoring (README "End of game"): roads, cities, monasteries, fields, then expansions.
 void score_game_end(game_state& s, event_log* events);
 

@@ -1,0 +1,59 @@
+// The Festival §3: the figure action of a festival tile may return one of the seat's own figures
+// (F-2: instead of deploying), which scores nothing (F-4). The shepherd's flock is Hills & Sheep's
+// business (§4): its module takes the shepherd back.
+#include "festival.hpp"
+
+#include <algorithm>
+
+#include "carcassonne/engine/scoring.hpp"
+#include "hills_and_sheep/hills_and_sheep.hpp"
+
+namespace carcassonne::festival {
+
+namespace {
+
+move return_move(const game_state& s, const figure_on_board& f) {
+  const auto& n = s.features.node(f.segment);
+  return move{.type = move_type::return_figure, .seat = f.seat, .at = s.board.placed()[n.tile].pos,
+              .figure = f.type, .feature = n.local};
+}
+
+// F-1: festival.return_scope "any_figure" (followers and the shepherd) or "followers_only".
+bool returnable(const game_state& s, const figure_on_board& f) {
+  if (f.seat != s.active) return false;
+  return f.type == figure_type::meeple || s.options.get(option::festival_return_scope) == 0;
+}
+
+void return_moves(const game_state& s, std::vector<move>& out) {
+  if (s.awaiting != decision::figure) return;
+  if (!tiles()[s.board.placed()[s.placed].type].festival) return;
+  const auto first = out.size();
+  for (const auto& f : s.figures) {
+    if (!returnable(s, f)) continue;
+    const auto m = return_move(s, f);
+    if (std::find(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(), m) == out.end())
+      out.push_back(m);
+  }
+}
+
+bool apply_return(game_state& s, const move& m, event_log* events) {
+  if (m.type != move_type::return_figure) return false;
+  for (std::size_t i = 0; i < s.figures.size(); ++i) {
+    const auto& f = s.figures[i];
+    if (!(f.seat == m.seat && f.type == m.figure && return_move(s, f) == m)) continue;
+    if (f.type == figure_type::meeple) return_follower(s, i, events);
+    else hills_and_sheep::return_shepherd(s, m.seat, events);
+    return true;
+  }
+  return true;  // unreachable: the move was generated from a figure on the board
+}
+
+}  // namespace
+
+const expansion_module module{
+    .id = expansion::festival,
+    .extra_moves = return_moves,
+    .apply_move = apply_return,
+};
+
+}  // namespace carcassonne::festival
