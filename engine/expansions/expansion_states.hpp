@@ -4,13 +4,17 @@
 #include <cstddef>
 
 #include "hills_and_sheep/state.hpp"
+#include "peasant_revolts/state.hpp"
 
 namespace carcassonne {
 
 struct expansion_states {
   hills_and_sheep::state hills_and_sheep;
+  peasant_revolts::state peasant_revolts;
 
-  std::size_t heap_bytes() const { return hills_and_sheep.heap_bytes(); }
+  std::size_t heap_bytes() const {
+    return hills_and_sheep.heap_bytes() + peasant_revolts.heap_bytes();
+  }
   friend bool operator==(const expansion_states&, const expansion_states&) = default;
 };
 

@@ -13,15 +13,21 @@
 //   which applies festival.shepherd_flock (festival.md §4, F-3); ownerless flocks live in the
 //   Hills & Sheep state. A returned shepherd is off the board before step 10, so its seat
 //   gets no Grow/Gather that turn. Without Hills & Sheep no shepherd is ever on the board.
+// - Peasant Revolts + Hills & Sheep: revolts touch followers only (never shepherds); a tile
+//   under a hill is never drawn, so it never revolts (tile_drawn is not called for it); deploying
+//   the shepherd sets game_state::deployed, which blocks protect-for-2 by default.
+// - Peasant Revolts + Festival: a returned follower leaves the board with its mark, so it loses
+//   its protection; a return is not a deployment, so protect-for-2 stays open.
 #include "carcassonne/engine/expansion.hpp"
 #include "festival/festival.hpp"
 #include "hills_and_sheep/hills_and_sheep.hpp"
+#include "peasant_revolts/peasant_revolts.hpp"
 
 namespace carcassonne {
 
 namespace {
 constexpr std::array<const expansion_module*, expansion_count> modules{
-    &hills_and_sheep::module, nullptr, nullptr, nullptr, &festival::module};
+    &hills_and_sheep::module, nullptr, &peasant_revolts::module, nullptr, &festival::module};
 
 // The module list of every subset of expansions, built once at start-up (active_modules runs
 // several times per move). The modules themselves are constant-initialized, so they are ready.

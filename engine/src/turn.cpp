@@ -145,18 +145,6 @@ void place_drawn_tile(game_state& s, const move& m, event_log* events) {
   enter_figure_step(s, events);
 }
 
-void deploy_follower(game_state& s, const move& m, event_log* events) {
-  const auto& pt = s.board.placed()[s.placed];
-  const auto seg = static_cast<segment_t>(pt.first_segment + m.feature);
-  s.figures.push_back(figure_on_board{m.seat, figure_type::meeple, seg});
-  ++s.features.data(s.features.root(seg)).followers[m.seat];
-  --s.players[m.seat].followers;
-  emit(events, event{.type = event_type::figure_deployed, .seat = m.seat, .tile = pt.type,
-                     .at = pt.pos, .feature = m.feature,
-                     .kind = tiles()[pt.type].segments[m.feature].kind,
-                     .figure = figure_type::meeple});
-}
-
 bool is_extra_move(const game_state& s, const move& m) {
   std::vector<move> extra;
   collect_extra_moves(s, extra);
@@ -173,6 +161,19 @@ status check_extra_move(const game_state& s, const move& m, status otherwise) {
 }
 
 }  // namespace
+
+void deploy_follower(game_state& s, const move& m, event_log* events) {
+  const auto& pt = s.board.placed()[s.placed];
+  const auto seg = static_cast<segment_t>(pt.first_segment + m.feature);
+  s.figures.push_back(figure_on_board{m.seat, figure_type::meeple, seg});
+  ++s.features.data(s.features.root(seg)).followers[m.seat];
+  --s.players[m.seat].followers;
+  s.deployed = static_cast<std::uint8_t>(s.deployed | 1 << static_cast<int>(figure_type::meeple));
+  emit(events, event{.type = event_type::figure_deployed, .seat = m.seat, .tile = pt.type,
+                     .at = pt.pos, .feature = m.feature,
+                     .kind = tiles()[pt.type].segments[m.feature].kind,
+                     .figure = figure_type::meeple});
+}
 
 void collect_extra_moves(const game_state& s, std::vector<move>& out) {
   for (const auto* x : active_modules(s))
@@ -193,6 +194,7 @@ int join_tile(game_state& s, square_pos p, tile_type_id type, int quarter_turns)
 
 void begin_turn(game_state& s, event_log* events) {
   s.placed = -1;
+  s.deployed = 0;
   s.completed.clear();
   s.awaiting = decision::none;
   if (s.tiles_left() == 0) return end_game(s, events);
@@ -265,8 +267,8 @@ status check_move(const game_state& s, const move& m) {
         return make_error(ec::feature_occupied, "the feature already holds a follower");
       return {};
     }
-    case move_type::pass:
-      if (s.awaiting != decision::figure) return unexpected();
+    case move_type::pass:  // the figure step's, or an expansion's optional step
+      if (s.awaiting != decision::figure) return check_extra_move(s, m, unexpected());
       return {};
     case move_type::return_figure:  // an expansion's figure action, for a figure not offered
       return check_extra_move(

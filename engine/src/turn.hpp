@@ -20,6 +20,9 @@ void perform(game_state& s, const move& m, event_log* events);
 // Appends every active expansion's moves for the current decision.
 void collect_extra_moves(const game_state& s, std::vector<move>& out);
 
+// Step 8a: puts a follower of m.seat on segment m.feature of the tile just placed (checked).
+void deploy_follower(game_state& s, const move& m, event_log* events);
+
 // Whether the seat to act has a free feature on the new tile for a follower (step 8a).
 bool can_deploy(const game_state& s, int local_segment);
 

@@ -283,9 +283,12 @@ json event_to_json(const event& e) {
       feature_at();
       j["points"] = e.points;
       j["final"] = e.final;
-      if (e.value == 1) j["reason"] = "flock";
+      if (e.value != 0 && e.value < points_reason_names.size()) j["reason"] = points_reason_names[e.value];
       break;
     case event_type::tile_hidden:
+      break;
+    case event_type::revolt:
+      j["kind"] = feature_kind_names[static_cast<int>(e.kind)];
       break;
     case event_type::token_drawn:
       for (int x = 0; x < expansion_count; ++x)

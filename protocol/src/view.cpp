@@ -33,6 +33,9 @@ std::string figure_text(const game_state& s, const figure_on_board& f) {
   append_quoted(out, figure_type_names[static_cast<int>(f.type)]);
   out += R"(,"x":)" + num(pt.pos.x) + R"(,"y":)" + num(pt.pos.y) + R"(,"feature":)";
   append_quoted(out, tiles()[pt.type].segments[n.local].id);
+  for_each_view(s, [&](const expansion_view& v) {
+    if (v.figure_fields) v.figure_fields(s, f, out);
+  });
   return out + "}";
 }
 

@@ -216,3 +216,37 @@ TEST_CASE("e2e: hidden information with Hills & Sheep: tiles under hills and the
   CHECK(hidden_total >= 6);  // the decks hold 8 hills in 20 types: most games hide several
   CHECK(draws_total >= 6);
 }
+
+TEST_CASE("e2e: hidden information with the Peasant Revolts: the 3 tiles set aside never show") {
+  test_server server;
+  const auto port = server.port();
+  std::vector<std::string> frames;
+  ws_client a(port), b(port), s(port);
+  for (auto* c : {&a, &b, &s})
+    c->on_frame = [&frames](const std::string& f, const ws_client&) { frames.push_back(f); };
+  // No script and no seed: the server's own seed sets the tiles aside, as in a real room.
+  const auto room = create_room(a, {{"expansions", {"peasant_revolts"}}});
+  join(a, room, "A");
+  join(b, room, "B");
+  spectate(s, room);
+  table t{{&a, &b}, {&s}};
+  t.rng.seed(77);
+  t.start(a);
+  t.play_to_end();
+  REQUIRE(a.view["game"]["status"] == "finished");
+  CHECK(a.view["game"]["set_aside"] == 3);
+  std::set<std::string> seen;
+  for (const auto& placed : a.view["game"]["board"]) seen.insert(placed["tile"].get<std::string>());
+  for (const auto& d : a.view["game"]["discarded"]) seen.insert(d.get<std::string>());
+  std::vector<std::string> absent;
+  for (int i = 1; i <= 12; ++i) {
+    const std::string id = (i < 10 ? "PR/0" : "PR/") + std::to_string(i);
+    if (!seen.count(id)) absent.push_back(id);
+  }
+  REQUIRE(absent.size() == 3);  // the whole supply was played: exactly the 3 set aside are unseen
+  for (const auto& id : absent) {
+    CAPTURE(id);
+    for (const auto& f : frames) REQUIRE(f.find(json(id).dump()) == std::string::npos);
+  }
+  MESSAGE("frames checked: " << frames.size());
+}

@@ -34,6 +34,12 @@ std::vector<move> corruptions(const move& m, const game_state& s) {
   auto gift = m;
   gift.type = move_type::open_gift;
   out.push_back(gift);
+  auto lying = m;  // protection where it is not offered
+  lying.protect = true;
+  if (m.type == move_type::deploy && !m.protect) out.push_back(lying);
+  auto protect = m;
+  protect.type = move_type::protect;
+  out.push_back(protect);
   auto take_back = m;  // a figure action that is not offered (or another seat's figure)
   take_back.type = move_type::return_figure;
   if (m.type == move_type::deploy) out.push_back(take_back);
@@ -110,6 +116,24 @@ TEST_CASE("random games with Hills & Sheep, under every option value") {
     CHECK(refused > 200);
   }
   CHECK(games == 20);
+}
+
+TEST_CASE("random games with the Peasant Revolts, alone and with the others") {
+  int games = 0;
+  for (int variant = 0; variant < 3; ++variant) {
+    game_setup setup;
+    setup.expansions.add(expansion::peasant_revolts);
+    if (variant >= 1) {
+      setup.expansions.add(expansion::hills_and_sheep);
+      setup.expansions.add(expansion::festival);
+    }
+    if (variant == 2)
+      REQUIRE(setup.options.set("revolts.protect_for_2", std::string_view("no_follower_deployed")).ok());
+    const auto [played, refused] = random_games(setup, 1, ("pr" + std::to_string(variant)).c_str());
+    games += played;
+    CHECK(refused > 200);
+  }
+  CHECK(games == 15);
 }
 
 TEST_CASE("random games with the Festival, alone and with Hills & Sheep") {

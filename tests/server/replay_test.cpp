@@ -39,7 +39,9 @@ TEST_CASE("the committed records include the base examples and seeded full games
                         "ex05_vineyards.json", "ex06_shepherd.json", "ex07_tile_under_hill.json",
                         "full_3p_hills_and_sheep_seeded.json", "ex17_festival_return.json",
                         "ex18_festival_shepherd_inner_field.json",
-                        "full_4p_hills_festival_seeded.json"}) {
+                        "full_4p_hills_festival_seeded.json", "ex12_protect_for_4.json",
+                        "ex13_revolt.json", "full_2p_revolts_seeded.json",
+                        "full_5p_three_expansions_seeded.json"}) {
     CAPTURE(n);
     CHECK(names.count(n) == 1);
   }
@@ -420,4 +422,46 @@ TEST_CASE("scripted sheep draws that cannot be made make the record malformed (e
     r["setup"]["script"]["sheep"] = {"goat"};
     check_record_error(replay_json(r), "bad_script");
   }
+}
+
+// ---- The Peasant Revolts ------------------------------------------------------------------------
+
+TEST_CASE("a seeded Peasant Revolts game: the 3 tiles set aside are in no view and no event") {
+  for (const char* name : {"full_2p_revolts_seeded.json", "full_5p_three_expansions_seeded.json"}) {
+    CAPTURE(name);
+    const auto text = read_text(records_dir / name);
+    const auto r = replay_text(text, {"--events"});
+    REQUIRE(r.code == 0);
+    CHECK(r.out["status"] == "finished");
+    CHECK(r.out["set_aside"] == 3);
+    std::set<std::string> seen;
+    for (const auto& t : r.out["board"]) seen.insert(t["tile"].get<std::string>());
+    for (const auto& t : r.out["discarded"]) seen.insert(t.get<std::string>());
+    std::vector<std::string> absent;
+    for (int i = 1; i <= 12; ++i) {
+      const std::string id = (i < 10 ? "PR/0" : "PR/") + std::to_string(i);
+      if (!seen.count(id)) absent.push_back(id);
+    }
+    int revolts = 0;
+    for (const auto& e : r.out["events"]) revolts += e["type"] == "revolt";
+    CHECK(revolts >= 1);
+    // With hills some revolt tiles may be under a hill too: never fewer than 3 unseen.
+    CHECK(absent.size() >= 3);
+    for (const auto& id : absent) {
+      CAPTURE(id);
+      CHECK(r.text.find(json(id).dump()) == std::string::npos);
+      for (const char* viewer : {"0", "1", "spectator"})
+        CHECK(replay_text(text, {"--as", viewer}).text.find(json(id).dump()) == std::string::npos);
+    }
+  }
+}
+
+TEST_CASE("script.revolt_removed must name three distinct revolt tiles") {
+  json r = json::parse(read_text(records_dir / "ex13_revolt.json"));
+  r["setup"]["script"]["revolt_removed"] = {"PR/01", "PR/02", "PR/03"};
+  CHECK(replay_json(r).code == 0);
+  r["setup"]["script"]["revolt_removed"] = {"PR/01", "PR/02"};
+  check_record_error(replay_json(r), "bad_script");
+  r["setup"]["script"]["revolt_removed"] = {"PR/01", "PR/02", "BA/L"};
+  check_record_error(replay_json(r), "bad_script");
 }

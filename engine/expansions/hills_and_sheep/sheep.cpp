@@ -100,7 +100,8 @@ void end_flock(game_state& s, segment_t root, event_type type, event_log* events
       s.players[seat].score += points;
       emit(events, at_segment(s, where, event{.type = event_type::points,
                                               .seat = static_cast<seat_t>(seat),
-                                              .points = points, .value = 1}));
+                                              .points = points,
+                                              .value = static_cast<std::uint8_t>(points_reason::flock)}));
     }
     for (int k = 0; k < token_kinds; ++k) st.bag[k] = static_cast<std::uint8_t>(st.bag[k] + st.flock[seat][k]);
     st.flock[seat] = {};
@@ -205,6 +206,7 @@ bool apply_shepherd_move(game_state& s, const move& m, event_log* events) {
                                         static_cast<segment_t>(pt.first_segment + m.feature)});
     auto& st = s.ext.hills_and_sheep;
     st.on_board = static_cast<std::uint8_t>(st.on_board | 1 << m.seat);
+    s.deployed = static_cast<std::uint8_t>(s.deployed | 1 << static_cast<int>(figure_type::shepherd));
     st.at[m.seat] = s.figures.back().segment;
     ++s.features.data(s.features.root(st.at[m.seat])).other_figures;
     emit(events, event{.type = event_type::figure_deployed, .seat = m.seat, .tile = pt.type,

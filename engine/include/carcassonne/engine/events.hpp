@@ -25,12 +25,13 @@ enum class event_type : std::uint8_t {
   token_drawn,        // seat, value = token drawn from a bag
   flock_scored,       // at, feature (the field), points, owners (seats scoring)
   flock_lost,         // at, feature (the field), owners (seats whose figures return)
+  revolt,             // seat (who drew), kind: a revolt against followers on that kind
 };
-inline constexpr int event_type_count = 13;
+inline constexpr int event_type_count = 14;
 inline constexpr std::array<std::string_view, event_type_count> event_type_names{
     "turn_started",      "tile_drawn",   "tile_discarded", "tile_placed",  "figure_deployed",
     "figure_returned",   "feature_completed", "points",   "game_finished", "tile_hidden",
-    "token_drawn",       "flock_scored", "flock_lost"};
+    "token_drawn",       "flock_scored", "flock_lost",     "revolt"};
 
 struct event {
   event_type type{};
@@ -44,8 +45,14 @@ struct event {
   bool final = false;
   std::uint8_t owners = 0;  // bit per seat
   std::int32_t points = 0;
-  std::uint8_t value = 0;   // token_drawn: the token; points: 1 when a flock scored (not the feature)
+  std::uint8_t value = 0;   // token_drawn: the token; points: its reason (points_reason)
 };
+
+// Why a points event happened, when it is not the feature's own scoring.
+enum class points_reason : std::uint8_t { feature, flock, revolt, protection };
+inline constexpr std::array<std::string_view, 4> points_reason_names{"feature", "flock", "revolt",
+                                                                     "protection"};
+
 
 using event_log = std::vector<event>;
 

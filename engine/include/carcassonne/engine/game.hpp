@@ -37,9 +37,9 @@ struct game_setup {
 };
 
 // What the game waits for, and from whom. Decisions after `figure` belong to expansions.
-enum class decision : std::uint8_t { none, place_tile, figure, flock };
-inline constexpr std::array<std::string_view, 4> decision_names{"none", "place_tile", "figure",
-                                                                "flock"};
+enum class decision : std::uint8_t { none, place_tile, figure, flock, protect };
+inline constexpr std::array<std::string_view, 5> decision_names{"none", "place_tile", "figure",
+                                                                "flock", "protect"};
 
 // The automatic steps of a turn after the figure action (rules README "Turn structure", numbered
 // as there), in order. Expansions act in the steps other than s11_scoring, which is the base's.
@@ -55,6 +55,7 @@ struct figure_on_board {
   seat_t seat = 0;
   figure_type type = figure_type::meeple;
   segment_t segment = 0;
+  std::uint8_t mark = 0;  // set by an expansion (a protected follower); gone when it leaves
   friend bool operator==(const figure_on_board&, const figure_on_board&) = default;
 };
 
@@ -85,6 +86,7 @@ struct game_state {
   std::uint16_t turn = 0;              // 1-based turn counter
   std::vector<segment_t> completed;    // features this turn's tile completed, scored at step 11
   turn_step step = turn_step::s8_figure;  // the step whose decision is awaited (after placing)
+  std::uint8_t deployed = 0;           // bit per figure_type deployed in this turn's step 8
   bool finished = false;
 
   // Each expansion's own state (engine/expansions/expansion_states.hpp).

@@ -1,0 +1,187 @@
+// The Peasant Revolts: setup (§2), the revolt on every draw of a revolt tile (§3), protection for
+// 4 when deploying and for 2 in step 9 (§4).
+#include "peasant_revolts.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "carcassonne/engine/scoring.hpp"
+#include "turn.hpp"
+
+namespace carcassonne::peasant_revolts {
+
+namespace {
+
+void emit(event_log* events, event e) {
+  if (events) events->push_back(e);
+}
+
+bool revolt_kind(feature_kind k) {
+  return k == feature_kind::road || k == feature_kind::city || k == feature_kind::monastery;
+}
+
+feature_kind kind_of(const game_state& s, const figure_on_board& f) {
+  return s.features.data(s.features.root(f.segment)).kind;
+}
+
+event at_figure(const game_state& s, const figure_on_board& f, event e) {
+  const auto& n = s.features.node(f.segment);
+  const auto& pt = s.board.placed()[n.tile];
+  e.at = pt.pos;
+  e.tile = pt.type;
+  e.feature = n.local;
+  e.kind = kind_of(s, f);
+  return e;
+}
+
+// §4.3: protection is paid in points; scores may go below zero.
+void pay(game_state& s, const figure_on_board& f, int points, event_log* events) {
+  s.players[f.seat].score -= points;
+  emit(events, at_figure(s, f, event{.type = event_type::points, .seat = f.seat, .points = -points,
+                                     .value = static_cast<std::uint8_t>(points_reason::protection)}));
+}
+
+// §2: 3 of the 12 revolt tiles are set aside unseen; the other 9 stay in the supply (shuffled
+// with it). Scripted: script.revolt_removed names them (with a scripted deck, only checked).
+status setup(game_state& s, const game_setup& g) {
+  auto& st = s.ext.peasant_revolts;
+  if (const auto it = g.script.draws.find("revolt_removed"); it != g.script.draws.end()) {
+    if (it->second.size() != set_aside_count)
+      return make_error(error_code::bad_script, "script.revolt_removed names exactly 3 tiles");
+    for (const auto& id : it->second) {
+      const auto t = tiles().find(id);
+      if (!t || tiles()[*t].set != tile_set::peasant_revolts)
+        return make_error(error_code::bad_script, "script.revolt_removed: '" + id + "' is not a Peasant Revolts tile");
+      if (std::find(st.set_aside.begin(), st.set_aside.end(), *t) != st.set_aside.end())
+        return make_error(error_code::bad_script, "script.revolt_removed names '" + id + "' twice");
+      st.set_aside.push_back(*t);
+    }
+  } else if (!g.script.deck) {
+    // The revolt tiles in supply order (catalogue order), shuffled with the game's generator
+    // before the supply is: the first three are set aside (docs/randomness.md).
+    std::vector<std::uint8_t> revolt_tiles;
+    for (auto t : s.supply)
+      if (tiles()[t].set == tile_set::peasant_revolts) revolt_tiles.push_back(t);
+    s.random.shuffle(std::span<std::uint8_t>(revolt_tiles));
+    st.set_aside.assign(revolt_tiles.begin(), revolt_tiles.begin() + std::min<std::size_t>(set_aside_count, revolt_tiles.size()));
+  }
+  if (!g.script.deck)
+    for (auto t : st.set_aside)
+      if (auto it = std::find(s.supply.begin(), s.supply.end(), t); it != s.supply.end()) s.supply.erase(it);
+  return {};
+}
+
+// §3.2: from the seat who drew, each seat once: protected followers on K score 2 each and stay;
+// unprotected ones on K all go home, which ends the revolt.
+void revolt(game_state& s, event_log* events) {
+  const auto symbol = tiles()[s.drawn].revolt;
+  if (symbol == revolt_symbol::none) return;
+  const auto k = symbol == revolt_symbol::city   ? feature_kind::city
+                 : symbol == revolt_symbol::road ? feature_kind::road
+                                                 : feature_kind::monastery;
+  emit(events, event{.type = event_type::revolt, .seat = s.active, .kind = k});
+  for (int i = 0; i < s.seats; ++i) {
+    const auto seat = static_cast<seat_t>((s.active + i) % s.seats);
+    bool returned = false;
+    for (const auto& f : s.figures)
+      if (f.seat == seat && f.type == figure_type::meeple && is_protected(f) && kind_of(s, f) == k) {
+        s.players[seat].score += 2;
+        emit(events, at_figure(s, f, event{.type = event_type::points, .seat = seat, .points = 2,
+                                           .value = static_cast<std::uint8_t>(points_reason::revolt)}));
+      }
+    for (std::size_t j = 0; j < s.figures.size();) {
+      const auto& f = s.figures[j];
+      if (f.seat == seat && f.type == figure_type::meeple && !is_protected(f) && kind_of(s, f) == k) {
+        return_follower(s, j, events);
+        returned = true;
+      } else {
+        ++j;
+      }
+    }
+    if (returned) return;
+  }
+}
+
+// §4.2 / R-1: protect-for-2 is open when no figure (or, with "no_follower_deployed", no
+// follower) was deployed in step 8.
+bool may_protect_for_2(const game_state& s) {
+  const int blocking = s.options.get(option::revolts_protect_for_2) == 0
+                           ? 0xFF
+                           : 1 << static_cast<int>(figure_type::meeple);
+  return (s.deployed & blocking) == 0;
+}
+
+bool protectable(const game_state& s, const figure_on_board& f) {
+  return f.seat == s.active && f.type == figure_type::meeple && !is_protected(f) &&
+         revolt_kind(kind_of(s, f));
+}
+
+move protect_move(const game_state& s, const figure_on_board& f) {
+  const auto& n = s.features.node(f.segment);
+  return move{.type = move_type::protect, .seat = f.seat, .at = s.board.placed()[n.tile].pos,
+              .feature = n.local};
+}
+
+void protection_moves(const game_state& s, std::vector<move>& out) {
+  if (s.awaiting == decision::figure) {  // §4.1: deploy and protect for 4
+    const auto& pt = s.board.placed()[s.placed];
+    const auto& t = tiles()[pt.type];
+    for (std::size_t i = 0; i < t.segments.size(); ++i)
+      if (revolt_kind(t.segments[i].kind) && carcassonne::detail::can_deploy(s, static_cast<int>(i)))
+        out.push_back(move{.type = move_type::deploy, .seat = s.active, .at = pt.pos,
+                           .feature = static_cast<std::uint8_t>(i), .protect = true});
+  } else if (s.awaiting == decision::protect) {  // §4.2
+    for (const auto& f : s.figures)
+      if (protectable(s, f)) out.push_back(protect_move(s, f));
+    out.push_back(move{.type = move_type::pass, .seat = s.active});
+  }
+}
+
+bool apply_protection(game_state& s, const move& m, event_log* events) {
+  if (m.type == move_type::deploy && m.protect) {
+    carcassonne::detail::deploy_follower(s, m, events);
+    s.figures.back().mark |= protected_mark;
+    pay(s, s.figures.back(), 4, events);
+    return true;
+  }
+  if (m.type != move_type::protect) return false;
+  for (auto& f : s.figures)
+    if (protectable(s, f) && protect_move(s, f) == m) {
+      f.mark |= protected_mark;
+      pay(s, f, 2, events);
+      break;
+    }
+  return true;
+}
+
+// Step 9: wait for protect-or-pass when the seat has something to protect.
+bool protect_step(game_state& s, turn_step step, event_log*) {
+  if (step != turn_step::s9 || !may_protect_for_2(s)) return false;
+  if (std::none_of(s.figures.begin(), s.figures.end(),
+                   [&](const figure_on_board& f) { return protectable(s, f); }))
+    return false;
+  s.awaiting = decision::protect;
+  return true;
+}
+
+status check(const game_state& s) {
+  for (const auto& f : s.figures)
+    if (is_protected(f) && (f.type != figure_type::meeple || !revolt_kind(kind_of(s, f))))
+      return make_error(error_code::game_over, "a protected figure that is not a follower on a road, city or monastery");
+  return {};
+}
+
+}  // namespace
+
+const expansion_module module{
+    .id = expansion::peasant_revolts,
+    .setup = setup,
+    .tile_drawn = revolt,
+    .extra_moves = protection_moves,
+    .apply_move = apply_protection,
+    .run_step = protect_step,
+    .run_steps = 1 << static_cast<int>(turn_step::s9),
+    .check_invariants = check,
+};
+
+}  // namespace carcassonne::peasant_revolts

@@ -1,0 +1,14 @@
+// The Peasant Revolts (rules/peasant_revolts.md): revolt tiles that drive followers off every
+// feature of one kind, and protection (for 4 when deployed, for 2 later) that keeps them there.
+#pragma once
+#include "carcassonne/engine/expansion.hpp"
+#include "carcassonne/engine/game.hpp"
+
+namespace carcassonne::peasant_revolts {
+
+extern const expansion_module module;
+
+// Whether a figure on the board is a protected (lying) follower.
+inline bool is_protected(const figure_on_board& f) { return f.mark & protected_mark; }
+
+}  // namespace carcassonne::peasant_revolts
