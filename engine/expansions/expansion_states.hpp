@@ -3,6 +3,7 @@
 #pragma once
 #include <cstddef>
 
+#include "gifts/state.hpp"
 #include "hills_and_sheep/state.hpp"
 #include "peasant_revolts/state.hpp"
 
@@ -11,9 +12,10 @@ namespace carcassonne {
 struct expansion_states {
   hills_and_sheep::state hills_and_sheep;
   peasant_revolts::state peasant_revolts;
+  gifts::state gifts;
 
   std::size_t heap_bytes() const {
-    return hills_and_sheep.heap_bytes() + peasant_revolts.heap_bytes();
+    return hills_and_sheep.heap_bytes() + peasant_revolts.heap_bytes() + gifts.heap_bytes();
   }
   friend bool operator==(const expansion_states&, const expansion_states&) = default;
 };

@@ -16,10 +16,18 @@
 // - Peasant Revolts + Hills & Sheep: revolts touch followers only (never shepherds); a tile
 //   under a hill is never drawn, so it never revolts (tile_drawn is not called for it); deploying
 //   the shepherd sets game_state::deployed, which blocks protect-for-2 by default.
+// - Gifts + Hills & Sheep: the hill (step 6a) takes its tile before the Take 2 leftover goes back
+//   (6c): hills_and_sheep comes first in this list. Receipt and Road Sweeper use owners() with
+//   the hill tie-break (gifts.receipt_owners "followers_only" uses majority() instead).
+// - Gifts + Peasant Revolts: Take 2's extra draws call every module's tile_drawn, so they revolt
+//   unless revolts.extra_draws_trigger is false (the revolt reads gifts::state::drawing_extra).
+//   Synod and Change Position (onto a road/city/monastery) may protect for 4 (open_gift with
+//   protect) through peasant_revolts::protect; opening a gift is not deploying.
 // - Peasant Revolts + Festival: a returned follower leaves the board with its mark, so it loses
 //   its protection; a return is not a deployment, so protect-for-2 stays open.
 #include "carcassonne/engine/expansion.hpp"
 #include "festival/festival.hpp"
+#include "gifts/gifts.hpp"
 #include "hills_and_sheep/hills_and_sheep.hpp"
 #include "peasant_revolts/peasant_revolts.hpp"
 
@@ -27,7 +35,7 @@ namespace carcassonne {
 
 namespace {
 constexpr std::array<const expansion_module*, expansion_count> modules{
-    &hills_and_sheep::module, nullptr, &peasant_revolts::module, nullptr, &festival::module};
+    &hills_and_sheep::module, &gifts::module, &peasant_revolts::module, nullptr, &festival::module};
 
 // The module list of every subset of expansions, built once at start-up (active_modules runs
 // several times per move). The modules themselves are constant-initialized, so they are ready.

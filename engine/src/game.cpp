@@ -104,6 +104,9 @@ std::vector<move> legal_actions(const game_state& s) {
 
 status apply_in_place(game_state& s, const move& m, event_log* events) {
   if (auto st = detail::check_move(s, m); !st) return st;
+  for (const auto* x : active_modules(s))  // what legality cannot show (scripted draws)
+    if (x->precheck)
+      if (auto st = x->precheck(s, m); !st) return st;
   detail::perform(s, m, events);
 #ifndef NDEBUG
   if (auto st = check_invariants(s); !st) {

@@ -21,7 +21,9 @@ status check_invariants(const game_state& s) {
       return broken("followers of seat " + std::to_string(seat) + " not conserved");
 
   // Every tile is accounted for: placed (less the start tile), discarded, or being placed.
-  const int drawn_unplaced = s.awaiting == decision::place_tile ? 1 : 0;
+  int drawn_unplaced = s.awaiting == decision::place_tile ? 1 : 0;
+  for (const auto* m : active_modules(s))
+    if (m->tiles_held) drawn_unplaced += m->tiles_held(s);
   const int left_supply = static_cast<int>(s.board.placed().size()) - 1 +
                           static_cast<int>(s.discarded.size()) +
                           static_cast<int>(s.out_of_play.size()) + drawn_unplaced;

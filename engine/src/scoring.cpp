@@ -24,6 +24,25 @@ event at_feature(const game_state& s, segment_t seg, event e) {
   return e;
 }
 
+// Base 5, fields: 3 points per completed city bordering the field, each city counted once.
+int field_value(const game_state& s, segment_t root) {
+  std::vector<segment_t> cities;
+  s.features.for_each_member(root, [&](segment_t seg) {
+    const auto& n = s.features.node(seg);
+    const auto& pt = s.board.placed()[n.tile];
+    const auto borders = tiles()[pt.type].segments[n.local].borders;
+    for (int i = 0; i < max_segments_per_tile; ++i) {
+      if (!(borders >> i & 1)) continue;
+      const auto city = s.features.root(static_cast<segment_t>(pt.first_segment + i));
+      if (s.features.data(city).completed) cities.push_back(city);
+    }
+  });
+  std::sort(cities.begin(), cities.end());
+  return 3 * static_cast<int>(std::unique(cities.begin(), cities.end()) - cities.begin());
+}
+
+}  // namespace
+
 void award(game_state& s, segment_t root, std::uint8_t seats, int points, bool final,
            event_log* events) {
   for (int seat = 0; seat < s.seats; ++seat) {
@@ -54,7 +73,6 @@ void return_followers(game_state& s, segment_t root, event_log* events) {
   s.figures.erase(kept, s.figures.end());
 }
 
-}  // namespace
 
 void return_follower(game_state& s, std::size_t index, event_log* events) {
   const auto f = s.figures[index];
@@ -65,34 +83,19 @@ void return_follower(game_state& s, std::size_t index, event_log* events) {
   s.figures.erase(s.figures.begin() + static_cast<std::ptrdiff_t>(index));
 }
 
-namespace {
 
-// Base 5, fields: 3 points per completed city bordering the field, each city counted once.
-int field_value(const game_state& s, segment_t root) {
-  std::vector<segment_t> cities;
-  s.features.for_each_member(root, [&](segment_t seg) {
-    const auto& n = s.features.node(seg);
-    const auto& pt = s.board.placed()[n.tile];
-    const auto borders = tiles()[pt.type].segments[n.local].borders;
-    for (int i = 0; i < max_segments_per_tile; ++i) {
-      if (!(borders >> i & 1)) continue;
-      const auto city = s.features.root(static_cast<segment_t>(pt.first_segment + i));
-      if (s.features.data(city).completed) cities.push_back(city);
-    }
-  });
-  std::sort(cities.begin(), cities.end());
-  return 3 * static_cast<int>(std::unique(cities.begin(), cities.end()) - cities.begin());
-}
-
-}  // namespace
-
-std::uint8_t owners(const game_state& s, segment_t root) {
+std::uint8_t majority(const game_state& s, segment_t root) {
   const auto& d = s.features.data(root);
   const int best = *std::max_element(d.followers.begin(), d.followers.end());
   if (best == 0) return 0;
   std::uint8_t tied = 0;
   for (int seat = 0; seat < s.seats; ++seat)
     if (d.followers[seat] == best) tied = static_cast<std::uint8_t>(tied | 1 << seat);
+  return tied;
+}
+
+std::uint8_t owners(const game_state& s, segment_t root) {
+  auto tied = majority(s, root);
   if (std::popcount(tied) > 1)
     for (const auto* m : active_modules(s))
       if (m->narrow_owners) tied = m->narrow_owners(s, root, tied);

@@ -151,12 +151,9 @@ bool is_extra_move(const game_state& s, const move& m) {
   return std::find(extra.begin(), extra.end(), m) != extra.end();
 }
 
-// An expansion's move: legal when generated, and when its module's precheck allows it.
+// An expansion's move: legal when generated.
 status check_extra_move(const game_state& s, const move& m, status otherwise) {
   if (!is_extra_move(s, m)) return otherwise;
-  for (const auto* x : active_modules(s))
-    if (x->precheck)
-      if (auto st = x->precheck(s, m); !st) return st;
   return {};
 }
 
@@ -270,6 +267,11 @@ status check_move(const game_state& s, const move& m) {
     case move_type::pass:  // the figure step's, or an expansion's optional step
       if (s.awaiting != decision::figure) return check_extra_move(s, m, unexpected());
       return {};
+    case move_type::protect:  // an expansion's step: a follower that cannot be protected
+      return check_extra_move(
+          s, m, s.awaiting == decision::protect
+                    ? make_error(ec::figure_not_allowed, "no follower of yours can be protected there")
+                    : unexpected());
     case move_type::return_figure:  // an expansion's figure action, for a figure not offered
       return check_extra_move(
           s, m, s.awaiting == decision::figure

@@ -17,6 +17,8 @@ struct expansion_view {
   void (*public_fields)(const game_state&, view_doc&) = nullptr;
   // Appends ,"name":count items to a seat's "supply" object.
   void (*supply)(const game_state&, int seat, std::string& out) = nullptr;
+  // Adds keys only `viewer` (a seat) may see to its private part of the view.
+  void (*private_fields)(const game_state&, int viewer, view_doc&) = nullptr;
   // Appends ,"key":value items to a figure's object in "figures".
   void (*figure_fields)(const game_state&, const figure_on_board&, std::string& out) = nullptr;
   // Adds the expansion's keys to one of its events.
@@ -36,6 +38,7 @@ void for_each_view(const game_state& s, F&& f) {
 namespace views {
 extern const expansion_view hills_and_sheep;
 extern const expansion_view peasant_revolts;
+extern const expansion_view gifts;
 }
 
 }  // namespace carcassonne::protocol

@@ -51,7 +51,7 @@ void event_fields(const event& e, nlohmann::json& j) {
 
 namespace views {
 const expansion_view hills_and_sheep{expansion::hills_and_sheep, public_fields, supply, nullptr,
-                                     event_fields};
+                                     nullptr, event_fields};
 }  // namespace views
 
 }  // namespace carcassonne::protocol

@@ -290,6 +290,17 @@ json event_to_json(const event& e) {
     case event_type::revolt:
       j["kind"] = feature_kind_names[static_cast<int>(e.kind)];
       break;
+    case event_type::gift_received:
+      break;
+    case event_type::gift_opened:
+      for (int x = 0; x < expansion_count; ++x)
+        if (const auto* v = find_view(static_cast<expansion>(x)); v && v->event_fields) v->event_fields(e, j);
+      break;
+    case event_type::figure_moved:
+      j["figure"] = figure_type_names[static_cast<int>(e.figure)];
+      feature_at();
+      j["from"] = tiles()[e.tile].segments.at(e.value).id;
+      break;
     case event_type::token_drawn:
       for (int x = 0; x < expansion_count; ++x)
         if (const auto* v = find_view(static_cast<expansion>(x)); v && v->event_fields) v->event_fields(e, j);

@@ -91,6 +91,10 @@ view_doc private_doc(const game_state& s, int viewer) {
     auto& moves = d.array("legal_moves");
     for (const auto& m : legal_actions(s)) moves.items.push_back(move_text(m, s));
   }
+  if (viewer != spectator)
+    for_each_view(s, [&](const expansion_view& v) {
+      if (v.private_fields) v.private_fields(s, viewer, d);
+    });
   return d;
 }
 

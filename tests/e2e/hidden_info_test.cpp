@@ -250,3 +250,42 @@ TEST_CASE("e2e: hidden information with the Peasant Revolts: the 3 tiles set asi
   }
   MESSAGE("frames checked: " << frames.size());
 }
+
+TEST_CASE("e2e: hidden information with the Gifts: hands reach their seat only, the deck is a count") {
+  test_server server;
+  const auto port = server.port();
+  std::vector<std::string> seat_frames, spectator_frames;
+  ws_client a(port), b(port), s(port);
+  a.on_frame = [&](const std::string& f, const ws_client&) { seat_frames.push_back(f); };
+  b.on_frame = a.on_frame;
+  s.on_frame = [&](const std::string& f, const ws_client&) { spectator_frames.push_back(f); };
+  const auto room = create_room(a, {{"expansions", {"gifts", "peasant_revolts"}}});
+  join(a, room, "A");
+  join(b, room, "B");
+  spectate(s, room);
+  table t{{&a, &b}, {&s}};
+  t.rng.seed(5);
+  t.start(a);
+  t.play_to_end();
+  const json& g = a.view["game"];
+  REQUIRE(g["status"] == "finished");
+  // Each seat's own view holds its hand, as many cards as the public count says.
+  CHECK(a.view["game"]["hand"].size() == g["hand_sizes"][0]);
+  CHECK(b.view["game"]["hand"].size() == g["hand_sizes"][1]);
+  CHECK_FALSE(s.view["game"].contains("hand"));
+  CHECK(g["gift_deck"].is_number_integer());
+  int received = 0;
+  for (const auto& f : spectator_frames) {
+    CHECK(f.find("\"hand\"") == std::string::npos);
+    const json j = json::parse(f);
+    if (j.contains("events"))
+      for (const auto& e : j["events"])
+        if (e["type"] == "gift_received") {
+          ++received;
+          CHECK_FALSE(e.contains("card"));
+        }
+  }
+  for (const auto& f : seat_frames) CHECK(keys_clean(json::parse(f)));
+  MESSAGE("gifts received: " << received);
+  CHECK(received > 0);
+}

@@ -161,7 +161,7 @@ TEST_CASE("protection for 2 when no figure was deployed: the score goes below ze
   REQUIRE(moves.size() == 2);
   CHECK(moves[0] == protect_move(p, 0, 0, "road0"));
   CHECK(moves[1].type == move_type::pass);
-  CHECK(p.refused(protect_move(p, 0, 0, "field1")) == error_code::unexpected_move);
+  CHECK(p.refused(protect_move(p, 0, 0, "field1")) == error_code::figure_not_allowed);
   p.play(protect_move(p, 0, 0, "road0"));
   CHECK(p.score_of(0) == -2);
   CHECK(pr::is_protected(p.s.figures[0]));

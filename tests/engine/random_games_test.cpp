@@ -136,6 +136,27 @@ TEST_CASE("random games with the Peasant Revolts, alone and with the others") {
   CHECK(games == 15);
 }
 
+TEST_CASE("random games with the Gifts, alone and with the others") {
+  int games = 0;
+  for (int variant = 0; variant < 3; ++variant) {
+    game_setup setup;
+    setup.expansions.add(expansion::gifts);
+    if (variant >= 1) {
+      setup.expansions.add(expansion::hills_and_sheep);
+      setup.expansions.add(expansion::peasant_revolts);
+      setup.expansions.add(expansion::festival);
+    }
+    if (variant == 2) {
+      REQUIRE(setup.options.set("gifts.receipt_owners", std::string_view("followers_only")).ok());
+      REQUIRE(setup.options.set("revolts.extra_draws_trigger", false).ok());
+    }
+    const auto [played, refused] = random_games(setup, 1, ("gi" + std::to_string(variant)).c_str());
+    games += played;
+    CHECK(refused > 200);
+  }
+  CHECK(games == 15);
+}
+
 TEST_CASE("random games with the Festival, alone and with Hills & Sheep") {
   int games = 0;
   for (int variant = 0; variant < 4; ++variant) {
@@ -194,9 +215,9 @@ TEST_CASE("setup errors") {
   setup.seats = 2;
   setup.script.deck = std::vector<tile_type_id>{*tiles().find("HS/RR.h")};
   CHECK(new_game(setup).err().code == error_code::tile_not_in_play);
-  game_setup with_gifts;  // not implemented yet
-  with_gifts.expansions.add(expansion::gifts);
-  CHECK(new_game(with_gifts).err().code == error_code::unsupported_expansion);
+  game_setup with_easter;  // not implemented yet
+  with_easter.expansions.add(expansion::easter);
+  CHECK(new_game(with_easter).err().code == error_code::unsupported_expansion);
 }
 
 TEST_CASE("rule options: names, values, booleans") {

@@ -41,7 +41,9 @@ TEST_CASE("the committed records include the base examples and seeded full games
                         "ex18_festival_shepherd_inner_field.json",
                         "full_4p_hills_festival_seeded.json", "ex12_protect_for_4.json",
                         "ex13_revolt.json", "full_2p_revolts_seeded.json",
-                        "full_5p_three_expansions_seeded.json"}) {
+                        "full_5p_three_expansions_seeded.json", "ex08_gift_receipt.json",
+                        "ex11_road_sweeper.json", "full_4p_four_expansions_seeded.json",
+                        "full_3p_gifts_seeded.json"}) {
     CAPTURE(n);
     CHECK(names.count(n) == 1);
   }
@@ -463,5 +465,46 @@ TEST_CASE("script.revolt_removed must name three distinct revolt tiles") {
   r["setup"]["script"]["revolt_removed"] = {"PR/01", "PR/02"};
   check_record_error(replay_json(r), "bad_script");
   r["setup"]["script"]["revolt_removed"] = {"PR/01", "PR/02", "BA/L"};
+  check_record_error(replay_json(r), "bad_script");
+}
+
+// ---- The Gifts -------------------------------------------------------------------------------------
+
+TEST_CASE("gift hands: each seat sees its own cards, others and spectators only counts") {
+  for (const char* name : {"ex08_gift_receipt.json", "full_3p_gifts_seeded.json",
+                           "full_4p_four_expansions_seeded.json"}) {
+    CAPTURE(name);
+    const auto text = read_text(records_dir / name);
+    const int seats = static_cast<int>(json::parse(text)["setup"]["players"].size());
+    const auto spectator = replay_text(text, {"--as", "spectator"});
+    REQUIRE(spectator.code == 0);
+    CHECK_FALSE(spectator.out.contains("hand"));
+    CHECK(spectator.out["gift_deck"].is_number_integer());
+    int total = 0;
+    for (int seat = 0; seat < seats; ++seat) {
+      const auto v = replay_text(text, {"--as", std::to_string(seat)});
+      REQUIRE(v.code == 0);
+      REQUIRE(v.out["hand"].is_array());
+      CHECK(v.out["hand"].size() == v.out["hand_sizes"][seat]);
+      total += static_cast<int>(v.out["hand"].size());
+    }
+    CHECK(total + spectator.out["gift_deck"].get<int>() +
+              static_cast<int>(spectator.out["gift_discard"].size()) == 25);
+  }
+  // EX-08: seat 0 holds the scripted synod; nobody else's view names it.
+  const auto text = read_text(records_dir / "ex08_gift_receipt.json");
+  CHECK(replay_text(text, {"--as", "0"}).out["hand"] == json::array({"synod"}));
+  for (const char* viewer : {"1", "2", "spectator"})
+    CHECK(replay_text(text, {"--as", viewer}).text.find("synod") == std::string::npos);
+  // The receipt event names no card.
+  for (const auto& e : replay_text(text, {"--events"}).out["events"])
+    if (e["type"] == "gift_received") CHECK_FALSE(e.contains("card"));
+}
+
+TEST_CASE("scripted gift draws that cannot be made make the record malformed") {
+  json r = json::parse(read_text(records_dir / "ex08_gift_receipt.json"));
+  r["setup"]["script"]["gifts"] = json::array();
+  check_record_error(replay_json(r), "script_exhausted");
+  r["setup"]["script"]["gifts"] = {"joker"};
   check_record_error(replay_json(r), "bad_script");
 }

@@ -76,6 +76,8 @@ status setup(game_state& s, const game_setup& g) {
 void revolt(game_state& s, event_log* events) {
   const auto symbol = tiles()[s.drawn].revolt;
   if (symbol == revolt_symbol::none) return;
+  // a Take 2 extra draw revolts unless revolts.extra_draws_trigger is false.
+  if (s.ext.gifts.drawing_extra && s.options.get(option::revolts_extra_draws_trigger) == 1) return;
   const auto k = symbol == revolt_symbol::city   ? feature_kind::city
                  : symbol == revolt_symbol::road ? feature_kind::road
                                                  : feature_kind::monastery;
@@ -140,8 +142,7 @@ void protection_moves(const game_state& s, std::vector<move>& out) {
 bool apply_protection(game_state& s, const move& m, event_log* events) {
   if (m.type == move_type::deploy && m.protect) {
     carcassonne::detail::deploy_follower(s, m, events);
-    s.figures.back().mark |= protected_mark;
-    pay(s, s.figures.back(), 4, events);
+    protect(s, s.figures.size() - 1, 4, events);
     return true;
   }
   if (m.type != move_type::protect) return false;
@@ -166,12 +167,18 @@ bool protect_step(game_state& s, turn_step step, event_log*) {
 
 status check(const game_state& s) {
   for (const auto& f : s.figures)
-    if (is_protected(f) && (f.type != figure_type::meeple || !revolt_kind(kind_of(s, f))))
-      return make_error(error_code::game_over, "a protected figure that is not a follower on a road, city or monastery");
+    // A protected follower moved into a field by Change Position keeps its mark (gifts.md §4.4).
+    if (is_protected(f) && f.type != figure_type::meeple)
+      return make_error(error_code::game_over, "a protected figure that is not a follower");
   return {};
 }
 
 }  // namespace
+
+void protect(game_state& s, std::size_t index, int points, event_log* events) {
+  s.figures[index].mark |= protected_mark;
+  pay(s, s.figures[index], points, events);
+}
 
 const expansion_module module{
     .id = expansion::peasant_revolts,

@@ -26,12 +26,16 @@ enum class event_type : std::uint8_t {
   flock_scored,       // at, feature (the field), points, owners (seats scoring)
   flock_lost,         // at, feature (the field), owners (seats whose figures return)
   revolt,             // seat (who drew), kind: a revolt against followers on that kind
+  gift_received,      // seat (the card itself is in that seat's view only)
+  gift_opened,        // seat, value = card
+  figure_moved,       // seat, figure, at, feature (where it went), value = the segment it left
 };
-inline constexpr int event_type_count = 14;
+inline constexpr int event_type_count = 17;
 inline constexpr std::array<std::string_view, event_type_count> event_type_names{
     "turn_started",      "tile_drawn",   "tile_discarded", "tile_placed",  "figure_deployed",
     "figure_returned",   "feature_completed", "points",   "game_finished", "tile_hidden",
-    "token_drawn",       "flock_scored", "flock_lost",     "revolt"};
+    "token_drawn",       "flock_scored", "flock_lost",     "revolt",        "gift_received",
+    "gift_opened",       "figure_moved"};
 
 struct event {
   event_type type{};
@@ -49,9 +53,9 @@ struct event {
 };
 
 // Why a points event happened, when it is not the feature's own scoring.
-enum class points_reason : std::uint8_t { feature, flock, revolt, protection };
-inline constexpr std::array<std::string_view, 4> points_reason_names{"feature", "flock", "revolt",
-                                                                     "protection"};
+enum class points_reason : std::uint8_t { feature, flock, revolt, protection, gifts, cash_out };
+inline constexpr std::array<std::string_view, 6> points_reason_names{
+    "feature", "flock", "revolt", "protection", "gifts", "cash_out"};
 
 
 using event_log = std::vector<event>;

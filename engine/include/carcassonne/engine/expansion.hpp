@@ -21,8 +21,8 @@ struct expansion_module {
   void (*tile_placed)(game_state&, event_log*) = nullptr;
   // Adds this expansion's legal moves to the current decision (after the base game's).
   void (*extra_moves)(const game_state&, std::vector<move>&) = nullptr;
-  // Before one of this expansion's moves is applied: what legality cannot show, such as a
-  // scripted draw that is exhausted (the move is then refused and nothing changes).
+  // Before any legal move is applied: what legality cannot show, such as a scripted draw that
+  // is exhausted (the move is then refused and nothing changes).
   status (*precheck)(const game_state&, const move&) = nullptr;
   // Applies one of this expansion's moves (already checked against extra_moves); returns false
   // when the move is not its own. The base has set awaiting to none: the module sets a decision
@@ -38,6 +38,8 @@ struct expansion_module {
   int (*completion_bonus)(const game_state&, segment_t root) = nullptr;
   // End of game, after the base game's final scoring.
   void (*final_scoring)(game_state&, event_log*) = nullptr;
+  // Tiles drawn and held aside by the expansion, not yet placed or returned (for invariants).
+  int (*tiles_held)(const game_state&) = nullptr;
   // Debug invariants of the expansion's own state.
   status (*check_invariants)(const game_state&) = nullptr;
 };

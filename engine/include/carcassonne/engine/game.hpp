@@ -37,9 +37,9 @@ struct game_setup {
 };
 
 // What the game waits for, and from whom. Decisions after `figure` belong to expansions.
-enum class decision : std::uint8_t { none, place_tile, figure, flock, protect };
-inline constexpr std::array<std::string_view, 5> decision_names{"none", "place_tile", "figure",
-                                                                "flock", "protect"};
+enum class decision : std::uint8_t { none, place_tile, figure, flock, protect, choose_tile };
+inline constexpr std::array<std::string_view, 6> decision_names{"none",  "place_tile", "figure",
+                                                                "flock", "protect",    "choose_tile"};
 
 // The automatic steps of a turn after the figure action (rules README "Turn structure", numbered
 // as there), in order. Expansions act in the steps other than s11_scoring, which is the base's.

@@ -19,6 +19,16 @@ int feature_value(const game_state& s, segment_t root, bool at_game_end);
 // Scores a completed feature (step 11): owners get its value, every follower on it returns.
 void score_completed(game_state& s, segment_t root, event_log* events);
 
+// Majority without any expansion's tie-break (the seats with the most followers, bit per seat).
+std::uint8_t majority(const game_state& s, segment_t root);
+
+// Awards points to each seat of `seats` for a feature (points events at the feature).
+void award(game_state& s, segment_t root, std::uint8_t seats, int points, bool final,
+           event_log* events);
+
+// Every figure on the feature goes back to its owner's supply (base 4.3.3, and expansions').
+void return_followers(game_state& s, segment_t root, event_log* events);
+
 // Takes one follower (game_state::figures[index], a meeple) off the board into its seat's
 // supply without scoring (an expansion's "take back"); emits figure_returned.
 void return_follower(game_state& s, std::size_t index, event_log* events);
