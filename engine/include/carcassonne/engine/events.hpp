@@ -18,19 +18,27 @@ enum class event_type : std::uint8_t {
   figure_deployed,    // seat, figure, at, feature
   figure_returned,    // seat, figure, at, feature
   feature_completed,  // feature_kind, at, feature (a representative segment), points, owners
-  points,             // seat, points, reason (feature_kind), at, feature; final = end-game scoring
+  points,             // seat, points, reason (feature_kind), at, feature; final = end-game scoring;
+                      // value: 0 a feature, 1 a flock, 2 Easter eggs (no feature: at is unused)
   game_finished,
   // Expansion events (their meaning is in the expansion's module).
   tile_hidden,        // seat: a tile left the supply face down, unseen (no tile id, ever)
   token_drawn,        // seat, value = token drawn from a bag
   flock_scored,       // at, feature (the field), points, owners (seats scoring)
   flock_lost,         // at, feature (the field), owners (seats whose figures return)
+  bunny_placed,       // seat (who placed the tile), at: a neutral figure was put on a tile
+  nest_scored,        // seat (who completed it), at: a nest (3x3 area) is scored for eggs
+  eggs_collected,     // seat, at (where), value = eggs received
+  die_rolled,         // seat, value = the roll
+  bunny_moved,        // seat (who moved it), at: one hop
+  bunny_stuck,        // seat: its go is skipped, the bunny cannot move
 };
-inline constexpr int event_type_count = 13;
+inline constexpr int event_type_count = 19;
 inline constexpr std::array<std::string_view, event_type_count> event_type_names{
     "turn_started",      "tile_drawn",   "tile_discarded", "tile_placed",  "figure_deployed",
     "figure_returned",   "feature_completed", "points",   "game_finished", "tile_hidden",
-    "token_drawn",       "flock_scored", "flock_lost"};
+    "token_drawn",       "flock_scored", "flock_lost",     "bunny_placed", "nest_scored",
+    "eggs_collected",    "die_rolled",   "bunny_moved",    "bunny_stuck"};
 
 struct event {
   event_type type{};
@@ -44,7 +52,7 @@ struct event {
   bool final = false;
   std::uint8_t owners = 0;  // bit per seat
   std::int32_t points = 0;
-  std::uint8_t value = 0;   // token_drawn: the token; points: 1 when a flock scored (not the feature)
+  std::uint8_t value = 0;   // token_drawn: the token; points: the reason (above); eggs, a roll
 };
 
 using event_log = std::vector<event>;
