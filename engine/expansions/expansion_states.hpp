@@ -3,14 +3,16 @@
 #pragma once
 #include <cstddef>
 
+#include "easter/state.hpp"
 #include "hills_and_sheep/state.hpp"
 
 namespace carcassonne {
 
 struct expansion_states {
   hills_and_sheep::state hills_and_sheep;
+  easter::state easter;
 
-  std::size_t heap_bytes() const { return hills_and_sheep.heap_bytes(); }
+  std::size_t heap_bytes() const { return hills_and_sheep.heap_bytes() + easter.heap_bytes(); }
   friend bool operator==(const expansion_states&, const expansion_states&) = default;
 };
 

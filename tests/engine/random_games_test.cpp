@@ -41,6 +41,28 @@ std::vector<move> corruptions(const move& m, const game_state& s) {
   flock.type = move_type::flock;
   flock.choice = static_cast<std::uint8_t>(m.choice == 0 ? 2 : 0);
   out.push_back(flock);
+  if (m.type == move_type::bunny) {  // Easter: one hop short, back to the start, one hop more
+    auto shorter = m;
+    if (shorter.path_length > 1) {
+      shorter.path[--shorter.path_length] = {};
+      out.push_back(shorter);
+    }
+    auto home = m;
+    home.path[m.path_length - 1] = s.ext.easter.bunny;
+    out.push_back(home);
+    auto longer = m;
+    if (longer.path_length < max_bunny_hops) {
+      const auto last = m.path[m.path_length - 1];
+      longer.path[longer.path_length++] = {static_cast<std::int16_t>(last.x + 1), last.y};
+      out.push_back(longer);
+    }
+  } else {
+    auto hop = m;  // a bunny move where no bunny phase is
+    hop.type = move_type::bunny;
+    hop.path_length = 1;
+    hop.path[0] = m.at;
+    out.push_back(hop);
+  }
   return out;
 }
 
@@ -51,7 +73,8 @@ bool listed(const std::vector<move>& moves, const move& m) {
 }
 
 // Plays random games of `setup`'s kind for 2..6 players; returns games played and moves refused.
-std::pair<int, int> random_games(game_setup setup, int per_seat_count, const char* label) {
+std::pair<int, int> random_games(game_setup setup, int per_seat_count, const char* label,
+                                 int* bunny_moves = nullptr) {
   rng chooser = rng::from_string(label);
   int games = 0, refused = 0;
   for (int players = 2; players <= 6; ++players) {
@@ -78,6 +101,7 @@ std::pair<int, int> random_games(game_setup setup, int per_seat_count, const cha
           const auto& other = moves[chooser.below(moves.size())];
           CHECK(apply(s, other).ok());
         }
+        if (bunny_moves && m.type == move_type::bunny) ++*bunny_moves;
         const auto st = apply_in_place(s, m);
         REQUIRE(st.ok());
         REQUIRE(check_invariants(s).ok());
@@ -125,6 +149,39 @@ TEST_CASE("random games with the Festival, alone and with Hills & Sheep") {
     CHECK(refused > 200);
   }
   CHECK(games == 20);
+}
+
+TEST_CASE("random games with Easter, alone and with Hills & Sheep and the Festival") {
+  int games = 0, bunny_moves = 0;
+  for (int variant = 0; variant < 5; ++variant) {
+    game_setup setup;
+    setup.expansions.add(expansion::easter);
+    const auto set = [&](const char* name, const char* value) {
+      REQUIRE(setup.options.set(name, std::string_view(value)).ok());
+    };
+    if (variant == 1) {
+      set("easter.variant", "original");
+      set("easter.nest_timing", "during_scoring");
+    }
+    if (variant == 2) {
+      setup.expansions.add(expansion::hills_and_sheep);
+      set("easter.hops", "fixed_2");
+      set("easter.second_place", "competition");
+      REQUIRE(setup.options.set("easter.shepherd_eggs", false).ok());
+    }
+    if (variant == 3) {
+      setup.expansions.add(expansion::hills_and_sheep);
+      setup.expansions.add(expansion::festival);
+      set("easter.variant", "original");
+    }
+    if (variant == 4) setup.expansions.add(expansion::festival);
+    const auto [played, refused] = random_games(setup, 1, ("ea" + std::to_string(variant)).c_str(),
+                                                &bunny_moves);
+    games += played;
+    CHECK(refused > 200);
+  }
+  CHECK(games == 25);
+  CHECK(bunny_moves > 100);
 }
 
 TEST_CASE("the same seed and moves give the same state; another seed another deck") {
