@@ -33,6 +33,7 @@ void for_each_view(const game_state& s, F&& f) {
 
 namespace views {
 extern const expansion_view hills_and_sheep;
+extern const expansion_view easter;
 }
 
 }  // namespace carcassonne::protocol
