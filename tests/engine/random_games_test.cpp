@@ -73,8 +73,34 @@ bool listed(const std::vector<move>& moves, const move& m) {
 }
 
 // Plays random games of `setup`'s kind for 2..6 players; returns games played and moves refused.
+// What the Easter games did (for tests that want rare steps to have happened).
+struct easter_stats {
+  int bunny_moves = 0;
+  int nests = 0;
+  bool compact = false;  // place tiles where they have the most neighbours (nests get surrounded)
+};
+
+// The placement with the most placed tiles around its square (the first such in list order).
+const move* compact_placement(const game_state& s, const std::vector<move>& moves, rng& chooser) {
+  const move* best = nullptr;
+  int most = -1;
+  for (const auto& m : moves) {
+    if (m.type != move_type::place_tile) return nullptr;
+    int around = 0;
+    for (int dx = -1; dx <= 1; ++dx)
+      for (int dy = -1; dy <= 1; ++dy)
+        around += s.board.tile_at({static_cast<std::int16_t>(m.at.x + dx),
+                                   static_cast<std::int16_t>(m.at.y + dy)}) >= 0;
+    if (around > most || (around == most && chooser.below(2) == 0)) {
+      most = around;
+      best = &m;
+    }
+  }
+  return best;
+}
+
 std::pair<int, int> random_games(game_setup setup, int per_seat_count, const char* label,
-                                 int* bunny_moves = nullptr) {
+                                 easter_stats* stats = nullptr) {
   rng chooser = rng::from_string(label);
   int games = 0, refused = 0;
   for (int players = 2; players <= 6; ++players) {
@@ -88,7 +114,8 @@ std::pair<int, int> random_games(game_setup setup, int per_seat_count, const cha
       while (!s.finished) {
         legal_actions(s, moves);
         REQUIRE(!moves.empty());
-        const auto& m = moves[chooser.below(moves.size())];
+        const move* compact = stats && stats->compact ? compact_placement(s, moves, chooser) : nullptr;
+        const auto& m = compact ? *compact : moves[chooser.below(moves.size())];
         for (const auto& bad : corruptions(m, s)) {
           if (listed(moves, bad)) continue;
           const game_state before = s;
@@ -101,9 +128,13 @@ std::pair<int, int> random_games(game_setup setup, int per_seat_count, const cha
           const auto& other = moves[chooser.below(moves.size())];
           CHECK(apply(s, other).ok());
         }
-        if (bunny_moves && m.type == move_type::bunny) ++*bunny_moves;
-        const auto st = apply_in_place(s, m);
+        event_log events;
+        const auto st = apply_in_place(s, m, &events);
         REQUIRE(st.ok());
+        if (stats) {
+          stats->bunny_moves += m.type == move_type::bunny;
+          for (const auto& e : events) stats->nests += e.type == event_type::nest_scored;
+        }
         REQUIRE(check_invariants(s).ok());
       }
       CHECK(legal_actions(s).empty());
@@ -152,8 +183,9 @@ TEST_CASE("random games with the Festival, alone and with Hills & Sheep") {
 }
 
 TEST_CASE("random games with Easter, alone and with Hills & Sheep and the Festival") {
-  int games = 0, bunny_moves = 0;
-  for (int variant = 0; variant < 5; ++variant) {
+  int games = 0;
+  easter_stats stats;
+  for (int variant = 0; variant < 6; ++variant) {
     game_setup setup;
     setup.expansions.add(expansion::easter);
     const auto set = [&](const char* name, const char* value) {
@@ -175,13 +207,19 @@ TEST_CASE("random games with Easter, alone and with Hills & Sheep and the Festiv
       set("easter.variant", "original");
     }
     if (variant == 4) setup.expansions.add(expansion::festival);
+    if (variant == 5) {  // compact boards: nests get surrounded, also by nests placed into holes
+      set("easter.nest_timing", "during_scoring");
+      setup.expansions.add(expansion::hills_and_sheep);
+    }
+    stats.compact = variant == 5;
     const auto [played, refused] = random_games(setup, 1, ("ea" + std::to_string(variant)).c_str(),
-                                                &bunny_moves);
+                                                &stats);
     games += played;
     CHECK(refused > 200);
   }
-  CHECK(games == 25);
-  CHECK(bunny_moves > 100);
+  CHECK(games == 30);
+  CHECK(stats.bunny_moves > 100);
+  CHECK(stats.nests > 10);
 }
 
 TEST_CASE("the same seed and moves give the same state; another seed another deck") {
