@@ -157,16 +157,18 @@ void deploy_follower(game_state& s, const move& m, event_log* events) {
                      .figure = figure_type::meeple});
 }
 
-bool is_extra_move(const game_state& s, const move& m) {
+// An expansion's move: legal when generated (check_move then runs the modules' prechecks). A move
+// of a kind the decision takes, but not listed (a bunny path that is not legal), is named so.
+status check_extra_move(const game_state& s, const move& m, status otherwise) {
   std::vector<move> extra;
   collect_extra_moves(s, extra);
-  return std::find(extra.begin(), extra.end(), m) != extra.end();
-}
-
-// An expansion's move: legal when generated (check_move then runs the modules' prechecks).
-status check_extra_move(const game_state& s, const move& m, status otherwise) {
-  if (!is_extra_move(s, m)) return otherwise;
-  return {};
+  if (std::find(extra.begin(), extra.end(), m) != extra.end()) return {};
+  if (m.type != move_type::deploy && m.type != move_type::return_figure &&
+      std::any_of(extra.begin(), extra.end(), [&](const move& x) { return x.type == m.type; }))
+    return make_error(error_code::unexpected_move,
+                      "this " + std::string(move_type_names[static_cast<int>(m.type)]) +
+                          " move is not one of the legal moves now");
+  return otherwise;
 }
 
 }  // namespace
