@@ -570,3 +570,23 @@ TEST_CASE("a seeded Easter game: one phase per bunny tile, a roll per go, eggs a
   CHECK(hops >= bunny_moves);
   CHECK(r.out["eggs"] == json(eggs));
 }
+
+TEST_CASE("seeded dice (docs/randomness.md test vector): seed dice-8 rolls 2, 1, 3 as EX-15's script") {
+  json r = read_record("ex15_easter_bunny_hig.json");
+  r["setup"]["script"].erase("dice");
+  r["setup"]["seed"] = "dice-8";
+  const auto seeded = replay_json(r, {"--events"});
+  REQUIRE(seeded.code == 0);
+  std::vector<int> rolls;
+  for (const auto& e : seeded.out["events"])
+    if (e["type"] == "die_rolled") rolls.push_back(e["roll"].get<int>());
+  CHECK(rolls == std::vector<int>{2, 1, 3});
+  CHECK(seeded.out["eggs"] == json::array({1, 1, 1}));
+  // With the die-less variant the roll is always 2 and nothing is drawn: Blue's single hop is
+  // then refused (a second hop exists), so the record is cut before it.
+  r["setup"]["options"] = {{"easter.hops", "fixed_2"}};
+  const auto fixed = replay_json(without_last_moves(r, 1), {"--events"});
+  REQUIRE(fixed.code == 0);
+  CHECK(fixed.out["bunny_go"]["roll"] == 2);
+  for (const auto& e : fixed.out["events"]) CHECK(e["type"] != "die_rolled");
+}
