@@ -159,7 +159,7 @@ TEST_CASE("a nest placed into a hole whose 8 neighbours are all there is scored 
   CHECK(eggs_of(p) == std::vector<int>{1, 2 + 2});
 }
 
-TEST_CASE("a nest one square short of surrounded gives nothing, during play or at the end") {
+TEST_CASE("a nest not surrounded gives nothing, during play or at the end") {
   position p(with_seats(easter_setup(), 2), {"BA/L"});
   p.tile(0, 1, "EA/04", 0);
   p.follower(1, 0, 1, "monastery0");
