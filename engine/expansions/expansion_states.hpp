@@ -4,6 +4,7 @@
 #include <cstddef>
 
 #include "gifts/state.hpp"
+#include "easter/state.hpp"
 #include "hills_and_sheep/state.hpp"
 #include "peasant_revolts/state.hpp"
 
@@ -13,9 +14,11 @@ struct expansion_states {
   hills_and_sheep::state hills_and_sheep;
   peasant_revolts::state peasant_revolts;
   gifts::state gifts;
+  easter::state easter;
 
   std::size_t heap_bytes() const {
-    return hills_and_sheep.heap_bytes() + peasant_revolts.heap_bytes() + gifts.heap_bytes();
+    return hills_and_sheep.heap_bytes() + peasant_revolts.heap_bytes() + gifts.heap_bytes() +
+           easter.heap_bytes();
   }
   friend bool operator==(const expansion_states&, const expansion_states&) = default;
 };

@@ -25,7 +25,17 @@
 //   protect) through peasant_revolts::protect; opening a gift is not deploying.
 // - Peasant Revolts + Festival: a returned follower leaves the board with its mark, so it loses
 //   its protection; a return is not a deployment, so protect-for-2 stays open.
+// - Easter + Hills & Sheep: a shepherd on a nest's 9 squares or on a square the bunny lands on
+//   gives its owner an egg like a follower (easter.shepherd_eggs); hills and vineyards change no
+//   eggs. Flocks gathered or lost at step 10 took their shepherds off the board before Easter's
+//   steps (10a, 12, 13), so those shepherds give no eggs. The tile under a hill is never on the
+//   board: it neither surrounds a nest nor carries the bunny.
+// - Easter + Festival: a figure taken back at step 8 is off the board for Easter's steps (no
+//   eggs). A festival tile may be a nest's last neighbour like any tile.
+// - Easter alone: in the bunny phase the seat to act (game_state::deciding) is the seat whose go
+//   it is, not the active seat; every other decision stays the active seat's.
 #include "carcassonne/engine/expansion.hpp"
+#include "easter/easter.hpp"
 #include "festival/festival.hpp"
 #include "gifts/gifts.hpp"
 #include "hills_and_sheep/hills_and_sheep.hpp"
@@ -35,7 +45,8 @@ namespace carcassonne {
 
 namespace {
 constexpr std::array<const expansion_module*, expansion_count> modules{
-    &hills_and_sheep::module, &gifts::module, &peasant_revolts::module, nullptr, &festival::module};
+    &hills_and_sheep::module, &gifts::module, &peasant_revolts::module, &easter::module,
+    &festival::module};
 
 // The module list of every subset of expansions, built once at start-up (active_modules runs
 // several times per move). The modules themselves are constant-initialized, so they are ready.

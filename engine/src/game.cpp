@@ -69,7 +69,7 @@ result<game_state> new_game(const game_setup& setup, event_log* events) {
 void legal_actions(const game_state& s, std::vector<move>& out) {
   out.clear();
   if (s.finished) return;
-  const seat_t seat = s.active;
+  const seat_t seat = s.deciding;
   switch (s.awaiting) {
     case decision::place_tile: {
       const auto& t = tiles()[s.drawn];

@@ -20,6 +20,12 @@ status check_invariants(const game_state& s) {
     if (on_board[seat] + s.players[seat].followers != followers_per_seat)
       return broken("followers of seat " + std::to_string(seat) + " not conserved");
 
+  // The base game's decisions are the active seat's; an expansion's may be another seat's.
+  if (s.active >= s.seats || s.deciding >= s.seats) return broken("seat to act out of range");
+  if ((s.awaiting == decision::place_tile || s.awaiting == decision::figure) &&
+      s.deciding != s.active)
+    return broken("a base decision awaited from a seat that is not active");
+
   // Every tile is accounted for: placed (less the start tile), discarded, or being placed.
   int drawn_unplaced = s.awaiting == decision::place_tile ? 1 : 0;
   for (const auto* m : active_modules(s))

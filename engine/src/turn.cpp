@@ -145,16 +145,19 @@ void place_drawn_tile(game_state& s, const move& m, event_log* events) {
   enter_figure_step(s, events);
 }
 
-bool is_extra_move(const game_state& s, const move& m) {
+// An expansion's move: legal when generated (check_move then runs the modules' prechecks). A move
+// of a kind the decision takes, but not listed (a bunny path that is not legal), is named so.
+status check_extra_move(const game_state& s, const move& m, status otherwise) {
   std::vector<move> extra;
   collect_extra_moves(s, extra);
-  return std::find(extra.begin(), extra.end(), m) != extra.end();
-}
-
-// An expansion's move: legal when generated.
-status check_extra_move(const game_state& s, const move& m, status otherwise) {
-  if (!is_extra_move(s, m)) return otherwise;
-  return {};
+  if (std::find(extra.begin(), extra.end(), m) != extra.end()) return {};
+  if (m.type != move_type::deploy && m.type != move_type::return_figure &&
+      m.type != move_type::protect &&
+      std::any_of(extra.begin(), extra.end(), [&](const move& x) { return x.type == m.type; }))
+    return make_error(error_code::unexpected_move,
+                      "this " + std::string(move_type_names[static_cast<int>(m.type)]) +
+                          " move is not one of the legal moves now");
+  return otherwise;
 }
 
 }  // namespace
@@ -194,6 +197,7 @@ void begin_turn(game_state& s, event_log* events) {
   s.deployed = 0;
   s.completed.clear();
   s.awaiting = decision::none;
+  s.deciding = s.active;
   if (s.tiles_left() == 0) return end_game(s, events);
   ++s.turn;
   emit(events, event{.type = event_type::turn_started, .seat = s.active});
@@ -222,11 +226,13 @@ bool can_deploy(const game_state& s, int local_segment) {
   return d.follower_total() == 0 && !d.completed;
 }
 
-status check_move(const game_state& s, const move& m) {
+namespace {
+
+status check_legal(const game_state& s, const move& m) {
   using ec = error_code;
   if (s.finished) return make_error(ec::game_over, "the game is over");
-  if (m.seat != s.active)
-    return make_error(ec::not_your_turn, "seat " + std::to_string(s.active) + " is to act");
+  if (m.seat != s.deciding)
+    return make_error(ec::not_your_turn, "seat " + std::to_string(s.deciding) + " is to act");
   const auto unexpected = [&] {
     return make_error(ec::unexpected_move, std::string(move_type_names[static_cast<int>(m.type)]) +
                                                " is not possible now: waiting for " +
@@ -280,6 +286,18 @@ status check_move(const game_state& s, const move& m) {
     default:
       return check_extra_move(s, m, unexpected());
   }
+}
+
+}  // namespace
+
+// The move is legal; then every module's precheck sees it (whatever its kind: a base move may
+// start an expansion's automatic step that needs a scripted draw).
+status check_move(const game_state& s, const move& m) {
+  if (auto st = check_legal(s, m); !st) return st;
+  for (const auto* x : active_modules(s))
+    if (x->precheck)
+      if (auto st = x->precheck(s, m); !st) return st;
+  return {};
 }
 
 void perform(game_state& s, const move& m, event_log* events) {

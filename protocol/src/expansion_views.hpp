@@ -39,6 +39,7 @@ namespace views {
 extern const expansion_view hills_and_sheep;
 extern const expansion_view peasant_revolts;
 extern const expansion_view gifts;
+extern const expansion_view easter;
 }
 
 }  // namespace carcassonne::protocol

@@ -160,8 +160,11 @@ parsed<move> move_from_json(const json& j, const game_state& s) {
         break;
       }
       for (const auto& p : *it) {
-        if (!p.is_array() || p.size() != 2 || !p[0].is_number_integer() || !p[1].is_number_integer()) {
-          r.fail("malformed_move", "each path entry is [x, y]");
+        constexpr long long lim = std::numeric_limits<std::int16_t>::max();
+        if (!p.is_array() || p.size() != 2 || !p[0].is_number_integer() || !p[1].is_number_integer() ||
+            p[0].get<long long>() < -lim || p[0].get<long long>() > lim ||
+            p[1].get<long long>() < -lim || p[1].get<long long>() > lim) {
+          r.fail("malformed_move", "each path entry is [x, y], integers in range");
           break;
         }
         m.path[m.path_length++] = {static_cast<std::int16_t>(p[0].get<int>()),
@@ -251,6 +254,10 @@ json event_to_json(const event& e) {
     j["feature"] = tiles()[e.tile].segments.at(e.feature).id;
     j["kind"] = feature_kind_names[static_cast<int>(e.kind)];
   };
+  const auto expansion_fields = [&] {
+    for (int x = 0; x < expansion_count; ++x)
+      if (const auto* v = find_view(static_cast<expansion>(x)); v && v->event_fields) v->event_fields(e, j);
+  };
   switch (e.type) {
     case event_type::turn_started:
     case event_type::game_finished:
@@ -280,7 +287,9 @@ json event_to_json(const event& e) {
       break;
     }
     case event_type::points:
-      feature_at();
+      // Egg points and points for unopened gifts belong to no feature.
+      if (e.value != static_cast<int>(points_reason::eggs) && e.value != static_cast<int>(points_reason::gifts))
+        feature_at();
       j["points"] = e.points;
       j["final"] = e.final;
       if (e.value != 0 && e.value < points_reason_names.size()) j["reason"] = points_reason_names[e.value];
@@ -302,8 +311,17 @@ json event_to_json(const event& e) {
       j["from"] = tiles()[e.tile].segments.at(e.value).id;
       break;
     case event_type::token_drawn:
-      for (int x = 0; x < expansion_count; ++x)
-        if (const auto* v = find_view(static_cast<expansion>(x)); v && v->event_fields) v->event_fields(e, j);
+    case event_type::die_rolled:
+    case event_type::bunny_stuck:
+      expansion_fields();
+      break;
+    case event_type::bunny_placed:
+    case event_type::nest_scored:
+    case event_type::eggs_collected:
+    case event_type::bunny_moved:
+      j["x"] = e.at.x;
+      j["y"] = e.at.y;
+      expansion_fields();
       break;
     case event_type::flock_scored:
     case event_type::flock_lost: {

@@ -15,7 +15,7 @@ std::string num(long long v) { return std::to_string(v); }
 
 std::string awaiting_text(const game_state& s) {
   if (s.finished) return "null";
-  std::string out = R"({"seat":)" + num(s.active) + R"(,"decision":)";
+  std::string out = R"({"seat":)" + num(to_act(s)) + R"(,"decision":)";
   append_quoted(out, decision_names[static_cast<int>(s.awaiting)]);
   return out + "}";
 }
@@ -57,7 +57,7 @@ std::string player_text(const game_state& s, int seat, const std::vector<std::st
 
 view_doc public_doc(const game_state& s, const std::vector<std::string>& names) {
   view_doc d;
-  d.fields.reserve(16);  // base keys and the expansions' (references into it are held)
+  d.fields.reserve(24);  // base keys and the expansions' (references into it are held)
   d.scalar("status", s.finished ? R"("finished")" : R"("playing")");
   auto& expansions = d.array("expansions");
   for (int e = 0; e < expansion_count; ++e)
@@ -87,7 +87,7 @@ view_doc public_doc(const game_state& s, const std::vector<std::string>& names) 
 view_doc private_doc(const game_state& s, int viewer) {
   view_doc d;
   d.scalar("viewer", viewer == spectator ? R"("spectator")" : num(viewer));
-  if (viewer != spectator && !s.finished && viewer == s.active) {
+  if (viewer != spectator && !s.finished && viewer == to_act(s)) {
     auto& moves = d.array("legal_moves");
     for (const auto& m : legal_actions(s)) moves.items.push_back(move_text(m, s));
   }

@@ -355,7 +355,8 @@ struct table {
     return none;
   }
   bool finished() const { return game()["status"] == "finished"; }
-  int active() const { return game()["active"].get<int>(); }
+  // The seat that must act now (the active seat, except in another seat's Easter bunny go).
+  int acting() const { return game()["awaiting"]["seat"].get<int>(); }
 
   // The creator starts the game; every client reads up to the patch that brings the game.
   void start(ws_client& creator) {
@@ -366,7 +367,7 @@ struct table {
   }
   // The seat to act sends a random legal move from its own view; everyone reads its patch.
   void step() {
-    ws_client* c = seats.at(active());
+    ws_client* c = seats.at(acting());
     REQUIRE(c != nullptr);
     const json& legal = c->view["game"]["legal_moves"];
     REQUIRE(legal.is_array());

@@ -28,7 +28,7 @@ TEST_CASE("e2e: refusals answer with an error code and the request's id, and cha
   table t{{&a, &b}, {&s}};
   t.start(a);
   t.play(3);
-  const int act = t.active();
+  const int act = t.acting();
   ws_client& to_act = *t.seats[act];
   ws_client& waiting = *t.seats[1 - act];
 

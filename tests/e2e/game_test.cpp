@@ -88,7 +88,7 @@ TEST_CASE("e2e: a player loses its connection mid-game and resumes on a new one"
 
   // Ann plays on while it is her turn; Bob misses these patches and gets them in the snapshot.
   int away_moves = 0;
-  while (!t.finished() && t.active() == 0 && away_moves < 6) {
+  while (!t.finished() && t.acting() == 0 && away_moves < 6) {
     t.step();
     ++away_moves;
   }

@@ -93,6 +93,7 @@ struct position {
   // Makes `seat` the one to place the drawn tile.
   position& to_move(int seat) {
     s.active = static_cast<seat_t>(seat);
+    s.deciding = s.active;
     return *this;
   }
 
@@ -136,6 +137,14 @@ struct position {
   // Hills & Sheep: Grow (expand) or Gather (herd).
   move flock_move(bool herd) const {
     return move{.type = move_type::flock, .seat = s.active, .choice = static_cast<std::uint8_t>(herd)};
+  }
+  // Easter: the seat whose go it is moves the bunny along `path` (the squares landed on).
+  move bunny_move(const std::vector<std::pair<int, int>>& path) const {
+    move m{.type = move_type::bunny, .seat = s.deciding};
+    REQUIRE(path.size() <= static_cast<std::size_t>(max_bunny_hops));
+    for (const auto& [x, y] : path)
+      m.path[m.path_length++] = {static_cast<std::int16_t>(x), static_cast<std::int16_t>(y)};
+    return m;
   }
 
   event_log place(int x, int y, int degrees) { return play(place_move(x, y, degrees)); }

@@ -47,6 +47,28 @@ std::vector<move> corruptions(const move& m, const game_state& s) {
   flock.type = move_type::flock;
   flock.choice = static_cast<std::uint8_t>(m.choice == 0 ? 2 : 0);
   out.push_back(flock);
+  if (m.type == move_type::bunny) {  // Easter: one hop short, back to the start, one hop more
+    auto shorter = m;
+    if (shorter.path_length > 1) {
+      shorter.path[--shorter.path_length] = {};
+      out.push_back(shorter);
+    }
+    auto home = m;
+    home.path[m.path_length - 1] = s.ext.easter.bunny;
+    out.push_back(home);
+    auto longer = m;
+    if (longer.path_length < max_bunny_hops) {
+      const auto last = m.path[m.path_length - 1];
+      longer.path[longer.path_length++] = {static_cast<std::int16_t>(last.x + 1), last.y};
+      out.push_back(longer);
+    }
+  } else {
+    auto hop = m;  // a bunny move where no bunny phase is
+    hop.type = move_type::bunny;
+    hop.path_length = 1;
+    hop.path[0] = m.at;
+    out.push_back(hop);
+  }
   return out;
 }
 
@@ -57,7 +79,34 @@ bool listed(const std::vector<move>& moves, const move& m) {
 }
 
 // Plays random games of `setup`'s kind for 2..6 players; returns games played and moves refused.
-std::pair<int, int> random_games(game_setup setup, int per_seat_count, const char* label) {
+// What the Easter games did (for tests that want rare steps to have happened).
+struct easter_stats {
+  int bunny_moves = 0;
+  int nests = 0;
+  bool compact = false;  // place tiles where they have the most neighbours (nests get surrounded)
+};
+
+// The placement with the most placed tiles around its square (the first such in list order).
+const move* compact_placement(const game_state& s, const std::vector<move>& moves, rng& chooser) {
+  const move* best = nullptr;
+  int most = -1;
+  for (const auto& m : moves) {
+    if (m.type != move_type::place_tile) return nullptr;
+    int around = 0;
+    for (int dx = -1; dx <= 1; ++dx)
+      for (int dy = -1; dy <= 1; ++dy)
+        around += s.board.tile_at({static_cast<std::int16_t>(m.at.x + dx),
+                                   static_cast<std::int16_t>(m.at.y + dy)}) >= 0;
+    if (around > most || (around == most && chooser.below(2) == 0)) {
+      most = around;
+      best = &m;
+    }
+  }
+  return best;
+}
+
+std::pair<int, int> random_games(game_setup setup, int per_seat_count, const char* label,
+                                 easter_stats* stats = nullptr) {
   rng chooser = rng::from_string(label);
   int games = 0, refused = 0;
   for (int players = 2; players <= 6; ++players) {
@@ -71,7 +120,8 @@ std::pair<int, int> random_games(game_setup setup, int per_seat_count, const cha
       while (!s.finished) {
         legal_actions(s, moves);
         REQUIRE(!moves.empty());
-        const auto& m = moves[chooser.below(moves.size())];
+        const move* compact = stats && stats->compact ? compact_placement(s, moves, chooser) : nullptr;
+        const auto& m = compact ? *compact : moves[chooser.below(moves.size())];
         for (const auto& bad : corruptions(m, s)) {
           if (listed(moves, bad)) continue;
           const game_state before = s;
@@ -84,8 +134,13 @@ std::pair<int, int> random_games(game_setup setup, int per_seat_count, const cha
           const auto& other = moves[chooser.below(moves.size())];
           CHECK(apply(s, other).ok());
         }
-        const auto st = apply_in_place(s, m);
+        event_log events;
+        const auto st = apply_in_place(s, m, &events);
         REQUIRE(st.ok());
+        if (stats) {
+          stats->bunny_moves += m.type == move_type::bunny;
+          for (const auto& e : events) stats->nests += e.type == event_type::nest_scored;
+        }
         REQUIRE(check_invariants(s).ok());
       }
       CHECK(legal_actions(s).empty());
@@ -172,6 +227,46 @@ TEST_CASE("random games with the Festival, alone and with Hills & Sheep") {
   CHECK(games == 20);
 }
 
+TEST_CASE("random games with Easter, alone and with Hills & Sheep and the Festival") {
+  int games = 0;
+  easter_stats stats;
+  for (int variant = 0; variant < 6; ++variant) {
+    game_setup setup;
+    setup.expansions.add(expansion::easter);
+    const auto set = [&](const char* name, const char* value) {
+      REQUIRE(setup.options.set(name, std::string_view(value)).ok());
+    };
+    if (variant == 1) {
+      set("easter.variant", "original");
+      set("easter.nest_timing", "during_scoring");
+    }
+    if (variant == 2) {
+      setup.expansions.add(expansion::hills_and_sheep);
+      set("easter.hops", "fixed_2");
+      set("easter.second_place", "competition");
+      REQUIRE(setup.options.set("easter.shepherd_eggs", false).ok());
+    }
+    if (variant == 3) {
+      setup.expansions.add(expansion::hills_and_sheep);
+      setup.expansions.add(expansion::festival);
+      set("easter.variant", "original");
+    }
+    if (variant == 4) setup.expansions.add(expansion::festival);
+    if (variant == 5) {  // compact boards: nests get surrounded, also by nests placed into holes
+      set("easter.nest_timing", "during_scoring");
+      setup.expansions.add(expansion::hills_and_sheep);
+    }
+    stats.compact = variant == 5;
+    const auto [played, refused] = random_games(setup, 1, ("ea" + std::to_string(variant)).c_str(),
+                                                &stats);
+    games += played;
+    CHECK(refused > 200);
+  }
+  CHECK(games == 30);
+  CHECK(stats.bunny_moves > 100);
+  CHECK(stats.nests > 10);
+}
+
 TEST_CASE("the same seed and moves give the same state; another seed another deck") {
   auto play = [](const std::string& seed) {
     game_setup setup;
@@ -215,9 +310,12 @@ TEST_CASE("setup errors") {
   setup.seats = 2;
   setup.script.deck = std::vector<tile_type_id>{*tiles().find("HS/RR.h")};
   CHECK(new_game(setup).err().code == error_code::tile_not_in_play);
-  game_setup with_easter;  // not implemented yet
-  with_easter.expansions.add(expansion::easter);
-  CHECK(new_game(with_easter).err().code == error_code::unsupported_expansion);
+  // Every expansion has its module: none is refused with unsupported_expansion any more.
+  for (int e = 0; e < expansion_count; ++e) {
+    game_setup with_one;
+    with_one.expansions.add(static_cast<expansion>(e));
+    CHECK(new_game(with_one).ok());
+  }
 }
 
 TEST_CASE("rule options: names, values, booleans") {

@@ -39,6 +39,86 @@ TEST_CASE("every legal move of a seeded game survives move_to_json and move_from
   CHECK(checked > 500);
 }
 
+TEST_CASE("every legal bunny move of a seeded Easter game survives the codec") {
+  game_state s = game_from(R"({"setup": {"players": [{"name": "A"}, {"name": "B"}, {"name": "C"}],
+                                         "expansions": ["easter"], "seed": "codec-bunny"}})");
+  std::size_t checked = 0;
+  for (int step = 0; !s.finished; ++step) {
+    const auto moves = legal_actions(s);
+    REQUIRE_FALSE(moves.empty());
+    for (const auto& m : moves) {
+      if (m.type != move_type::bunny) continue;
+      const json j = move_to_json(m, s);
+      REQUIRE(j["path"].size() == m.path_length);
+      const auto back = move_from_json(j, s);
+      REQUIRE_MESSAGE(back.ok(), j.dump() << ": " << back.error.code);
+      CHECK(*back.value == m);
+      ++checked;
+    }
+    REQUIRE(apply_in_place(s, moves[static_cast<std::size_t>(step) % moves.size()]).ok());
+  }
+  CHECK(checked > 10);
+}
+
+TEST_CASE("event_to_json: the Easter events (EX-15 with its scripted dice, then final scoring)") {
+  game_state s = game_from(R"({"setup": {"players": [{"name": "R"}, {"name": "B"}, {"name": "G"}],
+    "expansions": ["easter"],
+    "script": {"deck": ["BA/RFr", "BA/RFr", "BA/L", "BA/RFr", "BA/RFr", "BA/RFr", "EA/01"],
+               "dice": [2, 1, 3]}}})");
+  event_log log;
+  for (const char* text : {R"({"seat":0,"type":"place_tile","x":-1,"y":0,"rotation":0})",
+                           R"({"seat":0,"type":"pass"})",
+                           R"({"seat":1,"type":"place_tile","x":1,"y":0,"rotation":0})",
+                           R"({"seat":1,"type":"deploy","figure":"meeple","x":1,"y":0,"feature":"road0"})",
+                           R"({"seat":2,"type":"place_tile","x":1,"y":1,"rotation":0})",
+                           R"({"seat":2,"type":"deploy","figure":"meeple","x":1,"y":1,"feature":"monastery0"})",
+                           R"({"seat":0,"type":"place_tile","x":2,"y":0,"rotation":0})",
+                           R"({"seat":0,"type":"deploy","figure":"meeple","x":2,"y":0,"feature":"field1"})",
+                           R"({"seat":1,"type":"place_tile","x":-2,"y":0,"rotation":0})",
+                           R"({"seat":1,"type":"pass"})",
+                           R"({"seat":2,"type":"place_tile","x":-3,"y":0,"rotation":0})",
+                           R"({"seat":2,"type":"pass"})",
+                           R"({"seat":0,"type":"place_tile","x":3,"y":0,"rotation":0})"}) {
+    auto m = move_from_json(json::parse(text), s);
+    REQUIRE_MESSAGE(m.ok(), text);
+    REQUIRE_MESSAGE(apply_in_place(s, *m.value).ok(), text);
+  }
+  for (const char* text : {R"({"seat":0,"type":"pass"})",
+                           R"({"seat":0,"type":"bunny","path":[[2,0],[1,0]]})",
+                           R"({"seat":1,"type":"bunny","path":[[1,1]]})"}) {
+    auto m = move_from_json(json::parse(text), s);
+    REQUIRE_MESSAGE(m.ok(), text);
+    REQUIRE_MESSAGE(apply_in_place(s, *m.value, &log).ok(), text);
+  }
+  REQUIRE(s.finished);
+  std::vector<json> easter;
+  for (const auto& e : log)
+    if (e.type >= event_type::bunny_placed || (e.type == event_type::points && e.value == static_cast<int>(points_reason::eggs)))
+      easter.push_back(event_to_json(e));
+  const std::vector<json> expected{
+      {{"type", "die_rolled"}, {"seat", 0}, {"roll", 2}},
+      {{"type", "bunny_moved"}, {"seat", 0}, {"x", 2}, {"y", 0}},
+      {{"type", "eggs_collected"}, {"seat", 0}, {"x", 2}, {"y", 0}, {"eggs", 1}},
+      {{"type", "bunny_moved"}, {"seat", 0}, {"x", 1}, {"y", 0}},
+      {{"type", "eggs_collected"}, {"seat", 1}, {"x", 1}, {"y", 0}, {"eggs", 1}},
+      {{"type", "die_rolled"}, {"seat", 1}, {"roll", 1}},
+      {{"type", "bunny_moved"}, {"seat", 1}, {"x", 1}, {"y", 1}},
+      {{"type", "eggs_collected"}, {"seat", 2}, {"x", 1}, {"y", 1}, {"eggs", 1}},
+      {{"type", "die_rolled"}, {"seat", 2}, {"roll", 3}},
+      {{"type", "bunny_stuck"}, {"seat", 2}},
+      {{"type", "points"}, {"seat", 0}, {"points", 10}, {"final", true}, {"reason", "eggs"}},
+      {{"type", "points"}, {"seat", 1}, {"points", 10}, {"final", true}, {"reason", "eggs"}},
+      {{"type", "points"}, {"seat", 2}, {"points", 10}, {"final", true}, {"reason", "eggs"}}};
+  CHECK(easter == expected);
+}
+
+TEST_CASE("event_to_json: bunny_placed and nest_scored name their square") {
+  event placed{.type = event_type::bunny_placed, .seat = 1, .at = {3, -2}};
+  CHECK(event_to_json(placed) == json{{"type", "bunny_placed"}, {"seat", 1}, {"x", 3}, {"y", -2}});
+  event nest{.type = event_type::nest_scored, .seat = 0, .at = {0, 1}};
+  CHECK(event_to_json(nest) == json{{"type", "nest_scored"}, {"seat", 0}, {"x", 0}, {"y", 1}});
+}
+
 TEST_CASE("record forms of the base moves") {
   game_state s = game_from(R"({"setup": {"players": [{"name": "A"}, {"name": "B"}],
                                          "script": {"deck": ["BA/RFr", "BA/RFr"]}}})");
@@ -140,6 +220,8 @@ TEST_CASE("malformed moves give stable error codes") {
       {R"({"seat": 0, "type": "bunny", "path": [[1, 0, 2]]})", "malformed_move"},
       {R"({"seat": 0, "type": "bunny", "path": [1, 0]})", "malformed_move"},
       {R"({"seat": 0, "type": "bunny"})", "malformed_move"},
+      {R"({"seat": 0, "type": "bunny", "path": [[65537, 0]]})", "malformed_move"},
+      {R"({"seat": 0, "type": "bunny", "path": [[1.5, 0]]})", "malformed_move"},
   };
   for (const auto& [text, code] : cases) {
     CAPTURE(text);

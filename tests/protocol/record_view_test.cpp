@@ -143,7 +143,7 @@ void check_views(const game_state& s) {
     CAPTURE(viewer);
     const json v = build_view(s, viewer, names);
     CHECK(v["viewer"] == (viewer == spectator ? json("spectator") : json(viewer)));
-    const bool acts = !s.finished && viewer == s.active;
+    const bool acts = !s.finished && viewer == to_act(s);
     REQUIRE(v.contains("legal_moves") == acts);
     if (acts) {
       CHECK(v["legal_moves"] == expected_moves(s));
@@ -200,4 +200,33 @@ TEST_CASE("a view's top-level fields") {
   CHECK(v["figures"] == json::array());
   CHECK(keys(v).count("supply") == 0);
   CHECK(keys(v).count("deck") == 0);
+}
+
+TEST_CASE("Easter views: a bunny go is decided by its seat, with the roll and the visited squares") {
+  game_state s = game_from(R"({"setup": {"players": [{"name": "Ann"}, {"name": "Bob"}, {"name": "Cid"}],
+                                         "expansions": ["easter"], "seed": "easter-views"}})");
+  int goes = 0, others = 0, decisions = 0;
+  while (!s.finished) {
+    const json v = build_view(s, spectator, {"Ann", "Bob", "Cid"});
+    CHECK(v["eggs"].size() == 3);
+    if (s.awaiting == decision::bunny) {
+      check_views(s);
+      ++goes;
+      others += s.deciding != s.active;
+      CHECK(v["awaiting"] == json{{"seat", s.deciding}, {"decision", "bunny"}});
+      CHECK(v["active"] == s.active);
+      const auto& go = v["bunny_go"];
+      CHECK(go["seat"] == s.deciding);
+      CHECK(go["roll"].get<int>() >= 1);
+      CHECK(go["roll"].get<int>() <= 3);
+      REQUIRE(!go["visited"].empty());
+      CHECK(go["visited"].back() == json::array({v["bunny"]["x"], v["bunny"]["y"]}));
+    } else {
+      CHECK(v["bunny_go"].is_null());
+    }
+    const auto moves = legal_actions(s);
+    REQUIRE(apply_in_place(s, moves[static_cast<std::size_t>(decisions++) % moves.size()]).ok());
+  }
+  CHECK(goes > 5);
+  CHECK(others > 2);
 }

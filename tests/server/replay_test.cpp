@@ -43,7 +43,10 @@ TEST_CASE("the committed records include the base examples and seeded full games
                         "ex13_revolt.json", "full_2p_revolts_seeded.json",
                         "full_5p_three_expansions_seeded.json", "ex08_gift_receipt.json",
                         "ex11_road_sweeper.json", "full_4p_four_expansions_seeded.json",
-                        "full_3p_gifts_seeded.json"}) {
+                        "full_3p_gifts_seeded.json", "ex14_easter_nest.json",
+                        "ex15_easter_bunny_hig.json", "ex16_easter_egg_points.json",
+                        "easter_stuck_bunny_4p.json", "easter_variants_hig.json",
+                        "full_4p_easter_hills_festival_seeded.json"}) {
     CAPTURE(n);
     CHECK(names.count(n) == 1);
   }
@@ -507,4 +510,170 @@ TEST_CASE("scripted gift draws that cannot be made make the record malformed") {
   check_record_error(replay_json(r), "script_exhausted");
   r["setup"]["script"]["gifts"] = {"joker"};
   check_record_error(replay_json(r), "bad_script");
+}
+
+// ---- Easter -------------------------------------------------------------------------------------
+
+namespace {
+
+json without_last_moves(json record, std::size_t n) {
+  record["moves"].erase(record["moves"].end() - static_cast<std::ptrdiff_t>(n), record["moves"].end());
+  return record;
+}
+
+}  // namespace
+
+TEST_CASE("EX-15: during Blue's go Blue decides, not the active seat; each view shows the go") {
+  const json record = read_record("ex15_easter_bunny_hig.json");
+  const json cut = without_last_moves(record, 1);  // after Red's hops, Blue's go
+  const auto r = replay_json(cut);
+  REQUIRE(r.code == 0);
+  CHECK(r.out["active"] == 0);
+  CHECK(r.out["awaiting"] == json({{"seat", 1}, {"decision", "bunny"}}));
+  CHECK(r.out["bunny_go"] == json({{"seat", 1}, {"roll", 1}, {"visited", {{3, 0}, {2, 0}, {1, 0}}}}));
+  CHECK(r.out["bunny"] == json({{"x", 1}, {"y", 0}}));
+  CHECK(r.out["eggs"] == json::array({1, 1, 0}));
+  CHECK(r.out["legal_moves"] == json::array({{{"seat", 1}, {"type", "bunny"}, {"path", {{1, 1}}}},
+                                             {{"seat", 1}, {"type", "bunny"}, {"path", {{0, 0}}}}}));
+  CHECK(replay_json(cut, {"--as", "1"}).out.contains("legal_moves"));
+  CHECK_FALSE(replay_json(cut, {"--as", "0"}).out.contains("legal_moves"));
+  CHECK_FALSE(replay_json(cut, {"--as", "spectator"}).out.contains("legal_moves"));
+}
+
+TEST_CASE("EX-15: bunny paths across a gap, onto a visited square or by the wrong seat exit 3") {
+  const json record = read_record("ex15_easter_bunny_hig.json");
+  const std::size_t red = record["moves"].size() - 2, blue = red + 1;
+  auto with_move = [&](std::size_t index, json m) {
+    json r = record;
+    r["moves"][index] = std::move(m);
+    return r;
+  };
+  const auto path = [](std::initializer_list<std::pair<int, int>> squares) {
+    json p = json::array();
+    for (const auto& [x, y] : squares) p.push_back({x, y});
+    return p;
+  };
+  const auto hop = [&](int seat, json p) { return json{{"seat", seat}, {"type", "bunny"}, {"path", p}}; };
+  check_move_error(with_move(red, hop(0, path({{3, 1}}))), red, "unexpected_move");          // gap
+  check_move_error(with_move(red, hop(0, path({{2, 0}}))), red, "unexpected_move");          // short
+  check_move_error(with_move(red, hop(0, path({{2, 0}, {2, 1}}))), red, "unexpected_move");  // gap
+  check_move_error(with_move(blue, hop(1, path({{2, 0}}))), blue, "unexpected_move");        // visited
+  check_move_error(with_move(blue, hop(0, path({{1, 1}}))), blue, "not_your_turn");
+  check_move_error(with_move(red, hop(1, path({{2, 0}, {1, 0}}))), red, "not_your_turn");
+  check_move_error(with_move(blue, json{{"seat", 1}, {"type", "pass"}}), blue, "unexpected_move");
+  // Green's go was skipped: a move from Green is not in the record and would be refused.
+  json green = record;
+  green["moves"].push_back(hop(2, path({{0, 1}})));
+  check_move_error(green, record["moves"].size(), "not_your_turn");
+}
+
+TEST_CASE("scripted dice that run out make the record malformed (exit 2), wherever the roll is made") {
+  json r = read_record("ex15_easter_bunny_hig.json");
+  SUBCASE("the first go, rolled in the apply of Red's pass") {
+    r["setup"]["script"]["dice"] = json::array();
+    check_record_error(replay_json(r), "script_exhausted");
+    CHECK(replay_json(without_last_moves(r, 3)).code == 0);  // cut before the pass
+  }
+  SUBCASE("Green's stuck go, rolled in the apply of Blue's move") {
+    r["setup"]["script"]["dice"] = {2, 1};
+    check_record_error(replay_json(r), "script_exhausted");
+    CHECK(replay_json(without_last_moves(r, 1)).code == 0);
+  }
+  SUBCASE("entries other than 1, 2, 3") {
+    r["setup"]["script"]["dice"] = {2, 4, 1};
+    check_record_error(replay_json(r), "bad_script");
+    r["setup"]["script"]["dice"] = {"two"};
+    check_record_error(replay_json(r), "bad_script");
+  }
+}
+
+TEST_CASE("the variants record: HiG and the original variant give the documented results") {
+  json r = read_record("easter_variants_hig.json");
+  const auto hig = replay_json(r);
+  REQUIRE(hig.code == 0);
+  CHECK(hig.out["eggs"] == json::array({0, 1}));
+  CHECK(hig.out["scores"] == json::array({4, 10}));
+  r["setup"]["options"] = {{"easter.variant", "original"}};
+  const auto original = replay_json(r, {"--events"});
+  REQUIRE(original.code == 0);
+  CHECK(original.out["eggs"] == json::array({1, 1}));
+  CHECK(original.out["scores"] == json::array({14, 10}));
+  // The phase (10a) comes before the road's scoring (11) in the original variant.
+  std::vector<std::string> order;
+  for (const auto& e : original.out["events"])
+    if (e["type"] == "bunny_moved" || e["type"] == "feature_completed") order.push_back(e["type"]);
+  CHECK(order == std::vector<std::string>{"bunny_moved", "bunny_moved", "bunny_moved", "feature_completed"});
+}
+
+TEST_CASE("EX-16: egg points at the end under both second_place rules") {
+  json r = read_record("ex16_easter_egg_points.json");
+  const auto egg_points = [](const json& out) {
+    std::vector<int> points(4, 0);
+    for (const auto& e : out["events"])
+      if (e["type"] == "points" && e.value("reason", "") == "eggs") {
+        CHECK(e["final"] == true);
+        CHECK_FALSE(e.contains("feature"));
+        points[e["seat"].get<std::size_t>()] += e["points"].get<int>();
+      }
+    return points;
+  };
+  const auto dense = replay_json(r, {"--events"});
+  REQUIRE(dense.code == 0);
+  CHECK(dense.out["eggs"] == json::array({6, 6, 2, 0}));
+  CHECK(egg_points(dense.out) == std::vector<int>{10, 10, 5, 0});
+  r["setup"]["options"] = {{"easter.second_place", "competition"}};
+  const auto competition = replay_json(r, {"--events"});
+  REQUIRE(competition.code == 0);
+  CHECK(egg_points(competition.out) == std::vector<int>{10, 10, 0, 0});
+  CHECK(competition.out["scores"] == json::array({14, 20, 18, 0}));
+}
+
+TEST_CASE("a seeded Easter game: one phase per bunny tile, a roll per go, eggs add up") {
+  const json record = read_record("full_4p_easter_hills_festival_seeded.json");
+  REQUIRE(record["setup"]["seed"].is_string());
+  const auto r = replay_json(record, {"--events"});
+  REQUIRE(r.code == 0);
+  CHECK(r.out["status"] == "finished");
+  int hidden = 0, placed = 0, rolls = 0, stuck = 0, hops = 0, bunny_moves = 0;
+  std::vector<int> eggs(4, 0);
+  for (const auto& e : r.out["events"]) {
+    hidden += e["type"] == "tile_hidden";
+    placed += e["type"] == "bunny_placed";
+    stuck += e["type"] == "bunny_stuck";
+    hops += e["type"] == "bunny_moved";
+    if (e["type"] == "die_rolled") {
+      ++rolls;
+      CHECK(e["roll"].get<int>() >= 1);
+      CHECK(e["roll"].get<int>() <= 3);
+    }
+    if (e["type"] == "eggs_collected") eggs[e["seat"].get<std::size_t>()] += e["eggs"].get<int>();
+  }
+  for (const auto& m : record["moves"]) bunny_moves += m["type"] == "bunny";
+  // 72 base + 18 Hills & Sheep + 10 Festival + 22 Easter tiles.
+  CHECK(r.out["board"].size() + r.out["discarded"].size() + hidden == 122);
+  CHECK(placed > 5);
+  CHECK(rolls == 4 * placed);           // HiG: every bunny tile moves the bunny, four goes each
+  CHECK(rolls == bunny_moves + stuck);  // every go is a move or a skip
+  CHECK(hops >= bunny_moves);
+  CHECK(r.out["eggs"] == json(eggs));
+}
+
+TEST_CASE("seeded dice (docs/randomness.md test vector): seed dice-8 rolls 2, 1, 3 as EX-15's script") {
+  json r = read_record("ex15_easter_bunny_hig.json");
+  r["setup"]["script"].erase("dice");
+  r["setup"]["seed"] = "dice-8";
+  const auto seeded = replay_json(r, {"--events"});
+  REQUIRE(seeded.code == 0);
+  std::vector<int> rolls;
+  for (const auto& e : seeded.out["events"])
+    if (e["type"] == "die_rolled") rolls.push_back(e["roll"].get<int>());
+  CHECK(rolls == std::vector<int>{2, 1, 3});
+  CHECK(seeded.out["eggs"] == json::array({1, 1, 1}));
+  // With the die-less variant the roll is always 2 and nothing is drawn: Blue's single hop is
+  // then refused (a second hop exists), so the record is cut before it.
+  r["setup"]["options"] = {{"easter.hops", "fixed_2"}};
+  const auto fixed = replay_json(without_last_moves(r, 1), {"--events"});
+  REQUIRE(fixed.code == 0);
+  CHECK(fixed.out["bunny_go"]["roll"] == 2);
+  for (const auto& e : fixed.out["events"]) CHECK(e["type"] != "die_rolled");
 }

@@ -42,8 +42,7 @@ int play_out(room& r, std::vector<std::shared_ptr<fake_client>>& seats, std::uin
   rng chooser(seed);
   int moves = 0;
   while (r.game() && !r.game()->finished) {
-    const int active = r.game()->active;
-    auto& c = seats[active];
+    auto& c = seats[to_act(*r.game())];
     const auto& legal = c->view["game"]["legal_moves"];
     REQUIRE(legal.is_array());
     REQUIRE(!legal.empty());
@@ -100,6 +99,49 @@ TEST_CASE("a whole game through the room: every client's patched view equals its
   CHECK(rec["setup"]["seed"] == "room-test-seed");
 }
 
+TEST_CASE("Easter through the room: every bunny go is sent by its own seat, from its own view") {
+  metrics stats;
+  auto a = make_client(), b = make_client(), c = make_client();
+  room r(settings(3, 0, {{"expansions", {"easter"}}}), &stats, a);
+  r.join(a, join_as("Ann"), nullptr);
+  r.join(b, join_as("Bob"), nullptr);
+  r.join(c, join_as("Cid"), nullptr);
+  r.start(a, nullptr);
+  std::vector<std::shared_ptr<fake_client>> seats{a, b, c};
+  rng chooser(5);
+  int others = 0, moves = 0;
+  while (!r.game()->finished) {
+    const auto& st = *r.game();
+    const int acting = to_act(st);
+    for (int seat = 0; seat < 3; ++seat)
+      CHECK(seats[seat]->view["game"].contains("legal_moves") == (seat == acting));
+    CHECK(a->view["game"]["awaiting"]["seat"] == acting);
+    const auto& legal = seats[acting]->view["game"]["legal_moves"];
+    REQUIRE(!legal.empty());
+    const json m = legal[chooser.below(legal.size())];
+    if (st.awaiting == decision::bunny && acting != st.active) {
+      ++others;
+      // The active seat cannot take another seat's go, with or without naming that seat.
+      const auto before = r.seq();
+      auto& active = seats[st.active];
+      r.move(active, move_of(m), "x");
+      CHECK(active->last("error")["code"] == "wrong_seat");
+      json unsigned_move = m;
+      unsigned_move.erase("seat");
+      r.move(active, move_of(unsigned_move), "y");
+      CHECK(active->last("error")["code"] == "not_your_turn");
+      CHECK(r.seq() == before);
+    }
+    r.move(seats[acting], move_of(m), json(moves));
+    REQUIRE_MESSAGE(seats[acting]->last("move_accepted")["id"] == json(moves), seats[acting]->raw.back());
+    ++moves;
+  }
+  CHECK(others > 2);
+  CHECK(a->view["game"]["eggs"].size() == 3);
+  const json rec = r.record();
+  CHECK(rec["setup"]["expansions"] == json::array({"easter"}));
+}
+
 TEST_CASE("hidden information: no frame ever shows the order of the supply") {
   for (std::uint64_t g = 0; g < 4; ++g) {
     metrics stats;
@@ -128,7 +170,7 @@ TEST_CASE("hidden information: no frame ever shows the order of the supply") {
         }
       }
       scanned = std::min({a->raw.size(), b->raw.size(), watcher->raw.size()});
-      auto& c = seats[st.active];
+      auto& c = seats[to_act(st)];
       const auto& legal = c->view["game"]["legal_moves"];
       REQUIRE(legal.is_array());
       const auto before = r.seq();
@@ -222,7 +264,7 @@ TEST_CASE("leave, disconnect and resume: the seat stays its owner's") {
   // Playing on: both clients' views stay equal to fresh snapshots.
   std::vector<std::shared_ptr<fake_client>> seats{a, b2};
   for (int i = 0; i < 10 && !r.game()->finished; ++i) {
-    auto& c = seats[r.game()->active];
+    auto& c = seats[to_act(*r.game())];
     r.move(c, move_of(c->view["game"]["legal_moves"][0]), nullptr);
   }
   const json held = b2->view;
@@ -249,7 +291,7 @@ TEST_CASE("a spectator with a delay sees the game some moves behind, and everyth
   r.start(a, nullptr);
   std::vector<std::shared_ptr<fake_client>> seats{a, b};
   for (int i = 0; i < 6; ++i) {
-    auto& c = seats[r.game()->active];
+    auto& c = seats[to_act(*r.game())];
     r.move(c, move_of(c->view["game"]["legal_moves"][0]), nullptr);
   }
   CHECK(w->view["game"]["board"].size() < a->view["game"]["board"].size());
@@ -289,7 +331,7 @@ TEST_CASE("a spectator arriving mid-game gets the game in its snapshot and follo
     r.start(a, nullptr);
     std::vector<std::shared_ptr<fake_client>> seats{a, b};
     for (int i = 0; i < 8; ++i) {
-      auto& c = seats[r.game()->active];
+      auto& c = seats[to_act(*r.game())];
       r.move(c, move_of(c->view["game"]["legal_moves"][0]), nullptr);
     }
     r.spectate(late, nullptr);

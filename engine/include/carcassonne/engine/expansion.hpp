@@ -21,8 +21,9 @@ struct expansion_module {
   void (*tile_placed)(game_state&, event_log*) = nullptr;
   // Adds this expansion's legal moves to the current decision (after the base game's).
   void (*extra_moves)(const game_state&, std::vector<move>&) = nullptr;
-  // Before any legal move is applied: what legality cannot show, such as a scripted draw that
-  // is exhausted (the move is then refused and nothing changes).
+  // Before any legal move is applied (the base's or an expansion's): what legality cannot show,
+  // such as a scripted draw that is exhausted, also one that an automatic step after the move
+  // would make (the move is then refused and nothing changes).
   status (*precheck)(const game_state&, const move&) = nullptr;
   // Applies one of this expansion's moves (already checked against extra_moves); returns false
   // when the move is not its own. The base has set awaiting to none: the module sets a decision

@@ -36,10 +36,11 @@ struct game_setup {
   game_script script;
 };
 
-// What the game waits for, and from whom. Decisions after `figure` belong to expansions.
-enum class decision : std::uint8_t { none, place_tile, figure, flock, protect, choose_tile };
-inline constexpr std::array<std::string_view, 6> decision_names{"none",  "place_tile", "figure",
-                                                                "flock", "protect",    "choose_tile"};
+// What the game waits for, and from whom (game_state::deciding). Decisions after `figure` belong
+// to expansions.
+enum class decision : std::uint8_t { none, place_tile, figure, flock, protect, choose_tile, bunny };
+inline constexpr std::array<std::string_view, 7> decision_names{
+    "none", "place_tile", "figure", "flock", "protect", "choose_tile", "bunny"};
 
 // The automatic steps of a turn after the figure action (rules README "Turn structure", numbered
 // as there), in order. Expansions act in the steps other than s11_scoring, which is the base's.
@@ -80,7 +81,9 @@ struct game_state {
 
   // The turn.
   decision awaiting = decision::none;
-  seat_t active = 0;
+  seat_t active = 0;                   // whose turn it is
+  seat_t deciding = 0;                 // who must take the awaited decision: the active seat,
+                                       // except in an expansion's decision that another seat takes
   tile_type_id drawn = 0;              // the tile to place (valid while awaiting place_tile)
   std::int16_t placed = -1;            // board index of this turn's tile, -1 before placing
   std::uint16_t turn = 0;              // 1-based turn counter
@@ -115,8 +118,8 @@ struct applied {
 // Value form of apply: the next state and its events, or the error.
 result<applied> apply(const game_state& s, const move& m);
 
-// Seat that must act next, or no_seat when finished.
-inline seat_t to_act(const game_state& s) { return s.finished ? no_seat : s.active; }
+// Seat that must act next (game_state::deciding), or no_seat when finished.
+inline seat_t to_act(const game_state& s) { return s.finished ? no_seat : s.deciding; }
 
 // Bytes a state occupies: the value itself plus the heap memory it holds.
 std::size_t state_bytes(const game_state& s);
