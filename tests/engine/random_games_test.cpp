@@ -212,6 +212,18 @@ TEST_CASE("random games with the Gifts, alone and with the others") {
   CHECK(games == 15);
 }
 
+TEST_CASE("random games with all five expansions together") {
+  game_setup setup;
+  for (int e = 0; e < expansion_count; ++e) setup.expansions.add(static_cast<expansion>(e));
+  const auto [played, refused] = random_games(setup, 1, "all5");
+  CHECK(played == 5);
+  CHECK(refused > 200);
+  REQUIRE(setup.options.set("easter.variant", std::string_view("original")).ok());
+  REQUIRE(setup.options.set("festival.shepherd_flock", std::string_view("stays")).ok());
+  REQUIRE(setup.options.set("hills.tiebreak", std::string_view("count_on_hill")).ok());
+  CHECK(random_games(setup, 1, "all5-options").first == 5);
+}
+
 TEST_CASE("random games with the Festival, alone and with Hills & Sheep") {
   int games = 0;
   for (int variant = 0; variant < 4; ++variant) {

@@ -46,7 +46,8 @@ TEST_CASE("the committed records include the base examples and seeded full games
                         "full_3p_gifts_seeded.json", "ex14_easter_nest.json",
                         "ex15_easter_bunny_hig.json", "ex16_easter_egg_points.json",
                         "easter_stuck_bunny_4p.json", "easter_variants_hig.json",
-                        "full_4p_easter_hills_festival_seeded.json"}) {
+                        "full_4p_easter_hills_festival_seeded.json",
+                        "full_3p_all_expansions_seeded.json"}) {
     CAPTURE(n);
     CHECK(names.count(n) == 1);
   }
