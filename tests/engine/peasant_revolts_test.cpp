@@ -253,3 +253,69 @@ TEST_CASE("setup: 3 of the 12 revolt tiles are set aside, secretly and by the se
   g.script.draws["revolt_removed"] = {"PR/01"};
   CHECK(new_game(g).err().code == error_code::bad_script);
 }
+
+// ---- with the Festival and the Gifts ----------------------------------------------------------------
+
+namespace {
+game_setup with(std::initializer_list<expansion> more, std::vector<std::pair<std::string, std::string>> options = {}) {
+  game_setup g = revolts_setup(2);
+  for (auto e : more) g.expansions.add(e);
+  for (const auto& [name, value] : options) REQUIRE(g.options.set(name, std::string_view(value)).ok());
+  return g;
+}
+void give_card(position& p, int seat, int card) {
+  auto& st = p.s.ext.gifts;
+  const auto it = std::find(st.deck.begin(), st.deck.end(), static_cast<std::uint8_t>(card));
+  REQUIRE(it != st.deck.end());
+  st.deck.erase(it);
+  st.hands[seat].push_back(static_cast<std::uint8_t>(card));
+}
+}  // namespace
+
+TEST_CASE("Festival: a protected follower taken back loses its protection; protect-for-2 stays open") {
+  position p(with({expansion::festival}), {"FE/RrRr", "BA/L"});
+  lying(p, 0, 0, 0, "city0");
+  p.follower(0, 0, 0, "road0");
+  p.place(-1, 0, 0);  // a festival tile
+  auto back = p.deploy_move(0, 0, "city0");
+  back.type = move_type::return_figure;
+  p.play(back);
+  CHECK(p.supply_of(0) == 6);
+  for (const auto& f : p.s.figures) CHECK_FALSE(pr::is_protected(f));
+  REQUIRE(p.s.awaiting == decision::protect);  // a return is not a deployment (R-1)
+  p.play(protect_move(p, 0, 0, "road0"));
+  CHECK(p.score_of(0) == -2);
+}
+
+TEST_CASE("Gifts: Synod may protect its monk for 4") {
+  position p(with({expansion::gifts}), {"BA/RFr", "BA/L"});
+  p.tile(0, 1, "BA/L", 0);
+  lying(p, 0, 0, 0, "road0");
+  give_card(p, 0, 0);  // synod
+  auto synod = p.deploy_move(0, 1, "monastery0");
+  synod.type = move_type::open_gift;
+  synod.choice = 0;
+  synod.has_target = true;
+  synod.protect = true;
+  p.play(synod);
+  CHECK(p.score_of(0) == -4);
+  int lying_monks = 0;
+  for (const auto& f : p.s.figures) lying_monks += pr::is_protected(f) && f.segment == p.feature(0, 1, "monastery0");
+  CHECK(lying_monks == 1);
+}
+
+TEST_CASE("Gifts: Take 2 extra draws revolt unless revolts.extra_draws_trigger is false") {
+  for (const char* trigger : {"true", "false"}) {
+    CAPTURE(trigger);
+    game_setup g = with({expansion::gifts});
+    REQUIRE(g.options.set("revolts.extra_draws_trigger", std::string(trigger) == "true").ok());
+    position p(g, {"BA/RFr", "PR/07", "BA/L"});
+    p.follower(0, 0, 0, "road0");
+    give_card(p, 0, 4);  // take_two
+    auto m = move{.type = move_type::open_gift, .seat = 0, .choice = 4};
+    const auto events = p.play(m);
+    CHECK(count(events, event_type::revolt) == (std::string(trigger) == "true" ? 1 : 0));
+    CHECK(on_board(p.s, 0) == (std::string(trigger) == "true" ? 0 : 1));
+    REQUIRE(p.s.awaiting == decision::choose_tile);
+  }
+}
