@@ -47,7 +47,8 @@ TEST_CASE("the committed records include the base examples and seeded full games
                         "ex15_easter_bunny_hig.json", "ex16_easter_egg_points.json",
                         "easter_stuck_bunny_4p.json", "easter_variants_hig.json",
                         "full_4p_easter_hills_festival_seeded.json",
-                        "full_3p_all_expansions_seeded.json"}) {
+                        "full_3p_all_expansions_seeded.json", "ex09_synod.json",
+                        "ex10_cash_out.json"}) {
     CAPTURE(n);
     CHECK(names.count(n) == 1);
   }
