@@ -319,3 +319,25 @@ TEST_CASE("Gifts: Take 2 extra draws revolt unless revolts.extra_draws_trigger i
     REQUIRE(p.s.awaiting == decision::choose_tile);
   }
 }
+
+TEST_CASE("of two followers of one seat on a segment, Cash Out and the Festival take the unprotected one") {
+  position p(with({expansion::gifts, expansion::festival}), {"FE/RrRr", "BA/L"});
+  lying(p, 0, 0, 0, "city0");
+  p.follower(0, 0, 0, "city0");
+  give_card(p, 0, 2);  // cash_out
+  auto cash = p.deploy_move(0, 0, "city0");
+  cash.type = move_type::open_gift;
+  cash.choice = 2;
+  cash.has_target = true;
+  p.play(cash);
+  CHECK(p.score_of(0) == 4);
+  REQUIRE(on_board(p.s, 0) == 1);
+  CHECK(pr::is_protected(p.s.figures[0]));  // the lying knight stays
+  p.follower(0, 0, 0, "city0");
+  p.place(-1, 0, 0);  // a festival tile
+  auto back = p.deploy_move(0, 0, "city0");
+  back.type = move_type::return_figure;
+  p.play(back);
+  REQUIRE(on_board(p.s, 0) == 1);
+  CHECK(pr::is_protected(p.s.figures[0]));
+}

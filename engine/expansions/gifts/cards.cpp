@@ -96,11 +96,16 @@ void targets(const game_state& s, card c, std::vector<move>& out) {
     out.push_back(move{.type = move_type::open_gift, .seat = s.active, .choice = static_cast<std::uint8_t>(c)});
 }
 
+// The seat's follower on the segment; of several, an unprotected one first (game-record.md).
 int own_figure(const game_state& s, seat_t seat, segment_t seg) {
-  for (std::size_t i = 0; i < s.figures.size(); ++i)
-    if (s.figures[i].seat == seat && s.figures[i].type == figure_type::meeple && s.figures[i].segment == seg)
-      return static_cast<int>(i);
-  return -1;
+  int found = -1;
+  for (std::size_t i = 0; i < s.figures.size(); ++i) {
+    const auto& f = s.figures[i];
+    if (f.seat != seat || f.type != figure_type::meeple || f.segment != seg) continue;
+    if (!peasant_revolts::is_protected(f)) return static_cast<int>(i);
+    if (found < 0) found = static_cast<int>(i);
+  }
+  return found;
 }
 
 }  // namespace
