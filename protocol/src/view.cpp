@@ -69,7 +69,8 @@ view_doc public_doc(const game_state& s, const std::vector<std::string>& names) 
   for (int seat = 0; seat < s.seats; ++seat) scores.items.push_back(num(s.players[seat].score));
   auto& players = d.array("players");
   for (int seat = 0; seat < s.seats; ++seat) players.items.push_back(player_text(s, seat, names));
-  d.scalar("tile", s.awaiting == decision::place_tile ? json_string(tiles()[s.drawn].id) : "null");
+  // The drawn tile until it is placed (also while Take 2's choice is pending, beside "extra_tile").
+  d.scalar("tile", !s.finished && s.placed < 0 ? json_string(tiles()[s.drawn].id) : "null");
   d.scalar("tiles_left", num(s.tiles_left()));
   auto& board = d.array("board");
   board.items.reserve(s.board.placed().size());

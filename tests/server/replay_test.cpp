@@ -679,3 +679,16 @@ TEST_CASE("seeded dice (docs/randomness.md test vector): seed dice-8 rolls 2, 1,
   CHECK(fixed.out["bunny_go"]["roll"] == 2);
   for (const auto& e : fixed.out["events"]) CHECK(e["type"] != "die_rolled");
 }
+
+TEST_CASE("Take 2: while the choice is pending the view shows both tiles, the first in 'tile'") {
+  json r = read_record("full_3p_all_expansions_seeded.json");
+  r["moves"].erase(r["moves"].begin() + 75, r["moves"].end());  // just after the take_two
+  REQUIRE(r["moves"].back()["card"] == "take_two");
+  for (const char* viewer : {"0", "2", "spectator"}) {
+    const auto v = replay_json(r, {"--as", viewer});
+    REQUIRE(v.code == 0);
+    CHECK(v.out["awaiting"]["decision"] == "choose_tile");
+    CHECK(v.out["tile"] == "BA/CRRR");
+    CHECK(v.out["extra_tile"] == "BA/CcRr");
+  }
+}
