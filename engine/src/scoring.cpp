@@ -13,16 +13,6 @@ void emit(event_log* events, event e) {
   if (events) events->push_back(e);
 }
 
-// A representative square and segment for events about a feature.
-event at_feature(const game_state& s, segment_t seg, event e) {
-  const auto& n = s.features.node(seg);
-  const auto& pt = s.board.placed()[n.tile];
-  e.at = pt.pos;
-  e.tile = pt.type;
-  e.feature = n.local;
-  e.kind = s.features.data(s.features.root(seg)).kind;
-  return e;
-}
 
 // Base 5, fields: 3 points per completed city bordering the field, each city counted once.
 int field_value(const game_state& s, segment_t root) {
@@ -48,7 +38,7 @@ void award(game_state& s, segment_t root, std::uint8_t seats, int points, bool f
   for (int seat = 0; seat < s.seats; ++seat) {
     if (!(seats >> seat & 1)) continue;
     s.players[seat].score += points;
-    emit(events, at_feature(s, root, event{.type = event_type::points,
+    emit(events, at_segment(s, root, event{.type = event_type::points,
                                            .seat = static_cast<seat_t>(seat), .final = final,
                                            .points = points}));
   }
@@ -67,7 +57,7 @@ void return_followers(game_state& s, segment_t root, event_log* events) {
       ++s.players[f.seat].followers;
       --d.followers[f.seat];
     }
-    emit(events, at_feature(s, f.segment, event{.type = event_type::figure_returned,
+    emit(events, at_segment(s, f.segment, event{.type = event_type::figure_returned,
                                                 .seat = f.seat, .figure = f.type}));
   }
   s.figures.erase(kept, s.figures.end());
@@ -78,11 +68,21 @@ void return_follower(game_state& s, std::size_t index, event_log* events) {
   const auto f = s.figures[index];
   ++s.players[f.seat].followers;
   --s.features.data(s.features.root(f.segment)).followers[f.seat];
-  emit(events, at_feature(s, f.segment, event{.type = event_type::figure_returned, .seat = f.seat,
+  emit(events, at_segment(s, f.segment, event{.type = event_type::figure_returned, .seat = f.seat,
                                               .figure = f.type}));
   s.figures.erase(s.figures.begin() + static_cast<std::ptrdiff_t>(index));
 }
 
+
+event at_segment(const game_state& s, segment_t seg, event e) {
+  const auto& n = s.features.node(seg);
+  const auto& pt = s.board.placed()[n.tile];
+  e.at = pt.pos;
+  e.tile = pt.type;
+  e.feature = n.local;
+  e.kind = s.features.data(s.features.root(seg)).kind;
+  return e;
+}
 
 std::uint8_t majority(const game_state& s, segment_t root) {
   const auto& d = s.features.data(root);
@@ -133,7 +133,7 @@ void score_completed(game_state& s, segment_t root, event_log* events) {
   for (const auto* m : active_modules(s))
     if (m->completion_bonus) value += m->completion_bonus(s, root);
   const auto who = owners(s, root);
-  emit(events, at_feature(s, root, event{.type = event_type::feature_completed, .owners = who,
+  emit(events, at_segment(s, root, event{.type = event_type::feature_completed, .owners = who,
                                          .points = value}));
   award(s, root, who, value, false, events);
   return_followers(s, root, events);

@@ -192,6 +192,14 @@ int join_tile(game_state& s, square_pos p, tile_type_id type, int quarter_turns)
   return index;
 }
 
+void draw_from_supply(game_state& s, event_log* events) {
+  const tile_type_id tile = s.supply[s.next_draw++];
+  emit(events, event{.type = event_type::tile_drawn, .seat = s.active, .tile = tile});
+  s.drawn = tile;
+  for (const auto* x : active_modules(s))
+    if (x->tile_drawn) x->tile_drawn(s, events);
+}
+
 void begin_turn(game_state& s, event_log* events) {
   s.placed = -1;
   s.deployed = 0;
@@ -202,11 +210,8 @@ void begin_turn(game_state& s, event_log* events) {
   ++s.turn;
   emit(events, event{.type = event_type::turn_started, .seat = s.active});
   while (s.tiles_left() > 0) {
-    const tile_type_id tile = s.supply[s.next_draw++];
-    emit(events, event{.type = event_type::tile_drawn, .seat = s.active, .tile = tile});
-    s.drawn = tile;
-    for (const auto* x : active_modules(s))
-      if (x->tile_drawn) x->tile_drawn(s, events);
+    draw_from_supply(s, events);
+    const tile_type_id tile = s.drawn;
     if (s.board.placeable(tiles()[tile])) {
       s.awaiting = decision::place_tile;
       return;

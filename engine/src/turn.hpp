@@ -8,6 +8,10 @@ namespace carcassonne::detail {
 // board index. Does not score or change whose turn it is.
 int join_tile(game_state& s, square_pos p, tile_type_id type, int quarter_turns);
 
+// Step 1-2: takes the top tile of the supply into s.drawn, shows it (tile_drawn) and lets every
+// expansion see the draw (a revolt). The supply must not be empty.
+void draw_from_supply(game_state& s, event_log* events);
+
 // Steps 1-3: draws until a placeable tile is shown, or ends the game when the supply is empty.
 void begin_turn(game_state& s, event_log* events);
 

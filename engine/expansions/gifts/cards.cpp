@@ -18,16 +18,6 @@ segment_t segment_at(const game_state& s, square_pos at, int local) {
   return static_cast<segment_t>(s.board.placed()[s.board.tile_at(at)].first_segment + local);
 }
 
-event at_segment(const game_state& s, segment_t seg, event e) {
-  const auto& n = s.features.node(seg);
-  const auto& pt = s.board.placed()[n.tile];
-  e.at = pt.pos;
-  e.tile = pt.type;
-  e.feature = n.local;
-  e.kind = s.features.data(s.features.root(seg)).kind;
-  return e;
-}
-
 move gift_move(const game_state& s, card c, segment_t seg) {
   const auto& n = s.features.node(seg);
   return move{.type = move_type::open_gift, .seat = s.active, .at = s.board.placed()[n.tile].pos,

@@ -191,11 +191,8 @@ void draw_extra_tile(game_state& s, event_log* events) {
   st.drawing_extra = true;
   while (s.tiles_left() > 0) {
     const auto index = s.next_draw;
-    const tile_type_id tile = s.supply[s.next_draw++];
-    emit(events, event{.type = event_type::tile_drawn, .seat = s.active, .tile = tile});
-    s.drawn = tile;
-    for (const auto* x : active_modules(s))
-      if (x->tile_drawn) x->tile_drawn(s, events);
+    carcassonne::detail::draw_from_supply(s, events);  // a draw like any other: it may revolt
+    const tile_type_id tile = s.drawn;
     if (s.board.placeable(tiles()[tile])) {
       st.extra = tile;
       st.extra_index = index;

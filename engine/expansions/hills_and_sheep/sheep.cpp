@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 
+#include "carcassonne/engine/scoring.hpp"
 #include "hills_and_sheep.hpp"
 
 namespace carcassonne::hills_and_sheep {
@@ -35,16 +36,6 @@ bool new_tile_touches_shepherd(const game_state& s) {
         field_has_shepherd(s, s.features.root(static_cast<segment_t>(pt.first_segment + k))))
       return true;
   return false;
-}
-
-event at_segment(const game_state& s, segment_t seg, event e) {
-  const auto& n = s.features.node(seg);
-  const auto& pt = s.board.placed()[n.tile];
-  e.at = pt.pos;
-  e.tile = pt.type;
-  e.feature = n.local;
-  e.kind = feature_kind::field;
-  return e;
 }
 
 // Draws one token (uniform over the bag, or the next scripted one; check_draw has made sure it

@@ -25,13 +25,7 @@ feature_kind kind_of(const game_state& s, const figure_on_board& f) {
 }
 
 event at_figure(const game_state& s, const figure_on_board& f, event e) {
-  const auto& n = s.features.node(f.segment);
-  const auto& pt = s.board.placed()[n.tile];
-  e.at = pt.pos;
-  e.tile = pt.type;
-  e.feature = n.local;
-  e.kind = kind_of(s, f);
-  return e;
+  return at_segment(s, f.segment, e);
 }
 
 // §4.3: protection is paid in points; scores may go below zero.

@@ -19,6 +19,9 @@ int feature_value(const game_state& s, segment_t root, bool at_game_end);
 // Scores a completed feature (step 11): owners get its value, every follower on it returns.
 void score_completed(game_state& s, segment_t root, event_log* events);
 
+// An event located at a segment: its square, tile type, tile-local id and its feature's kind.
+event at_segment(const game_state& s, segment_t seg, event e);
+
 // Majority without any expansion's tie-break (the seats with the most followers, bit per seat).
 std::uint8_t majority(const game_state& s, segment_t root);
 
