@@ -48,6 +48,7 @@ bool apply_return(game_state& s, const move& m, event_log* events) {
   if (chosen < 0) return true;  // unreachable: the move was generated from a figure on the board
   if (m.figure == figure_type::meeple) return_follower(s, static_cast<std::size_t>(chosen), events);
   else hills_and_sheep::return_shepherd(s, m.seat, events);
+  return true;
 }
 
 }  // namespace
