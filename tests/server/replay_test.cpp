@@ -502,7 +502,8 @@ TEST_CASE("gift hands: each seat sees its own cards, others and spectators only 
   for (const char* viewer : {"1", "2", "spectator"})
     CHECK(replay_text(text, {"--as", viewer}).text.find("synod") == std::string::npos);
   // The receipt event names no card.
-  for (const auto& e : replay_text(text, {"--events"}).out["events"])
+  const auto with_events = replay_text(text, {"--events"});  // kept alive for the loop
+  for (const auto& e : with_events.out["events"])
     if (e["type"] == "gift_received") CHECK_FALSE(e.contains("card"));
 }
 
