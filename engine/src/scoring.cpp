@@ -84,6 +84,17 @@ event at_segment(const game_state& s, segment_t seg, event e) {
   return e;
 }
 
+int find_figure(const game_state& s, seat_t seat, figure_type type, segment_t seg) {
+  int found = -1;
+  for (std::size_t i = 0; i < s.figures.size(); ++i) {
+    const auto& f = s.figures[i];
+    if (f.seat != seat || f.type != type || f.segment != seg) continue;
+    if (f.mark == 0) return static_cast<int>(i);
+    if (found < 0) found = static_cast<int>(i);
+  }
+  return found;
+}
+
 std::uint8_t majority(const game_state& s, segment_t root) {
   const auto& d = s.features.data(root);
   const int best = *std::max_element(d.followers.begin(), d.followers.end());

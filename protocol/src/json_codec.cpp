@@ -254,6 +254,12 @@ json event_to_json(const event& e) {
     j["feature"] = tiles()[e.tile].segments.at(e.feature).id;
     j["kind"] = feature_kind_names[static_cast<int>(e.kind)];
   };
+  const auto seat_list = [](std::uint8_t bits) {
+    json seats = json::array();
+    for (int s = 0; s < max_seats; ++s)
+      if (bits >> s & 1) seats.push_back(s);
+    return seats;
+  };
   const auto expansion_fields = [&] {
     for (int x = 0; x < expansion_count; ++x)
       if (const auto* v = find_view(static_cast<expansion>(x)); v && v->event_fields) v->event_fields(e, j);
@@ -277,15 +283,11 @@ json event_to_json(const event& e) {
       j["figure"] = figure_type_names[static_cast<int>(e.figure)];
       feature_at();
       break;
-    case event_type::feature_completed: {
+    case event_type::feature_completed:
       feature_at();
       j["points"] = e.points;
-      json owners = json::array();
-      for (int s = 0; s < max_seats; ++s)
-        if (e.owners >> s & 1) owners.push_back(s);
-      j["owners"] = owners;
+      j["owners"] = seat_list(e.owners);
       break;
-    }
     case event_type::points:
       // Egg points and points for unopened gifts belong to no feature.
       if (e.value != static_cast<int>(points_reason::eggs) && e.value != static_cast<int>(points_reason::gifts))
@@ -302,8 +304,7 @@ json event_to_json(const event& e) {
     case event_type::gift_received:
       break;
     case event_type::gift_opened:
-      for (int x = 0; x < expansion_count; ++x)
-        if (const auto* v = find_view(static_cast<expansion>(x)); v && v->event_fields) v->event_fields(e, j);
+      expansion_fields();
       break;
     case event_type::figure_moved:
       j["figure"] = figure_type_names[static_cast<int>(e.figure)];
@@ -324,15 +325,11 @@ json event_to_json(const event& e) {
       expansion_fields();
       break;
     case event_type::flock_scored:
-    case event_type::flock_lost: {
+    case event_type::flock_lost:
       feature_at();
       j["points"] = e.points;
-      json owners = json::array();
-      for (int s = 0; s < max_seats; ++s)
-        if (e.owners >> s & 1) owners.push_back(s);
-      j["seats"] = owners;
+      j["seats"] = seat_list(e.owners);
       break;
-    }
   }
   return j;
 }

@@ -38,13 +38,8 @@ void return_moves(const game_state& s, std::vector<move>& out) {
 
 bool apply_return(game_state& s, const move& m, event_log* events) {
   if (m.type != move_type::return_figure) return false;
-  // Of several of the seat's followers on that segment, an unprotected one first (game-record.md).
-  int chosen = -1;
-  for (std::size_t i = 0; i < s.figures.size(); ++i) {
-    const auto& f = s.figures[i];
-    if (!(f.seat == m.seat && f.type == m.figure && return_move(s, f) == m)) continue;
-    if (chosen < 0 || (s.figures[chosen].mark != 0 && f.mark == 0)) chosen = static_cast<int>(i);
-  }
+  const auto seg = static_cast<segment_t>(s.board.placed()[s.board.tile_at(m.at)].first_segment + m.feature);
+  const int chosen = find_figure(s, m.seat, m.figure, seg);  // of several, an unprotected one
   if (chosen < 0) return true;  // unreachable: the move was generated from a figure on the board
   if (m.figure == figure_type::meeple) return_follower(s, static_cast<std::size_t>(chosen), events);
   else hills_and_sheep::return_shepherd(s, m.seat, events);

@@ -86,18 +86,6 @@ void targets(const game_state& s, card c, std::vector<move>& out) {
     out.push_back(move{.type = move_type::open_gift, .seat = s.active, .choice = static_cast<std::uint8_t>(c)});
 }
 
-// The seat's follower on the segment; of several, an unprotected one first (game-record.md).
-int own_figure(const game_state& s, seat_t seat, segment_t seg) {
-  int found = -1;
-  for (std::size_t i = 0; i < s.figures.size(); ++i) {
-    const auto& f = s.figures[i];
-    if (f.seat != seat || f.type != figure_type::meeple || f.segment != seg) continue;
-    if (!peasant_revolts::is_protected(f)) return static_cast<int>(i);
-    if (found < 0) found = static_cast<int>(i);
-  }
-  return found;
-}
-
 }  // namespace
 
 void card_moves(const game_state& s, std::vector<move>& out) {
@@ -138,11 +126,11 @@ void open_card(game_state& s, const move& m, event_log* events) {
       s.players[m.seat].score += points;
       emit(events, at_segment(s, seg, event{.type = event_type::points, .seat = m.seat, .points = points,
                                             .value = static_cast<std::uint8_t>(points_reason::cash_out)}));
-      return_follower(s, static_cast<std::size_t>(own_figure(s, m.seat, seg)), events);
+      return_follower(s, static_cast<std::size_t>(find_figure(s, m.seat, figure_type::meeple, seg)), events);
       break;
     }
     case card::change_position: {
-      const int i = own_figure(s, m.seat, seg);
+      const int i = find_figure(s, m.seat, figure_type::meeple, seg);
       const auto to = segment_at(s, m.at, m.to);
       --s.features.data(root).followers[m.seat];
       ++s.features.data(s.features.root(to)).followers[m.seat];

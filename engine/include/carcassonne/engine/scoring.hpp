@@ -32,6 +32,10 @@ void award(game_state& s, segment_t root, std::uint8_t seats, int points, bool f
 // Every figure on the feature goes back to its owner's supply (base 4.3.3, and expansions').
 void return_followers(game_state& s, segment_t root, event_log* events);
 
+// The index in game_state::figures of a figure of `seat` and `type` on segment `seg`, or -1; of
+// several, one without an expansion's mark (an unprotected follower) first (game-record.md).
+int find_figure(const game_state& s, seat_t seat, figure_type type, segment_t seg);
+
 // Takes one follower (game_state::figures[index], a meeple) off the board into its seat's
 // supply without scoring (an expansion's "take back"); emits figure_returned.
 void return_follower(game_state& s, std::size_t index, event_log* events);
