@@ -140,6 +140,10 @@ parsed_request parse_request(std::string_view text) {
     msg = ping_msg{};
   } else if (type == "snapshot") {
     msg = snapshot_msg{};
+  } else if (type == "replay") {
+    replay_msg m;
+    f.string("room", m.room, max_room_id) && f.integer("move", 0, 1'000'000, m.move, false);
+    msg = m;
   } else {
     out.error = {"unknown_type", "unknown message type '" + type + "'"};
     return out;

@@ -92,6 +92,21 @@ const std::vector<setting>& settings() {
       {"--allow-scripted", "CARCASSONNE_ALLOW_SCRIPTED",
        "accept setup.seed and setup.script in create_room: for tests only (default false)",
        [](config& c, const std::string& v) { return parse_bool(v, c.allow_scripted_rooms); }},
+      {"--data-dir", "CARCASSONNE_DATA_DIR",
+       "directory of the database carcassonne.db, created if missing (default data)",
+       [](config& c, const std::string& v) { return !v.empty() && (c.data_dir = v, true); }},
+      {"--journal", "CARCASSONNE_JOURNAL",
+       "store every room and accepted move, rebuilt on start: on or off (default on)",
+       [](config& c, const std::string& v) {
+         if (v == "on" || v == "off") return c.journal = v == "on", true;
+         return parse_bool(v, c.journal);
+       }},
+      {"--journal-sync", "CARCASSONNE_JOURNAL_SYNC",
+       "full: a commit survives power loss; normal: it survives a crash of the server (default full)",
+       [](config& c, const std::string& v) {
+         if (v != "full" && v != "normal") return false;
+         return c.journal_full_sync = v == "full", true;
+       }},
   };
   return list;
 }
@@ -101,8 +116,9 @@ const std::vector<setting>& settings() {
 std::string config_help() {
   std::string h =
       "usage: carcassonne serve [OPTIONS]\n\n"
-      "Serves the game over WebSocket (/ws) and HTTP (/healthz, /metrics, /api/rooms) on one\n"
-      "port. Every option can also be set by its environment variable; a flag wins.\n\n";
+      "Serves the game over WebSocket (/ws) and HTTP (/healthz, /metrics, /api/rooms,\n"
+      "/api/rooms/ID/record) on one port. Every option can also be set by its environment variable; a flag wins.\n"
+      "Rooms and moves are stored in DATA_DIR/carcassonne.db and rebuilt on start.\n\n";
   for (const auto& s : settings()) {
     h += "  " + std::string(s.flag) + " VALUE";
     h += std::string(std::max<int>(1, 24 - static_cast<int>(std::string(s.flag).size())), ' ');

@@ -70,7 +70,38 @@ class http_session : public std::enable_shared_from_this<http_session> {
     if (target == "/api/rooms")
       return text(req, http::status::ok, nlohmann::json{{"rooms", state_->rooms.list()}}.dump(),
                   "application/json");
+    if (auto id = record_room(target)) return record(req, *id);
     return not_found(req);
+  }
+
+  // "/api/rooms/{id}/record" -> id.
+  static std::optional<std::string> record_room(std::string_view target) {
+    constexpr std::string_view head = "/api/rooms/", tail = "/record";
+    if (target.size() <= head.size() + tail.size() || !target.starts_with(head) || !target.ends_with(tail))
+      return std::nullopt;
+    std::string id(target.substr(head.size(), target.size() - head.size() - tail.size()));
+    if (id.size() > 64 || id.find_first_not_of("0123456789abcdefghijklmnopqrstuvwxyz") != std::string::npos)
+      return std::nullopt;
+    return id;
+  }
+
+  // A finished game's record; never before the end, since it holds the seed (the deck order).
+  http::response<http::string_body> record(const http::request<http::string_body>& req, const std::string& id) {
+    nlohmann::json rec;
+    switch (state_->rooms.finished_record(id, rec)) {
+      case lobby::record_status::found:
+        return text(req, http::status::ok, rec.dump(), "application/json");
+      case lobby::record_status::not_finished:
+        return text(req, http::status::conflict,
+                    nlohmann::json{{"error", "not_finished"},
+                                   {"message", "the record is published when the game is over"}}.dump(),
+                    "application/json");
+      case lobby::record_status::unknown:
+        break;
+    }
+    return text(req, http::status::not_found,
+                nlohmann::json{{"error", "no_such_room"}, {"message", "no room '" + id + "'"}}.dump(),
+                "application/json");
   }
 
   void respond(http::response<http::string_body> res) {

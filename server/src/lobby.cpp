@@ -39,13 +39,64 @@ lobby::created lobby::create(const protocol::create_room_msg& m, std::weak_ptr<c
   while (rooms_.count(s.id));
   s.seed = s.id + "/" + random_hex(16);
   if (s.name.empty()) s.name = "Room " + s.id.substr(0, 4);
-  auto entry = std::make_shared<room_entry>(room_entry{
-      std::make_shared<room>(s, &metrics_, std::move(creator)), boost::asio::make_strand(executor_)});
-  rooms_[s.id] = entry;
-  order_.push_back(s.id);
-  metrics_.rooms.store(static_cast<std::int64_t>(rooms_.size()));
+  auto entry = add(std::make_shared<room>(s, &metrics_, std::move(creator)));
   spdlog::info("room {} created ({} seats, {})", s.id, s.seats, setup.dump());
   return {entry, {}};
+}
+
+std::shared_ptr<room_entry> lobby::add(std::shared_ptr<room> r) {
+  const std::string id = r->id();
+  auto entry = std::make_shared<room_entry>(room_entry{std::move(r), boost::asio::make_strand(executor_)});
+  if (store_) {
+    // Durability callbacks come back on the room's strand, while the room exists.
+    entry->game_room->attach_store(store_, [weak = std::weak_ptr<room_entry>(entry)](std::function<void()> f) {
+      if (auto e = weak.lock()) boost::asio::post(e->strand, [e, f = std::move(f)] { f(); });
+    });
+  }
+  rooms_[id] = entry;
+  order_.push_back(id);
+  metrics_.rooms.store(static_cast<std::int64_t>(rooms_.size()));
+  return entry;
+}
+
+bool lobby::restore(std::string& error) {
+  if (!store_) return true;
+  auto stored = store_->unfinished_rooms(error);
+  if (!error.empty()) return false;
+  std::size_t games = 0, moves = 0;
+  for (const auto& s : stored) {
+    auto r = room::restore(s, &metrics_, error);
+    if (!r) return false;
+    games += r->game() != nullptr;
+    moves += s.moves.size();
+    std::lock_guard lock(mutex_);
+    add(std::shared_ptr<room>(std::move(r)));
+  }
+  spdlog::info("database: {} rooms rebuilt ({} games in progress, {} moves replayed)", stored.size(), games, moves);
+  return true;
+}
+
+lobby::record_status lobby::finished_record(const std::string& id, nlohmann::json& record) const {
+  if (auto e = find(id)) {
+    if (auto r = e->game_room->finished_record()) return record = std::move(*r), record_status::found;
+    return record_status::not_finished;
+  }
+  if (!store_) return record_status::unknown;
+  std::string error;
+  auto s = store_->load(id, error);
+  if (!s) {
+    if (!error.empty()) spdlog::error("database: reading room {}: {}", id, error);
+    return record_status::unknown;
+  }
+  if (s->state != "finished") return record_status::not_finished;
+  json moves = json::array();
+  for (const auto& m : s->moves) moves.push_back(m.move);
+  record = {{"format", protocol::record_format}, {"setup", s->meta.value("record_setup", json())}, {"moves", moves}};
+  return record_status::found;
+}
+
+void lobby::forget_stored(const room& r) {
+  if (store_ && r.summary().state != "finished") store_->submit(delete_room_write{r.id()}, nullptr);
 }
 
 bool lobby::make_space() {
@@ -58,6 +109,7 @@ bool lobby::make_space() {
       if (r == rooms_.end() || droppable(*r->second->game_room)) {
         if (r != rooms_.end()) {
           spdlog::info("room {} dropped to make space", *it);
+          forget_stored(*r->second->game_room);
           rooms_.erase(r);
         }
         it = order_.erase(it);
@@ -100,6 +152,7 @@ void lobby::forget_if_abandoned(const std::string& id) {
   if (it == rooms_.end() || !it->second->game_room->abandoned()) return;
   // Finished games stay listed until space is needed; emptied waiting rooms go at once.
   if (it->second->game_room->summary().state == "finished") return;
+  forget_stored(*it->second->game_room);
   rooms_.erase(it);
   order_.erase(std::remove(order_.begin(), order_.end(), id), order_.end());
   metrics_.rooms.store(static_cast<std::int64_t>(rooms_.size()));

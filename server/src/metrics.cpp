@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "carcassonne/engine/errors.hpp"
+#include "carcassonne/server/store.hpp"
 
 namespace carcassonne::server {
 
@@ -16,7 +17,7 @@ const std::vector<std::string>& metrics::codes() {
                           "not_in_room", "already_in_room", "no_such_room", "no_such_seat", "room_full",
                           "seat_taken", "bad_token", "not_creator", "already_started",
                           "too_few_players", "too_many_spectators", "server_full", "bad_setup",
-                          "rate_limited", "other"})
+                          "rate_limited", "storage_failed", "not_finished", "other"})
       l.emplace_back(c);
     return l;
   }();
@@ -77,6 +78,17 @@ std::string metrics::render() const {
   o << "carcassonne_move_seconds_bucket{le=\"+Inf\"} " << cumulative << '\n'
     << "carcassonne_move_seconds_sum " << static_cast<double>(latency_sum_ns_.load()) / 1e9 << '\n'
     << "carcassonne_move_seconds_count " << latency_count_.load() << '\n';
+  if (journal) {
+    gauge("carcassonne_journal_commits_total", "Database transactions committed (or failed).", "counter",
+          journal->commits.load());
+    gauge("carcassonne_journal_writes_total", "Room and move writes, many per transaction.", "counter",
+          journal->writes.load());
+    gauge("carcassonne_journal_failures_total", "Transactions that failed.", "counter", journal->failures.load());
+    o << "# HELP carcassonne_journal_commit_seconds_total Time spent in database transactions.\n"
+         "# TYPE carcassonne_journal_commit_seconds_total counter\n"
+      << "carcassonne_journal_commit_seconds_total " << static_cast<double>(journal->commit_ns.load()) / 1e9
+      << '\n';
+  }
   return o.str();
 }
 

@@ -13,6 +13,7 @@
 #include "carcassonne/server/config.hpp"
 #include "carcassonne/server/lobby.hpp"
 #include "carcassonne/server/metrics.hpp"
+#include "carcassonne/server/store.hpp"
 
 namespace carcassonne::server {
 
@@ -32,6 +33,7 @@ struct shared_state {
   net::io_context& io;
   config cfg;
   metrics stats;
+  std::unique_ptr<store> db;  // nullptr when the journal is off; outlives the rooms
   lobby rooms;
   std::atomic<bool> draining{false};
 

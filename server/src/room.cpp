@@ -12,8 +12,6 @@ namespace carcassonne::server {
 
 namespace {
 
-constexpr std::size_t answers_kept = 32;  // per seat, for duplicate moves
-
 // Room-part operations (a small object, diffed by nlohmann) as comma-separated op texts.
 void append_room_ops(std::string& ops, const json& from, const json& to) {
   for (auto& op : json::diff(from, to)) {
@@ -49,8 +47,14 @@ bool room::is_spectator(const client_link* c) const {
   return std::any_of(spectators_.begin(), spectators_.end(), [&](const client_ptr& s) { return s.get() == c; });
 }
 
+void room::out(const client_ptr& c, frame_ptr frame) {
+  if (!c) return;
+  if (outbox_.empty() && writes_durable_ >= writes_issued_) return c->deliver(std::move(frame));
+  outbox_.push_back({writes_issued_, c, std::move(frame)});
+}
+
 void room::send(const client_ptr& c, const json& message) {
-  if (c) c->deliver(std::make_shared<const std::string>(message.dump()));
+  out(c, std::make_shared<const std::string>(message.dump()));
 }
 
 void room::answer(const client_ptr& c, int seat, const json& id, const json& message) {
@@ -60,7 +64,7 @@ void room::answer(const client_ptr& c, int seat, const json& id, const json& mes
     cache.emplace_back(id, frame);
     if (cache.size() > answers_kept) cache.pop_front();
   }
-  c->deliver(frame);
+  out(c, std::move(frame));
 }
 
 void room::fail(const client_ptr& c, const json& id, std::string code, std::string message) {
@@ -104,7 +108,7 @@ void room::send_snapshot(const client_ptr& c, int seat, const json& id) {
                     std::to_string(seq_);
   if (!id.is_null()) msg += R"(,"id":)" + id.dump();
   msg += R"(,"view":)" + view_text(seat) + "}";
-  c->deliver(std::make_shared<const std::string>(std::move(msg)));
+  out(c, std::make_shared<const std::string>(std::move(msg)));
 }
 
 void room::advance_spectators() {
@@ -157,7 +161,7 @@ void room::broadcast(const event_log& events) {
       }
       s.private_view = std::move(mine);
     }
-    if (s.client) s.client->deliver(std::make_shared<const std::string>(seat_head + ops + "]}"));
+    if (s.client) out(s.client, std::make_shared<const std::string>(seat_head + ops + "]}"));
   }
 
   // Spectators: the same public diff, or their own when they watch with a delay.
@@ -182,7 +186,7 @@ void room::broadcast(const event_log& events) {
     const bool withheld = settings_.spectator_delay > 0 && game_ && !game_->finished;
     auto frame = std::make_shared<const std::string>(prefix + (withheld ? "[]" : events_text) +
                                                      R"(,"patch":[)" + ops + "]}");
-    for (const auto& c : spectators_) c->deliver(frame);
+    for (const auto& c : spectators_) out(c, frame);
   }
   publish_summary();
 }
@@ -206,6 +210,12 @@ void room::publish_summary() {
   }
   std::lock_guard lock(summary_mutex_);
   summary_ = std::move(s);
+  if (game_ && game_->finished && !finished_record_) finished_record_ = record();
+}
+
+std::optional<json> room::finished_record() const {
+  std::lock_guard lock(summary_mutex_);
+  return finished_record_;
 }
 
 room_summary room::summary() const {

@@ -8,6 +8,7 @@
 #include "carcassonne/protocol/record.hpp"
 #include "carcassonne/server/room.hpp"
 #include "random_ids.hpp"
+#include "sha256.hpp"
 
 namespace carcassonne::server {
 
@@ -28,12 +29,14 @@ void room::join(const client_ptr& c, const protocol::join_msg& m, const json& id
   auto& s = seats_[seat];
   s.taken = true;
   s.name = m.name;
-  s.token = random_hex(32);
+  const std::string token = random_hex(32);
+  s.token_hash = sha256_hex(token);
   s.client = c;
   if (is_creator(c.get()) && creator_seat_ < 0) creator_seat_ = seat;
   c->set_room(settings_.id, true);
   spdlog::info("room {} seat {}: joined as {}", settings_.id, seat, json(m.name).dump());  // escaped: one line
-  send(c, protocol::reply("joined", id, {{"room", settings_.id}, {"seat", seat}, {"token", s.token}}));
+  persist_meta();  // the token is only handed out once the seat is durable
+  send(c, protocol::reply("joined", id, {{"room", settings_.id}, {"seat", seat}, {"token", token}}));
   // The newcomer gets the last view sent to everyone, then the same patch as everyone.
   send_snapshot(c, seat, nullptr);
   broadcast({});
@@ -52,8 +55,9 @@ void room::spectate(const client_ptr& c, const json& id) {
 }
 
 void room::resume(const client_ptr& c, const protocol::resume_msg& m, const json& id) {
+  const std::string hash = m.token.empty() ? std::string() : sha256_hex(m.token);
   auto it = std::find_if(seats_.begin(), seats_.end(), [&](const seat_slot& s) {
-    return s.taken && !m.token.empty() && s.token == m.token;
+    return s.taken && !hash.empty() && s.token_hash == hash;
   });
   if (it == seats_.end()) return fail(c, id, "bad_token", "no seat of this room has that token");
   const int seat = static_cast<int>(it - seats_.begin());
@@ -81,6 +85,7 @@ void room::leave(const client_ptr& c, const json& id) {
     if (!game_) {
       s = seat_slot{};  // before the start the seat is free again, and loses start rights
       if (seat == creator_seat_) creator_seat_ = -1;
+      persist_meta();
     }
   } else if (is_spectator(c.get())) {
     std::erase_if(spectators_, [&](const client_ptr& s) { return s == c; });
@@ -127,10 +132,10 @@ void room::start(const client_ptr& c, const json& id) {
   if (!g.ok()) return fail(c, id, std::string(code_name(g.err().code)), g.err().message);
 
   if (creator_seat_ >= 0) {
-    const auto creator_token = seats_[creator_seat_].token;
+    const auto creator_token = seats_[creator_seat_].token_hash;
     creator_seat_ = -1;
     for (std::size_t i = 0; i < taken.size(); ++i)
-      if (taken[i].token == creator_token) creator_seat_ = static_cast<int>(i);
+      if (taken[i].token_hash == creator_token) creator_seat_ = static_cast<int>(i);
   }
   seats_ = std::move(taken);
   settings_.seats = static_cast<int>(seats_.size());
@@ -141,6 +146,7 @@ void room::start(const client_ptr& c, const json& id) {
   if (settings_.spectator_delay > 0) spectator_game_ = *game_;
   if (metrics_) metrics_->games_started.fetch_add(1, std::memory_order_relaxed);
   spdlog::info("room {}: game started with {} seats", settings_.id, seats_.size());
+  persist_meta();
   send(c, protocol::reply("started", id, {{"room", settings_.id}}));
   broadcast(first_turn);
 }
@@ -152,8 +158,10 @@ void room::move(const client_ptr& c, const protocol::move_msg& m, const json& id
   if (!game_) return fail(c, id, "not_started", "the game has not started");
   if (!id.is_null()) {  // a duplicate is answered again, never applied twice
     for (const auto& [answered_id, frame] : seats_[seat].answered)
-      if (answered_id == id) return c->deliver(frame);
+      if (answered_id == id) return out(c, frame);
   }
+  if (storage_failed_)
+    return fail(c, id, "storage_failed", "the server could not store this room's last change: it takes no more moves");
   const auto refuse = [&](const protocol::proto_error& e) {
     if (metrics_) metrics_->rejected(e.code);
     answer(c, seat, id, protocol::error_message(e, id));
@@ -172,6 +180,9 @@ void room::move(const client_ptr& c, const protocol::move_msg& m, const json& id
   if (auto st = apply_in_place(*game_, *parsed.value, &events); !st)
     return refuse(protocol::from_engine(st.err()));
   journal_.push_back(normal);
+  // In the journal before anyone hears of it: the answer and the patch wait for the commit.
+  persist(move_write{settings_.id, static_cast<std::int64_t>(journal_.size() - 1), normal.dump(), id.dump(), seq_ + 1});
+  if (game_->finished) persist_meta();
   spdlog::debug("room {} seat {}: {}", settings_.id, seat, normal.dump());
   if (game_->finished) {
     std::string scores;
@@ -195,9 +206,8 @@ void room::chat(const client_ptr& c, const protocol::chat_msg& m, const json& id
   const auto frame = std::make_shared<const std::string>(
       json{{"type", "chat"}, {"room", settings_.id}, {"seat", seat}, {"name", seats_[seat].name}, {"text", m.text}}
           .dump());
-  for (const auto& s : seats_)
-    if (s.client) s.client->deliver(frame);
-  for (const auto& s : spectators_) s->deliver(frame);
+  for (const auto& s : seats_) out(s.client, frame);
+  for (const auto& s : spectators_) out(s, frame);
   if (!id.is_null()) send(c, protocol::reply("chat_sent", id));
 }
 

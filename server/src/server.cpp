@@ -67,9 +67,24 @@ struct server::impl {
 };
 
 server::server(config c) : impl_(std::make_unique<impl>(std::move(c))) {}
-server::~server() = default;
+
+server::~server() {
+  // Commit what is queued while the rooms its callbacks reach still exist.
+  if (impl_->state->db) impl_->state->db->flush();
+}
+
+bool server::open_store(std::string& error) {
+  auto& st = *impl_->state;
+  if (!st.cfg.journal || st.db) return true;
+  st.db = store::open({st.cfg.database_path(), st.cfg.journal_full_sync}, error);
+  if (!st.db) return false;
+  st.stats.journal = st.db.get();
+  st.rooms.attach_store(st.db.get());
+  return st.rooms.restore(error);
+}
 
 bool server::listen(std::string& error) {
+  if (!open_store(error)) return false;
   beast::error_code ec;
   const auto address = net::ip::make_address(impl_->state->cfg.address, ec);
   if (ec) return error = "bad address '" + impl_->state->cfg.address + "'", false;
@@ -121,6 +136,8 @@ int run_serve(std::span<const std::string> args, std::ostream& out, std::ostream
   }
   spdlog::set_level(spdlog::level::from_str(cfg->log_level));
   spdlog::set_pattern("%Y-%m-%dT%H:%M:%S.%e %^%l%$ %v");
+  if (cfg->journal) spdlog::info("database {}", cfg->database_path());
+  else spdlog::warn("journal off: rooms live in memory only and are lost when the server stops");
   server s(*cfg);
   if (!s.listen(message)) {
     err << "carcassonne serve: " << message << '\n';

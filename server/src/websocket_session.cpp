@@ -9,6 +9,7 @@
 
 #include "carcassonne/protocol/messages.hpp"
 #include "net.hpp"
+#include "replay_view.hpp"
 
 namespace carcassonne::server {
 
@@ -112,6 +113,7 @@ class websocket_session : public client_link, public std::enable_shared_from_thi
   }
 
   void handle(const std::string& text);
+  void replay(const protocol::replay_msg& m, const nlohmann::json& id);
   template <class Call>
   void to_room(const std::string& room_id, const nlohmann::json& id, Call call);
 
@@ -273,9 +275,29 @@ void websocket_session::handle(const std::string& text) {
           if (in_room("chat")) to_room(room_, id, [m, id](room& r, const client_ptr& c) { r.chat(c, m, id); });
         } else if constexpr (std::is_same_v<T, snapshot_msg>) {
           if (in_room("snapshot")) to_room(room_, id, [id](room& r, const client_ptr& c) { r.snapshot(c, id); });
+        } else if constexpr (std::is_same_v<T, replay_msg>) {
+          replay(m, id);
         }
       },
       parsed.value->message);
+}
+
+// A finished game, move by move: needs no room membership, and reads the record from memory or
+// the database. Replaying a whole game costs well under a millisecond; the rate limit bounds it.
+void websocket_session::replay(const protocol::replay_msg& m, const nlohmann::json& id) {
+  using namespace protocol;
+  nlohmann::json record;
+  const auto status = state_->rooms.finished_record(m.room, record);
+  proto_error error;
+  if (status == lobby::record_status::unknown) error = {"no_such_room", "no room '" + m.room + "'"};
+  else if (status == lobby::record_status::not_finished)
+    error = {"not_finished", "a game is replayed once it is over; spectate it meanwhile"};
+  else if (auto frame = replay_to(record, static_cast<std::size_t>(m.move), error))
+    return send_json(reply("replay", id,
+                           {{"room", m.room}, {"move", m.move}, {"moves", frame->moves},
+                            {"events", std::move(frame->events)}, {"game", std::move(frame->game)}}));
+  state_->stats.rejected(error.code);
+  send_json(error_message(error, id));
 }
 
 void start_websocket_session(beast::tcp_stream stream, http::request<http::string_body> request,

@@ -62,6 +62,7 @@ inline carcassonne::server::config test_config() {
   c.allow_scripted_rooms = true;
   c.message_rate = 100000;
   c.message_burst = 100000;
+  c.journal = false;  // memory only, unless a test gives it a data directory
   return c;
 }
 

@@ -58,6 +58,10 @@ TEST_CASE("every client message type parses with its fields") {
   CHECK(parse_as<chat_msg>(R"({"type":"chat","text":"hi"})").text == "hi");
   parse_as<ping_msg>(R"({"type":"ping"})");
   parse_as<snapshot_msg>(R"({"type":"snapshot"})");
+  auto rp = parse_as<replay_msg>(R"({"type":"replay","room":"r","move":12})");
+  CHECK(rp.room == "r");
+  CHECK(rp.move == 12);
+  CHECK(parse_as<replay_msg>(R"({"type":"replay","room":"r"})").move == 0);
 }
 
 TEST_CASE("ids are kept, also on errors") {
@@ -103,5 +107,8 @@ TEST_CASE("malformed messages give stable codes and never throw") {
   CHECK(code_of(R"({"type":"resume","room":"r","token":"t","last_seq":"3"})") == "bad_message");
   CHECK(code_of(R"({"type":"chat"})") == "bad_message");
   CHECK(code_of(R"({"type":"chat","text":")" + std::string(501, 'c') + R"("})") == "bad_message");
+  CHECK(code_of(R"({"type":"replay"})") == "bad_message");
+  CHECK(code_of(R"({"type":"replay","room":"r","move":-1})") == "bad_message");
+  CHECK(code_of(R"({"type":"replay","room":"r","move":"3"})") == "bad_message");
   CHECK(code_of("\xff\xfe") == "bad_json");
 }

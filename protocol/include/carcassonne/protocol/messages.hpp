@@ -50,10 +50,14 @@ struct chat_msg {
 };
 struct ping_msg {};
 struct snapshot_msg {};       // ask for a full snapshot (after a gap in sequence numbers)
+struct replay_msg {           // a finished game's spectator view after `move` moves
+  std::string room;
+  int move = 0;
+};
 
 using client_message = std::variant<hello_msg, create_room_msg, list_rooms_msg, join_msg,
                                     spectate_msg, leave_msg, start_msg, move_msg, resume_msg,
-                                    chat_msg, ping_msg, snapshot_msg>;
+                                    chat_msg, ping_msg, snapshot_msg, replay_msg>;
 
 struct request {
   client_message message;

@@ -29,6 +29,11 @@ struct config {
   int idle_timeout_seconds = 300;          // CARCASSONNE_IDLE_TIMEOUT: no frame, no pong
   int shutdown_grace_seconds = 3;          // CARCASSONNE_SHUTDOWN_GRACE
   bool allow_scripted_rooms = false;       // CARCASSONNE_ALLOW_SCRIPTED: seed/script in create_room
+  std::string data_dir = "data";           // CARCASSONNE_DATA_DIR: the database is carcassonne.db in it
+  bool journal = true;                     // CARCASSONNE_JOURNAL: store rooms and moves (off: memory only)
+  bool journal_full_sync = true;           // CARCASSONNE_JOURNAL_SYNC: full (power loss) or normal (crash)
+
+  std::string database_path() const { return data_dir + "/carcassonne.db"; }
 };
 
 // Parses flags (and environment variables, when `env` is true). On error or --help, returns

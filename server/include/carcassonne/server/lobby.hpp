@@ -12,6 +12,7 @@
 #include "carcassonne/server/config.hpp"
 #include "carcassonne/server/metrics.hpp"
 #include "carcassonne/server/room.hpp"
+#include "carcassonne/server/store.hpp"
 
 namespace carcassonne::server {
 
@@ -33,6 +34,16 @@ class lobby {
   };
   created create(const protocol::create_room_msg& m, std::weak_ptr<const client_link> creator);
 
+  // Rooms are written to `s` from now on (nullptr: memory only). Call before any room exists.
+  void attach_store(store* s) { store_ = s; }
+  // Rebuilds every unfinished room of the store (server start). False, with a message, when a
+  // stored room cannot be rebuilt: the server must not start without it.
+  bool restore(std::string& error);
+
+  // A game's record (game-record.md) once it is finished, from memory or from the store.
+  enum class record_status { found, not_finished, unknown };
+  record_status finished_record(const std::string& id, nlohmann::json& record) const;
+
   std::shared_ptr<room_entry> find(const std::string& id) const;
   // Public rooms, newest last.
   nlohmann::json list() const;
@@ -42,10 +53,13 @@ class lobby {
 
  private:
   bool make_space();  // drops abandoned rooms when at the cap
+  std::shared_ptr<room_entry> add(std::shared_ptr<room> r);  // under mutex_
+  void forget_stored(const room& r);  // a dropped room that was not finished leaves the store too
 
   boost::asio::any_io_executor executor_;
   const config& config_;
   metrics& metrics_;
+  store* store_ = nullptr;
   mutable std::mutex mutex_;
   std::map<std::string, std::shared_ptr<room_entry>> rooms_;
   std::vector<std::string> order_;  // creation order, for listing and eviction

@@ -9,6 +9,8 @@
 
 namespace carcassonne::server {
 
+class store;
+
 class metrics {
  public:
   static constexpr std::array<double, 12> latency_buckets{0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005,
@@ -22,6 +24,8 @@ class metrics {
   std::atomic<std::int64_t> messages_in{0}, messages_out{0};
   std::atomic<std::int64_t> bytes_in{0}, bytes_out{0};
   std::atomic<std::int64_t> dropped_slow{0}, dropped_flood{0}, dropped_oversize{0};
+
+  const store* journal = nullptr;  // its commit counters are shown when the journal is on
 
   void rejected(std::string_view code);
   void observe_move_seconds(double seconds);

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -17,6 +18,7 @@
 #include "carcassonne/protocol/messages.hpp"
 #include "carcassonne/protocol/view_doc.hpp"
 #include "carcassonne/server/metrics.hpp"
+#include "carcassonne/server/store.hpp"
 
 namespace carcassonne::server {
 
@@ -60,6 +62,14 @@ struct room_summary {
 class room {
  public:
   room(room_settings settings, metrics* m, std::weak_ptr<const client_link> creator);
+  // Rebuilds a stored room by replaying its journal through the engine (server start); nothing,
+  // with a message naming the room and the move, when the stored game does not replay.
+  static std::unique_ptr<room> restore(const stored_room& stored, metrics* m, std::string& error);
+
+  // Makes the room durable: every change is written to `s` before any frame that shows it leaves
+  // (frames wait in the room's outbox). `post` runs a function on the room's strand.
+  using poster = std::function<void(std::function<void()>)>;
+  void attach_store(store* s, poster post);
 
   // Room-strand calls: one per client message, plus disconnected().
   void join(const client_ptr& c, const protocol::join_msg& m, const json& id);
@@ -82,12 +92,18 @@ class room {
   const game_state* game() const { return game_ ? &*game_ : nullptr; }
   std::uint64_t seq() const { return seq_; }
   json record() const;  // setup + moves (game-record.md); the seed is inside: finished games only
+  // Thread-safe: the record once the game is over, else nothing.
+  std::optional<json> finished_record() const;
+  // What the store keeps of the room besides its journal (settings, seats with hashed tokens).
+  json stored_meta() const;
 
  private:
+  static constexpr std::size_t answers_kept = 32;  // per seat, for duplicate moves
+
   struct seat_slot {
     bool taken = false;
     std::string name;
-    std::string token;
+    std::string token_hash;  // sha256 of the seat token: the token itself is never kept
     client_ptr client;
     std::deque<std::pair<json, frame_ptr>> answered;  // client id -> answer (duplicates)
     protocol::view_doc private_view;                   // last private part sent
@@ -95,6 +111,11 @@ class room {
 
   int seat_of(const client_link* c) const;
   bool is_spectator(const client_link* c) const;
+  // Every frame leaves through here: held while a write that it may show is not yet durable.
+  void out(const client_ptr& c, frame_ptr frame);
+  void persist(store_write w);
+  void persist_meta();
+  void on_durable(std::uint64_t n, bool ok);
   void send(const client_ptr& c, const json& message);
   void answer(const client_ptr& c, int seat, const json& id, const json& message);
   void fail(const client_ptr& c, const json& id, std::string code, std::string message);
@@ -133,8 +154,21 @@ class room {
     return spectator_game_ ? spectator_public_ : public_;
   }
 
+  // Persistence (attach_store): writes issued and known durable, and the frames held meanwhile.
+  struct held_frame {
+    std::uint64_t needs;
+    client_ptr client;
+    frame_ptr frame;
+  };
+  store* store_ = nullptr;
+  poster post_;
+  std::uint64_t writes_issued_ = 0, writes_durable_ = 0;
+  std::deque<held_frame> outbox_;
+  bool storage_failed_ = false;
+
   mutable std::mutex summary_mutex_;
   room_summary summary_;
+  std::optional<json> finished_record_;  // under summary_mutex_
 };
 
 }  // namespace carcassonne::server

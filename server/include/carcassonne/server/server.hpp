@@ -20,8 +20,10 @@ class server {
   server(const server&) = delete;
   server& operator=(const server&) = delete;
 
-  // Binds the port and starts accepting; false with a message when the port cannot be had.
+  // Opens the database and rebuilds its rooms (when the journal is on), binds the port and
+  // starts accepting; false with a message when the database or the port cannot be had.
   bool listen(std::string& error);
+  bool open_store(std::string& error);  // the first half of listen()
   std::uint16_t port() const;
   // Runs the I/O threads (config.threads) until the server has stopped; the caller's thread
   // is one of them.

@@ -1,0 +1,111 @@
+// Persistence (docs/hosting.md): an SQLite database in WAL mode holding every room — its
+// settings and seats (tokens hashed) as one JSON row — and the journal of its accepted moves.
+//
+// Writes are queued and committed by one writer thread, many at a time in one transaction (group
+// commit), so a room never waits for another room's disk write. Each write's `done` runs on the
+// writer thread once its transaction is durable (or failed); rooms hold every frame they would
+// send until then, so no client ever sees a move that a crash could lose.
+//
+// Reads (the rooms to rebuild at start, a finished game's record) use their own connection and
+// never wait for the writer (WAL readers see the last committed state).
+#pragma once
+#include <sqlite3.h>
+
+#include <nlohmann/json.hpp>
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <variant>
+#include <vector>
+
+namespace carcassonne::server {
+
+struct store_options {
+  std::string path;          // the database file
+  bool full_sync = true;     // synchronous=FULL: a commit survives power loss, not just a crash
+};
+
+// One accepted move as journaled.
+struct journal_entry {
+  nlohmann::json move;       // record form (game-record.md)
+  nlohmann::json client_id;  // the request's id (null when it had none): duplicates after a restart
+  std::uint64_t seq = 0;     // the room's sequence number of the move's patch
+};
+
+// A room as stored: `meta` is the room's own JSON (room::stored_meta), `moves` its journal.
+struct stored_room {
+  std::string id;
+  std::string state;         // waiting, playing, finished
+  nlohmann::json meta;
+  std::vector<journal_entry> moves;
+};
+
+// The writes a room makes.
+struct save_room_write {     // insert or replace the room's row
+  std::string id, state;
+  std::string meta;          // JSON text
+};
+struct move_write {          // append one move to the journal
+  std::string room;
+  std::int64_t index = 0;
+  std::string move, client_id;
+  std::uint64_t seq = 0;
+};
+struct delete_room_write {   // forget a room that nobody can come back to
+  std::string id;
+};
+using store_write = std::variant<save_room_write, move_write, delete_room_write>;
+
+class store {
+ public:
+  using done_fn = std::function<void(bool durable)>;
+
+  // Opens (creating when missing) and checks the database; nothing on error, with a message
+  // that names the file and says what to do. A file that is not an SQLite database, or one
+  // written by a newer version of the server, is an error: never an empty server.
+  static std::unique_ptr<store> open(const store_options& options, std::string& error);
+  ~store();  // commits what is queued, then stops the writer
+  store(const store&) = delete;
+  store& operator=(const store&) = delete;
+
+  // Queues a write; `done` runs on the writer thread after the commit, in queue order.
+  void submit(store_write w, done_fn done);
+  // Waits until every write queued so far has been committed and its `done` has run.
+  void flush();
+
+  // Reads. Thread-safe.
+  std::vector<stored_room> unfinished_rooms(std::string& error);  // with their journals, oldest first
+  std::optional<stored_room> load(const std::string& id, std::string& error);
+  std::vector<std::string> finished_ids(std::size_t limit);  // newest first
+
+  // Counters for /metrics.
+  std::atomic<std::int64_t> commits{0}, writes{0}, failures{0};
+  std::atomic<std::int64_t> commit_ns{0};
+
+ private:
+  store() = default;
+  void writer_loop();
+  bool apply(const store_write& w);
+  std::optional<stored_room> read_room(sqlite3_stmt* row, std::string& error);
+
+  sqlite3* write_db_ = nullptr;
+  sqlite3* read_db_ = nullptr;
+  std::mutex read_mutex_;
+
+  std::mutex mutex_;
+  std::condition_variable wake_, drained_;
+  std::deque<std::pair<store_write, done_fn>> queue_;
+  std::uint64_t queued_ = 0, completed_ = 0;
+  bool stopping_ = false;
+  std::thread writer_;
+};
+
+}  // namespace carcassonne::server

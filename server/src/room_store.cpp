@@ -1,0 +1,132 @@
+// A room's persistence: what it writes to the store, the outbox that holds frames until their
+// write is durable, and the rebuild of a stored room at server start.
+#include <spdlog/spdlog.h>
+
+#include "carcassonne/protocol/json_codec.hpp"
+#include "carcassonne/protocol/record.hpp"
+#include "carcassonne/protocol/view.hpp"
+#include "carcassonne/server/room.hpp"
+
+namespace carcassonne::server {
+
+void room::attach_store(store* s, poster post) {
+  store_ = s;
+  post_ = std::move(post);
+}
+
+void room::persist(store_write w) {
+  if (!store_) return;
+  const auto n = ++writes_issued_;
+  store_->submit(std::move(w), [this, n, post = post_](bool durable) {
+    post([this, n, durable] { on_durable(n, durable); });
+  });
+}
+
+void room::persist_meta() {
+  const char* state = !game_ ? "waiting" : game_->finished ? "finished" : "playing";
+  persist(save_room_write{settings_.id, state, stored_meta().dump()});
+}
+
+void room::on_durable(std::uint64_t n, bool ok) {
+  if (!ok && !storage_failed_) {
+    // The change stays in memory but could be lost: the room refuses further moves rather than
+    // build on it. Held frames still go out so that nobody waits forever.
+    storage_failed_ = true;
+    spdlog::error("room {}: a write to the database failed; the room takes no more moves", settings_.id);
+  }
+  writes_durable_ = std::max(writes_durable_, n);
+  while (!outbox_.empty() && outbox_.front().needs <= writes_durable_) {
+    outbox_.front().client->deliver(std::move(outbox_.front().frame));
+    outbox_.pop_front();
+  }
+}
+
+json room::stored_meta() const {
+  json seats = json::array();
+  for (const auto& s : seats_)
+    seats.push_back(s.taken ? json{{"name", s.name}, {"token_sha256", s.token_hash}} : json(nullptr));
+  return {{"id", settings_.id},
+          {"name", settings_.name},
+          {"public", settings_.is_public},
+          {"seats", settings_.seats},
+          {"spectator_delay", settings_.spectator_delay},
+          {"max_spectators", settings_.max_spectators},
+          {"setup", settings_.setup},
+          {"seed", settings_.seed},
+          {"seat_list", seats},
+          {"creator_seat", creator_seat_},
+          {"record_setup", game_ ? record_setup_ : json(nullptr)},
+          {"seq", seq_ + 1}};  // every write precedes the patch that shows it
+}
+
+std::unique_ptr<room> room::restore(const stored_room& stored, metrics* m, std::string& error) {
+  const auto fail = [&](const std::string& what) {
+    error = "room " + stored.id + ": " + what;
+    return nullptr;
+  };
+  try {
+    const json& meta = stored.meta;
+    room_settings s;
+    s.id = meta.at("id").get<std::string>();
+    s.name = meta.at("name").get<std::string>();
+    s.is_public = meta.at("public").get<bool>();
+    s.seats = meta.at("seats").get<int>();
+    s.spectator_delay = meta.at("spectator_delay").get<int>();
+    s.max_spectators = meta.at("max_spectators").get<std::size_t>();
+    s.setup = meta.at("setup");
+    s.seed = meta.at("seed").get<std::string>();
+    const json& list = meta.at("seat_list");
+    if (s.id != stored.id || !list.is_array() || static_cast<int>(list.size()) != s.seats)
+      return fail("the stored seats do not match the room");
+    auto r = std::make_unique<room>(s, m, std::weak_ptr<const client_link>());
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      if (list[i].is_null()) continue;
+      r->seats_[i].taken = true;
+      r->seats_[i].name = list[i].at("name").get<std::string>();
+      r->seats_[i].token_hash = list[i].at("token_sha256").get<std::string>();
+    }
+    r->creator_seat_ = meta.at("creator_seat").get<int>();
+    r->seq_ = meta.at("seq").get<std::uint64_t>();
+
+    const json& setup = meta.at("record_setup");
+    if (!setup.is_null()) {
+      auto parsed = protocol::parse_setup(setup);
+      if (!parsed.ok()) return fail("stored setup: " + parsed.error.message);
+      auto g = new_game(parsed.value->setup);
+      if (!g.ok()) return fail("stored setup: " + g.err().message);
+      r->record_setup_ = setup;
+      r->game_ = std::move(g.value());
+      for (const auto& seat : r->seats_) r->names_.push_back(seat.name);
+      if (s.spectator_delay > 0) r->spectator_game_ = *r->game_;
+      for (const auto& e : stored.moves) {
+        const auto n = std::to_string(r->journal_.size());
+        auto mv = protocol::move_from_json(e.move, *r->game_);
+        if (!mv.ok()) return fail("journal move " + n + ": " + mv.error.message);
+        if (auto st = apply_in_place(*r->game_, *mv.value); !st) return fail("journal move " + n + ": " + st.err().message);
+        r->journal_.push_back(e.move);
+        r->seq_ = std::max(r->seq_, e.seq);
+        // Duplicates of moves answered before the restart are still recognised.
+        if (!e.client_id.is_null() && e.move.contains("seat")) {
+          auto& cache = r->seats_.at(e.move["seat"].get<std::size_t>()).answered;
+          cache.emplace_back(e.client_id, std::make_shared<const std::string>(
+                                              protocol::reply("move_accepted", e.client_id, {{"seq", e.seq}}).dump()));
+          if (cache.size() > answers_kept) cache.pop_front();
+        }
+      }
+      r->public_ = protocol::public_doc(*r->game_, r->names_);
+      if (r->spectator_game_) {
+        r->advance_spectators();
+        r->spectator_public_ = protocol::public_doc(*r->spectator_game_, r->names_);
+      }
+    } else if (!stored.moves.empty()) {
+      return fail("moves stored for a game that never started");
+    }
+    r->info_ = r->room_info();
+    r->publish_summary();
+    return r;
+  } catch (const std::exception& e) {
+    return fail(std::string("unreadable stored room: ") + e.what());
+  }
+}
+
+}  // namespace carcassonne::server

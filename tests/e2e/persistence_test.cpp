@@ -1,0 +1,235 @@
+// Persistence end to end: records of finished games over HTTP and move by move over the
+// protocol; a server killed with SIGKILL in the middle of several games (under load from the
+// load tool) comes back on the same database, every seat resumes, every game finishes, and no
+// accepted move is lost or applied twice; a database that is not one stops the start.
+#include <fstream>
+#include <map>
+
+#include "e2e_client.hpp"
+#include "process.hpp"
+
+using namespace e2e;
+
+namespace {
+
+carcassonne::server::config journal_config(const std::string& dir) {
+  auto c = test_config();
+  c.journal = true;
+  c.data_dir = dir;
+  return c;
+}
+
+// `carcassonne replay` of a record: the final state as the command prints it.
+json replay_command(const json& record, const std::string& dir) {
+  const std::string file = dir + "/record.json", out = dir + "/replay.out";
+  std::ofstream(file) << record.dump();
+  child_process p({"replay", file}, out);
+  const auto status = p.wait(std::chrono::seconds(30));
+  REQUIRE(status);
+  REQUIRE_MESSAGE(*status == 0, p.output());
+  return json::parse(p.output());
+}
+
+}  // namespace
+
+TEST_CASE("e2e: a finished game's record is served once over, replays to its scores, and can be watched move by move") {
+  temp_dir dir("carcassonne-e2e-record");
+  std::string room;
+  json final_scores, record;
+  {
+    test_server server(journal_config(dir.str()));
+    const auto port = server.port();
+    ws_client a(port), b(port), watcher(port);
+    room = create_room(a, {{"seed", "e2e-record"}, {"expansions", json::array({"festival", "gifts"})}});
+    join(a, room, "Ann");
+    join(b, room, "Bob");
+    CHECK(http_get(port, "/api/rooms/" + room + "/record").status == 409);
+    table t{{&a, &b}, {}};
+    t.start(a);
+    t.play(10);
+    // Before the end the record (it holds the seed) is refused, over HTTP and over the protocol.
+    const auto early = http_get(port, "/api/rooms/" + room + "/record");
+    CHECK(early.status == 409);
+    CHECK(json::parse(early.body)["error"] == "not_finished");
+    auto refused = watcher.request({{"type", "replay"}, {"room", room}, {"move", 0}});
+    CHECK(refused["code"] == "not_finished");
+    t.play_to_end();
+    final_scores = a.view["game"]["scores"];
+
+    const auto got = http_get(port, "/api/rooms/" + room + "/record");
+    REQUIRE(got.status == 200);
+    record = json::parse(got.body);
+    CHECK(record["format"] == "carcassonne-record/1");
+    CHECK(record["setup"]["seed"] == "e2e-record");
+    CHECK(record["moves"].size() == static_cast<std::size_t>(t.moves));
+    CHECK(replay_command(record, dir.str())["scores"] == final_scores);
+
+    // Move by move: the start, a middle move with its events, the end; past the end is refused.
+    auto first = watcher.request({{"type", "replay"}, {"room", room}, {"move", 0}});
+    REQUIRE_MESSAGE(first["type"] == "replay", first.dump());
+    CHECK(first["moves"] == t.moves);
+    CHECK(first["game"]["status"] == "playing");
+    CHECK(first["game"]["viewer"] == "spectator");
+    CHECK(first["game"]["scores"] == json::array({0, 0}));
+    CHECK_FALSE(first["events"].empty());  // the first draw
+    auto middle = watcher.request({{"type", "replay"}, {"room", room}, {"move", 1}});
+    CHECK(middle["game"]["board"].size() == first["game"]["board"].size() + 1);
+    auto last = watcher.request({{"type", "replay"}, {"room", room}, {"move", t.moves}});
+    CHECK(last["game"]["status"] == "finished");
+    CHECK(last["game"]["scores"] == final_scores);
+    CHECK(last["game"].dump().find("e2e-record") == std::string::npos);
+    CHECK(watcher.request({{"type", "replay"}, {"room", room}, {"move", t.moves + 1}})["code"] == "bad_message");
+    CHECK(watcher.request({{"type", "replay"}, {"room", "nosuchroom"}})["code"] == "no_such_room");
+  }
+  // A new server on the same database serves the finished game from the store.
+  test_server again(journal_config(dir.str()));
+  const auto got = http_get(again.port(), "/api/rooms/" + room + "/record");
+  REQUIRE(got.status == 200);
+  CHECK(json::parse(got.body) == record);
+  CHECK(http_get(again.port(), "/api/rooms/ffffffffff/record").status == 404);
+  ws_client watcher(again.port());
+  auto last = watcher.request({{"type", "replay"}, {"room", room}, {"move", record["moves"].size()}});
+  CHECK(last["game"]["scores"] == final_scores);
+}
+
+TEST_CASE("e2e: SIGKILL mid-game under load; a restart on the same database resumes every seat and loses no move") {
+  temp_dir dir("carcassonne-e2e-kill");
+  const auto port = free_port();
+  const std::vector<std::string> serve{"serve", "--address", "127.0.0.1", "--port", std::to_string(port),
+                                       "--data-dir", dir.str(), "--allow-scripted", "true",
+                                       "--message-rate", "100000", "--message-burst", "100000",
+                                       "--log-level", "warn", "--threads", "2"};
+  auto server = std::make_unique<child_process>(serve, dir.str() + "/server1.log");
+  REQUIRE_MESSAGE(wait_listening(port, std::chrono::seconds(10)), server->output());
+  child_process load({"loadtest", "--port", std::to_string(port), "--rooms", "16", "--clients-per-room", "3",
+                      "--duration", "60"},
+                     dir.str() + "/load.log");
+
+  // Four games of different sizes and expansions, each with its own clients.
+  struct game {
+    json setup;
+    int seats;
+    std::string room;
+    std::vector<std::unique_ptr<ws_client>> clients;
+    std::vector<std::string> tokens;
+    std::vector<json> accepted;  // every move answered move_accepted, in order
+    json in_flight;              // the move sent as the server died, with its id
+  };
+  std::vector<game> games;
+  games.push_back({{{"seed", "kill-1"}}, 2, {}, {}, {}, {}, {}});
+  games.push_back({{{"seed", "kill-2"}, {"expansions", json::array({"hills_and_sheep"})}}, 3, {}, {}, {}, {}, {}});
+  games.push_back({{{"seed", "kill-3"}, {"expansions", json::array({"peasant_revolts", "gifts"})}}, 4, {}, {}, {}, {}, {}});
+  games.push_back({{{"seed", "kill-4"}, {"expansions", json::array({"easter", "festival"})}}, 2, {}, {}, {}, {}, {}});
+  std::mt19937_64 rng(42);
+  const auto acting = [](game& g) -> ws_client& {
+    const auto& view = g.clients[0]->view["game"];
+    return *g.clients.at(view["awaiting"]["seat"].get<std::size_t>());
+  };
+  const auto sync = [](game& g, std::uint64_t seq) {
+    for (auto& c : g.clients) c->wait_seq(seq);
+  };
+  const auto step = [&](game& g) {
+    ws_client& c = acting(g);
+    const json& legal = c.view["game"]["legal_moves"];
+    REQUIRE(!legal.empty());
+    const json mv = legal[rng() % legal.size()];
+    auto r = c.request({{"type", "move"}, {"move", mv}});
+    REQUIRE_MESSAGE(r["type"] == "move_accepted", r.dump());
+    g.accepted.push_back(mv);
+    sync(g, r["seq"].get<std::uint64_t>());
+  };
+  const auto finished = [](game& g) { return g.clients[0]->view["game"]["status"] == "finished"; };
+
+  for (auto& g : games) {
+    for (int s = 0; s < g.seats; ++s) g.clients.push_back(std::make_unique<ws_client>(port));
+    g.room = create_room(*g.clients[0], g.setup, g.seats);
+    for (int s = 0; s < g.seats; ++s) g.tokens.push_back(join(*g.clients[s], g.room, "P" + std::to_string(s)));
+    auto r = g.clients[0]->request({{"type", "start"}});
+    REQUIRE_MESSAGE(r["type"] == "started", r.dump());
+    g.clients[0]->wait_view([](const json& v) { return !v["game"].is_null(); }, "the game");
+    sync(g, g.clients[0]->seq);
+  }
+  for (int round = 0; round < 25; ++round)
+    for (auto& g : games)
+      if (!finished(g)) step(g);
+  // The last moves are sent and not waited for: the server dies with them in flight.
+  static int next_id = 900000;
+  for (auto& g : games) {
+    ws_client& c = acting(g);
+    const json& legal = c.view["game"]["legal_moves"];
+    g.in_flight = {{"type", "move"}, {"move", legal[rng() % legal.size()]}, {"id", ++next_id}};
+    c.send(g.in_flight);
+  }
+  // The load tool's games were running too.
+  std::size_t ours = 0;
+  for (auto& g : games) ours += g.accepted.size();
+  CHECK(metric(http_get(port, "/metrics").body, "carcassonne_moves_accepted_total") > static_cast<double>(ours));
+  server->signal(SIGKILL);
+  REQUIRE(server->wait(std::chrono::seconds(10)) == 128 + SIGKILL);
+  load.signal(SIGKILL);
+  load.wait(std::chrono::seconds(10));
+  const auto load_out = load.output();
+  INFO("load tool: " << load_out);
+
+  // The same database, the same port: every seat resumes with its token, on a new connection.
+  server = std::make_unique<child_process>(serve, dir.str() + "/server2.log");
+  REQUIRE_MESSAGE(wait_listening(port, std::chrono::seconds(20)), server->output());
+  int stored_in_flight = 0;
+  for (auto& g : games) {
+    g.clients.clear();
+    for (int s = 0; s < g.seats; ++s) {
+      g.clients.push_back(std::make_unique<ws_client>(port));
+      auto r = g.clients[s]->request({{"type", "resume"}, {"room", g.room}, {"token", g.tokens[s]}});
+      REQUIRE_MESSAGE(r["type"] == "resumed", r.dump());
+      CHECK(r["seat"] == s);
+    }
+    sync(g, g.clients.back()->seq);
+    // The view resumes at the last accepted move, or one further if the move in flight was
+    // stored before the kill. Sent again with its id, it is accepted once either way.
+    ws_client& c = *g.clients.at(g.in_flight["move"]["seat"].get<std::size_t>());
+    const auto seq_before = c.seq;
+    c.send(g.in_flight);
+    auto r = c.wait_reply(g.in_flight["id"]);
+    REQUIRE_MESSAGE(r["type"] == "move_accepted", r.dump());
+    // A stored move is answered from before the kill: its seq is not after the snapshot's.
+    stored_in_flight += r["seq"].get<std::uint64_t>() <= seq_before;
+    g.accepted.push_back(g.in_flight["move"]);
+    sync(g, r["seq"].get<std::uint64_t>());
+  }
+  MESSAGE(stored_in_flight << " of " << games.size() << " moves in flight had been stored before the kill");
+  for (int i = 0; i < 2000; ++i) {
+    bool any = false;
+    for (auto& g : games)
+      if (!finished(g)) step(g), any = true;
+    if (!any) break;
+  }
+
+  for (auto& g : games) {
+    CAPTURE(g.room);
+    REQUIRE(finished(g));
+    const auto got = http_get(port, "/api/rooms/" + g.room + "/record");
+    REQUIRE(got.status == 200);
+    const json record = json::parse(got.body);
+    // Every accepted move is in the journal, once, in order, and nothing else is.
+    REQUIRE(record["moves"].size() == g.accepted.size());
+    for (std::size_t i = 0; i < g.accepted.size(); ++i)
+      for (const auto& [key, value] : g.accepted[i].items()) CHECK(record["moves"][i][key] == value);
+    CHECK(replay_command(record, dir.str())["scores"] == g.clients[0]->view["game"]["scores"]);
+  }
+  const auto m = http_get(port, "/metrics");
+  CHECK(metric(m.body, "carcassonne_journal_failures_total") == 0);
+  CHECK(metric(m.body, "carcassonne_journal_commits_total") > 0);
+  server->signal(SIGTERM);
+  CHECK(server->wait(std::chrono::seconds(10)) == 0);
+}
+
+TEST_CASE("e2e: a database that is not one stops the server at start with a clear error") {
+  temp_dir dir("carcassonne-e2e-corrupt");
+  std::ofstream(dir.str() + "/carcassonne.db") << std::string(10000, '#');
+  child_process server({"serve", "--port", "0", "--data-dir", dir.str()}, dir.str() + "/server.log");
+  const auto status = server.wait(std::chrono::seconds(10));
+  REQUIRE(status);
+  CHECK(*status == 1);
+  CHECK(server.output().find("carcassonne.db") != std::string::npos);
+  CHECK(server.output().find("not a database") != std::string::npos);
+}

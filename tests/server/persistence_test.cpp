@@ -1,0 +1,318 @@
+// Persistence without sockets: the SQLite store, frames held until their write is durable, and
+// rooms rebuilt from the journal with their seats, tokens and answered move ids.
+#include <doctest/doctest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <mutex>
+
+#include "carcassonne/engine/rng.hpp"
+#include "carcassonne/protocol/record.hpp"
+#include "fake_client.hpp"
+#include "sha256.hpp"
+
+using namespace carcassonne;
+using namespace carcassonne::server;
+using carcassonne::testing::fake_client;
+using carcassonne::testing::make_client;
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+// A fresh directory per test, removed at the end.
+struct temp_dir {
+  fs::path path;
+  temp_dir() {
+    static int n = 0;
+    path = fs::temp_directory_path() / ("carcassonne-store-" + std::to_string(::getpid()) + "-" + std::to_string(++n));
+    fs::remove_all(path);
+    fs::create_directories(path);
+  }
+  ~temp_dir() { fs::remove_all(path); }
+  std::string db() const { return (path / "carcassonne.db").string(); }
+};
+
+std::unique_ptr<store> open_store(const std::string& path) {
+  std::string error;
+  auto s = store::open({path, true}, error);
+  REQUIRE_MESSAGE(s, error);
+  return s;
+}
+
+// Stands in for the room's strand: durability callbacks are queued, and run when the test pumps.
+struct strand_queue {
+  std::mutex mutex;
+  std::vector<std::function<void()>> queued;
+  room::poster poster() {
+    return [this](std::function<void()> f) {
+      std::lock_guard lock(mutex);
+      queued.push_back(std::move(f));
+    };
+  }
+  // Waits for every queued write's commit, then runs the callbacks on this thread.
+  void pump(store& s) {
+    s.flush();
+    std::vector<std::function<void()>> now;
+    {
+      std::lock_guard lock(mutex);
+      now.swap(queued);
+    }
+    for (auto& f : now) f();
+  }
+};
+
+room_settings settings(int seats) {
+  room_settings s;
+  s.id = "persist1";
+  s.name = "persisted";
+  s.seats = seats;
+  s.setup = json{{"expansions", json::array({"hills_and_sheep"})}};
+  s.seed = "persistence-test-seed";
+  return s;
+}
+
+protocol::join_msg join_as(const std::string& name) {
+  protocol::join_msg m;
+  m.name = name;
+  return m;
+}
+
+protocol::resume_msg resume_with(const std::string& room, const std::string& token) {
+  protocol::resume_msg m;
+  m.room = room;
+  m.token = token;
+  return m;
+}
+
+protocol::move_msg move_of(const json& m) {
+  protocol::move_msg msg;
+  msg.move = m;
+  return msg;
+}
+
+// One random legal move by the seat to act, answered only after the pump.
+json play_one(room& r, std::vector<std::shared_ptr<fake_client>>& seats, rng& chooser, strand_queue& q, store& s,
+              const json& id) {
+  auto& c = seats.at(to_act(*r.game()));
+  const auto& legal = c->view["game"]["legal_moves"];
+  REQUIRE(!legal.empty());
+  const json m = legal[chooser.below(legal.size())];
+  const auto frames_before = c->frames.size();
+  r.move(c, move_of(m), id);
+  CHECK(c->frames.size() == frames_before);  // nothing leaves before the commit
+  q.pump(s);
+  REQUIRE_MESSAGE(c->last("move_accepted")["id"] == id, c->raw.back());
+  return m;
+}
+
+}  // namespace
+
+TEST_CASE("sha256 test vectors (FIPS 180-4)") {
+  CHECK(sha256_hex("") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+  CHECK(sha256_hex("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  CHECK(sha256_hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq") ==
+        "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+}
+
+TEST_CASE("the store keeps rooms and journals across reopening, in order") {
+  temp_dir dir;
+  {
+    auto s = open_store(dir.db());
+    s->submit(save_room_write{"a", "playing", R"({"k":1})"}, nullptr);
+    s->submit(save_room_write{"b", "finished", R"({"k":2})"}, nullptr);
+    for (int i = 0; i < 3; ++i)
+      s->submit(move_write{"a", i, json{{"n", i}}.dump(), json(i * 10).dump(), std::uint64_t(100 + i)}, nullptr);
+    s->submit(save_room_write{"a", "playing", R"({"k":3})"}, nullptr);  // replaces the row
+    s->submit(save_room_write{"c", "waiting", R"({"k":4})"}, nullptr);
+    s->submit(move_write{"c", 0, "{}", "null", 1}, nullptr);
+    s->submit(delete_room_write{"c"}, nullptr);
+    std::vector<int> done;
+    std::mutex m;
+    for (int i = 0; i < 5; ++i)
+      s->submit(save_room_write{"d" + std::to_string(i), "waiting", "{}"}, [&, i](bool ok) {
+        CHECK(ok);
+        std::lock_guard lock(m);
+        done.push_back(i);
+      });
+    s->flush();
+    CHECK(done == std::vector<int>{0, 1, 2, 3, 4});  // callbacks run in queue order
+    CHECK(s->writes.load() == 14);
+  }
+  auto s = open_store(dir.db());
+  std::string error;
+  auto rooms = s->unfinished_rooms(error);
+  CHECK(error.empty());
+  REQUIRE(rooms.size() == 6);  // a, then d0..d4; b is finished, c deleted
+  CHECK(rooms[0].id == "a");
+  CHECK(rooms[0].meta == json{{"k", 3}});
+  REQUIRE(rooms[0].moves.size() == 3);
+  CHECK(rooms[0].moves[2].move == json{{"n", 2}});
+  CHECK(rooms[0].moves[2].client_id == 20);
+  CHECK(rooms[0].moves[2].seq == 102);
+  CHECK(rooms[1].id == "d0");
+  auto b = s->load("b", error);
+  REQUIRE(b);
+  CHECK(b->state == "finished");
+  CHECK_FALSE(s->load("c", error));
+  CHECK(s->finished_ids(10) == std::vector<std::string>{"b"});
+}
+
+TEST_CASE("a file that is not a database, or from a newer server, is a clear error at open") {
+  temp_dir dir;
+  {
+    std::ofstream f(dir.db(), std::ios::binary);
+    f << std::string(8192, 'x');
+  }
+  std::string error;
+  CHECK_FALSE(store::open({dir.db(), true}, error));
+  CHECK(error.find(dir.db()) != std::string::npos);
+  CHECK(error.find("not a database") != std::string::npos);
+
+  fs::remove(dir.db());
+  {
+    auto s = open_store(dir.db());
+  }
+  {  // a later schema
+    sqlite3* db = nullptr;
+    REQUIRE(sqlite3_open(dir.db().c_str(), &db) == SQLITE_OK);
+    sqlite3_exec(db, "PRAGMA user_version=99", nullptr, nullptr, nullptr);
+    sqlite3_close(db);
+  }
+  error.clear();
+  CHECK_FALSE(store::open({dir.db(), true}, error));
+  CHECK(error.find("newer server") != std::string::npos);
+
+  error.clear();  // a directory where the file should be
+  fs::remove(dir.db());
+  fs::create_directories(dir.db());
+  CHECK_FALSE(store::open({dir.db(), true}, error));
+  CHECK(error.find("cannot open") != std::string::npos);
+}
+
+TEST_CASE("a room holds every frame until its write is durable, and comes back from the journal") {
+  temp_dir dir;
+  auto db = open_store(dir.db());
+  strand_queue q;
+  metrics stats;
+  auto a = make_client(), b = make_client(), watcher = make_client();
+  auto r = std::make_unique<room>(settings(3), &stats, a);
+  r->attach_store(db.get(), q.poster());
+
+  r->join(a, join_as("Ann"), "j1");
+  CHECK(a->frames.empty());  // the token leaves only once the seat is stored
+  q.pump(*db);
+  const std::string token_a = a->last("joined")["token"].get<std::string>();
+  r->join(b, join_as("Bob"), "j2");
+  q.pump(*db);
+  const std::string token_b = b->last("joined")["token"].get<std::string>();
+  r->spectate(watcher, nullptr);
+  r->start(a, "s");
+  q.pump(*db);
+  REQUIRE(r->game() != nullptr);
+  // The database never holds a token.
+  std::string error;
+  auto stored = db->load("persist1", error);
+  REQUIRE(stored);
+  CHECK(stored->meta.dump().find(token_a) == std::string::npos);
+  CHECK(stored->meta["seat_list"][0]["token_sha256"] == sha256_hex(token_a));
+
+  std::vector<std::shared_ptr<fake_client>> seats{a, b};
+  rng chooser(5);
+  for (int i = 0; i < 30; ++i) play_one(*r, seats, chooser, q, *db, json("m" + std::to_string(i)));
+  CHECK_FALSE(a->gap);
+  CHECK_FALSE(watcher->gap);
+
+  // A move committed whose answer never left: the server dies between the commit and the send.
+  auto& mover = seats.at(to_act(*r->game()));
+  const auto& legal = mover->view["game"]["legal_moves"];
+  const json last_move = legal[0];
+  const json last_id = "m-last";
+  r->move(mover, move_of(last_move), last_id);
+  db->flush();
+  const json record = r->record();
+  const int scores0 = r->game()->players[0].score;
+  const std::size_t moves = record["moves"].size();
+  CHECK(moves == 31);
+  r.reset();  // gone, with its held frames
+  q.queued.clear();  // and its strand: the callbacks of the dead room never run
+
+  auto rooms = db->unfinished_rooms(error);
+  REQUIRE(rooms.size() == 1);
+  auto back = room::restore(rooms[0], &stats, error);
+  REQUIRE_MESSAGE(back, error);
+  back->attach_store(db.get(), q.poster());
+  CHECK(back->record() == record);
+  CHECK(back->game()->players[0].score == scores0);
+  CHECK(back->summary().taken == 2);
+
+  // A wrong token is refused; the right ones resume with a snapshot of the restored game.
+  auto intruder = make_client(), a2 = make_client(), b2 = make_client();
+  back->resume(intruder, resume_with("persist1", token_a + "x"), "r0");
+  q.pump(*db);
+  CHECK(intruder->last_error() == "bad_token");
+  back->resume(a2, resume_with("persist1", token_a), "r1");
+  back->resume(b2, resume_with("persist1", token_b), "r2");
+  q.pump(*db);
+  REQUIRE(a2->last("resumed")["seat"] == 0);
+  REQUIRE(b2->last("resumed")["seat"] == 1);
+  CHECK(a2->view["game"]["scores"] == json::array({scores0, back->game()->players[1].score}));
+
+  // The move sent again with the same id is answered as accepted, not applied twice.
+  std::vector<std::shared_ptr<fake_client>> seats2{a2, b2};
+  auto& mover2 = seats2.at(last_move["seat"].get<int>());
+  back->move(mover2, move_of(last_move), last_id);
+  q.pump(*db);
+  CHECK(mover2->last("move_accepted")["id"] == last_id);
+  CHECK(back->record()["moves"].size() == moves);
+
+  // The game goes on to the end; then the room is stored as finished with its whole journal.
+  for (int i = 0; i < 1000 && !back->game()->finished; ++i)
+    play_one(*back, seats2, chooser, q, *db, json("n" + std::to_string(i)));
+  REQUIRE(back->game()->finished);
+  CHECK_FALSE(a2->gap);
+  REQUIRE(back->finished_record());
+  CHECK(*back->finished_record() == back->record());
+  auto done = db->load("persist1", error);
+  REQUIRE(done);
+  CHECK(done->state == "finished");
+  CHECK(done->moves.size() == back->record()["moves"].size());
+  CHECK(db->unfinished_rooms(error).empty());
+
+  // The finished record replays to the same scores.
+  auto parsed = protocol::parse_record(back->record().dump());
+  REQUIRE(parsed.ok());
+  auto g = new_game(parsed.value->setup);
+  REQUIRE(g.ok());
+  for (const auto& m : parsed.value->moves) {
+    auto mv = protocol::move_from_json(m, g.value());
+    REQUIRE(mv.ok());
+    REQUIRE(apply_in_place(g.value(), *mv.value));
+  }
+  for (int s = 0; s < 2; ++s) CHECK(g.value().players[s].score == back->game()->players[s].score);
+}
+
+TEST_CASE("a stored journal that does not replay is an error naming the room and the move") {
+  temp_dir dir;
+  auto db = open_store(dir.db());
+  strand_queue q;
+  metrics stats;
+  auto a = make_client(), b = make_client();
+  room r(settings(2), &stats, a);
+  r.attach_store(db.get(), q.poster());
+  r.join(a, join_as("Ann"), nullptr);
+  r.join(b, join_as("Bob"), nullptr);
+  r.start(a, nullptr);
+  q.pump(*db);
+  // A move that the engine refuses, written behind the room's back.
+  db->submit(move_write{"persist1", 0, json{{"seat", 1}, {"type", "place_tile"}, {"x", 5}, {"y", 5}, {"rotation", 0}}.dump(),
+                        "null", 9},
+             nullptr);
+  db->flush();
+  std::string error;
+  auto rooms = db->unfinished_rooms(error);
+  REQUIRE(rooms.size() == 1);
+  CHECK_FALSE(room::restore(rooms[0], &stats, error));
+  CHECK(error.find("room persist1: journal move 0") != std::string::npos);
+}
