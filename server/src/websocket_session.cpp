@@ -87,7 +87,9 @@ class websocket_session : public client_link, public std::enable_shared_from_thi
       send_json(protocol::error_message({"bad_message", "frames must be text (JSON)"}));
     } else if (!within_rate()) {
       state_->stats.rejected("rate_limited");
-      send_json(protocol::error_message({"rate_limited", "too many messages: slow down"}));
+      // Dropped unread, but the id is echoed so that the client knows which request to retry.
+      send_json(protocol::error_message({"rate_limited", "too many messages: slow down"},
+                                        protocol::parse_request(text).id));
       if (++strikes_ >= state_->cfg.rate_strikes) {
         state_->stats.dropped_flood.fetch_add(1);
         spdlog::info("room {}: connection closed for flooding", room_);

@@ -71,6 +71,7 @@ TEST_CASE("e2e: a flooding client is refused, then closed with 1008; a game in a
     if (f["type"] == "pong") ++pongs;
     if (f["type"] == "error") {
       CHECK(f["code"] == "rate_limited");
+      CHECK(f["id"].is_number_integer());  // the refused request's id, unread but echoed
       ++limited;
     }
   }

@@ -30,7 +30,7 @@ command -v node >/dev/null || fail "node is not installed (scripts/install-deps.
 # build of node does not search by itself.
 export NODE_PATH="/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}"
 
-"$bin" serve --address 127.0.0.1 --port 0 --threads 2 --allow-scripted true --log-level info \
+"$bin" serve --address 127.0.0.1 --port 0 --threads 2 --allow-scripted true --log-level info --data-dir "$work/data" \
   >"$log" 2>&1 &
 server_pid=$!
 
