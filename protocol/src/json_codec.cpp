@@ -232,7 +232,11 @@ std::string move_text(const move& m, const game_state& s) {
       std::string path = "[";
       for (int i = 0; i < m.path_length; ++i) {
         if (i) path += ",";
-        path += "[" + std::to_string(m.path[i].x) + "," + std::to_string(m.path[i].y) + "]";
+        path += '[';  // appended piece by piece: GCC 12 warns (-Wrestrict, falsely) on "[" + string&&
+        path += std::to_string(m.path[i].x);
+        path += ',';
+        path += std::to_string(m.path[i].y);
+        path += ']';
       }
       field("path", path + "]");
       break;

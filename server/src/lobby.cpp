@@ -159,6 +159,12 @@ void lobby::forget_if_abandoned(const std::string& id) {
   spdlog::info("room {} closed (empty)", id);
 }
 
+void lobby::clear() {
+  std::lock_guard lock(mutex_);
+  rooms_.clear();
+  order_.clear();
+}
+
 std::size_t lobby::size() const {
   std::lock_guard lock(mutex_);
   return rooms_.size();

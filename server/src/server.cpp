@@ -71,6 +71,9 @@ server::server(config c) : impl_(std::make_unique<impl>(std::move(c))) {}
 server::~server() {
   // Commit what is queued while the rooms its callbacks reach still exist.
   if (impl_->state->db) impl_->state->db->flush();
+  // Rooms hold their connections and connections hold the shared state (and so the rooms):
+  // connections that did not close within the grace period would keep that cycle alive.
+  impl_->state->rooms.clear();
 }
 
 bool server::open_store(std::string& error) {

@@ -220,7 +220,8 @@ TEST_CASE("e2e: SIGKILL mid-game under load; a restart on the same database resu
   CHECK(metric(m.body, "carcassonne_journal_failures_total") == 0);
   CHECK(metric(m.body, "carcassonne_journal_commits_total") > 0);
   server->signal(SIGTERM);
-  CHECK(server->wait(std::chrono::seconds(10)) == 0);
+  const auto stopped = server->wait(std::chrono::seconds(20));
+  CHECK_MESSAGE(stopped == 0, server->output());
 }
 
 TEST_CASE("e2e: a database that is not one stops the server at start with a clear error") {

@@ -50,6 +50,8 @@ class lobby {
   // Forgets a room if nobody can come back to it.
   void forget_if_abandoned(const std::string& id);
   std::size_t size() const;
+  // Forgets every room (server teardown, after the I/O threads have stopped).
+  void clear();
 
  private:
   bool make_space();  // drops abandoned rooms when at the cap
