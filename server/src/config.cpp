@@ -92,6 +92,9 @@ const std::vector<setting>& settings() {
       {"--allow-scripted", "CARCASSONNE_ALLOW_SCRIPTED",
        "accept setup.seed and setup.script in create_room: for tests only (default false)",
        [](config& c, const std::string& v) { return parse_bool(v, c.allow_scripted_rooms); }},
+      {"--web-root", "CARCASSONNE_WEB_ROOT",
+       "serve the web page from this folder (server/web) instead of the copy built in: for development",
+       [](config& c, const std::string& v) { return !v.empty() && (c.web_root = v, true); }},
   };
   return list;
 }

@@ -29,6 +29,7 @@ struct config {
   int idle_timeout_seconds = 300;          // CARCASSONNE_IDLE_TIMEOUT: no frame, no pong
   int shutdown_grace_seconds = 3;          // CARCASSONNE_SHUTDOWN_GRACE
   bool allow_scripted_rooms = false;       // CARCASSONNE_ALLOW_SCRIPTED: seed/script in create_room
+  std::string web_root;                    // CARCASSONNE_WEB_ROOT: serve the page from disk (dev)
 };
 
 // Parses flags (and environment variables, when `env` is true). On error or --help, returns
