@@ -10,12 +10,19 @@
 // the whole game by clicking: squares, the rotate button, Place, the figure markers, Pass. Bob
 // reloads his page in the middle of the game and must be back in his seat (the token kept in
 // localStorage, `resume`). At the end the final scores shown on all three pages must equal
-// those of `carcassonne replay` on the same moves. Screenshots go to ARTIFACTS_DIR.
-// Exit 0 on success, 1 with a message on failure.
+// those of `carcassonne replay` on the same moves.
+//
+// Then Ann and Bob play game records of the expansions (RECORDS below) the same way, by
+// clicking what the page offers for every decision: a shepherd and Grow/Gather, a protected
+// follower, the protect decision, a Festival return, gift cards with and without a target,
+// Take 2's choice, the bunny. Each room is created through the lobby form (expansions and
+// options ticked, the script pasted). The scores shown must be the record's.
+// Screenshots go to ARTIFACTS_DIR. Exit 0 on success, 1 with a message on failure.
 import { createRequire } from 'node:module';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
 
 const require = createRequire(import.meta.url);
@@ -46,12 +53,25 @@ const plan = [
   { seat: 1, type: 'pass' },
 ];
 
-// The expected scores: the engine's own, from the same record.
-function expectedScores() {
-  const record = { format: 'carcassonne-record/1', setup: { players: [{ name: 'Ann' }, { name: 'Bob' }], script: { deck } }, moves: plan };
+const here = dirname(fileURLToPath(import.meta.url));
+const RECORDS = [
+  'records/take2_protect.json',               // Gifts + Peasant Revolts: Take 2, choose_tile, protect
+  '../records/ex06_shepherd.json',            // Hills & Sheep: the shepherd, Grow and Gather
+  '../records/ex13_revolt.json',              // Peasant Revolts: a protected deploy, a revolt
+  '../records/ex17_festival_return.json',     // Festival: a figure taken back
+  '../records/ex11_road_sweeper.json',        // Gifts: a card opened on a target
+  '../records/easter_variants_hig.json',      // Easter: the bunny's path
+].map((f) => join(here, f));
+
+// The engine's own result for a record: {status, scores}.
+function replay(record) {
   const file = join(tmpdir(), `web_test_record_${process.pid}.json`);
   writeFileSync(file, JSON.stringify(record));
-  const state = JSON.parse(execFileSync(binary, ['replay', file], { encoding: 'utf8' }));
+  return JSON.parse(execFileSync(binary, ['replay', file], { encoding: 'utf8' }));
+}
+
+function expectedScores() {
+  const state = replay({ format: 'carcassonne-record/1', setup: { players: [{ name: 'Ann' }, { name: 'Bob' }], script: { deck } }, moves: plan });
   if (state.status !== 'finished') throw new Error(`the plan does not finish the game: ${JSON.stringify(state)}`);
   return state.scores;
 }
@@ -110,14 +130,13 @@ async function main() {
   step('game started');
 
   const byName = { 0: ann, 1: bob };
-  const seqOf = (p) => p.evaluate(() => Number(document.getElementById('app').dataset.seq));
+  const shotsAt = { 0: '03-placing', 3: '05-figure-step' };
   for (let i = 0; i < plan.length; i++) {
     const move = plan[i];
-    const page = byName[move.seat];
     const before = await seqOf(eve);
-    await act(page, move);
+    await act(byName[move.seat], move, shotsAt[i]);
     // Every page, the spectator's too, must see the change.
-    for (const p of [ann, bob, eve]) await p.waitForFunction((s) => Number(document.getElementById('app').dataset.seq) > s, before);
+    await played([ann, bob, eve], before);
     if (i === 0) await shot(eve, '04-spectator-phone');
     if (i === 3) {
       // Bob reloads: the page must take his seat back by itself (token in localStorage).
@@ -130,10 +149,7 @@ async function main() {
   step('all moves played');
 
   for (const [name, p] of Object.entries(pages)) {
-    await p.locator('table.final').waitFor();
-    const shown = await p.$$eval('table.final tbody tr', (rows) => rows.map((r) => [Number(r.dataset.seat), Number(r.querySelector('.final-score').textContent)]));
-    const scores = [];
-    for (const [seat, score] of shown) scores[seat] = score;
+    const scores = await scoresShown(p, true);
     if (JSON.stringify(scores) !== JSON.stringify(expected)) throw new Error(`${name} shows final scores ${JSON.stringify(scores)}, expected ${JSON.stringify(expected)}`);
     const log = await p.locator('.log').textContent();
     // Bob reloaded and Eve may lag: Ann's log has seen every event.
@@ -141,11 +157,49 @@ async function main() {
     await shot(p, `06-final-${name}`);
   }
   step(`final scores ${JSON.stringify(expected)} shown on all three pages`);
+
+  for (const file of RECORDS) await playRecord(file, [ann, bob]);
   if (errors.length) throw new Error(`errors in the pages:\n${errors.join('\n')}`);
 }
 
-// One move of the plan, by clicking as a person would.
-async function act(page, move) {
+// ---- Moves by clicking, as a person would: the page's markers and buttons carry the moves
+// they send (data-key, data-move), so the test finds the one that plays the record's move.
+const normal = (m) => {
+  const c = { ...m };
+  delete c.seat;
+  if ((c.type === 'deploy' || c.type === 'return_figure') && c.figure === undefined) c.figure = 'meeple';
+  if (c.protect === false) delete c.protect;
+  return JSON.stringify(Object.keys(c).sort().map((k) => [k, c[k]]));
+};
+// As actions.js keys its markers.
+function markerKey(m) {
+  if (m.type === 'bunny') return `bunny:${m.path[m.path.length - 1].join(':')}`;
+  if (m.x === undefined || m.feature === undefined) return null;
+  const feature = m.card === 'change_position' ? m.to : m.feature;
+  return `${m.type}:${m.x}:${m.y}:${feature}${m.type === 'return_figure' ? `:${m.figure ?? 'meeple'}` : ''}`;
+}
+
+async function offered(page) {  // the moves of the action bar's buttons
+  return page.$$eval('.actions button[data-move]', (bs) => bs.map((b) => JSON.parse(b.dataset.move)));
+}
+
+async function clickButtonFor(page, move) {
+  const moves = await offered(page);
+  const i = moves.findIndex((m) => normal(m) === normal(move));
+  if (i < 0) throw new Error(`no button for ${JSON.stringify(move)}; offered: ${JSON.stringify(moves)}`);
+  await page.locator('.actions button[data-move]').nth(i).click();
+}
+
+// A marker plays its move when it has one; with several, it shows them first in the bar.
+async function clickMarkerFor(page, move) {
+  const key = markerKey(move);
+  await page.locator(`.marker[data-key="${key}"]`).click();
+  const sameSpot = (await offered(page)).filter((m) => markerKey(m) === key);
+  if (sameSpot.length > 1) await clickButtonFor(page, move);
+}
+
+async function act(page, move, shotAs) {
+  await page.locator('.actions[data-decision]').waitFor();
   switch (move.type) {
     case 'place_tile': {
       await page.click(`.legal-square[data-x="${move.x}"][data-y="${move.y}"]`);
@@ -154,21 +208,90 @@ async function act(page, move) {
         if (Number(r) === move.rotation) break;
         await page.click('[data-action=rotate-right]');
       }
-      if (move.seat === 0 && move.x === 0 && move.y === -1) await page.screenshot({ path: join(artifacts, '03-placing.png') });
+      if (shotAs) await page.screenshot({ path: join(artifacts, `${shotAs}.png`) });
       await page.click('.actions button[data-action=place_tile]:not([disabled])');
       break;
     }
-    case 'deploy':
-      await page.locator(`.marker[data-key="deploy:${move.x}:${move.y}:${move.feature}"]`).waitFor();
-      if (move.feature === 'road0') await page.screenshot({ path: join(artifacts, '05-figure-step.png') });
-      await page.click(`.marker[data-key="deploy:${move.x}:${move.y}:${move.feature}"]`);
+    case 'open_gift':
+      await page.click(`.actions button[data-action=open_gift][data-card="${move.card}"]`);
+      if (move.x !== undefined) {
+        if (shotAs) await page.screenshot({ path: join(artifacts, `${shotAs}.png`) });
+        await clickMarkerFor(page, move);
+      }
       break;
-    case 'pass':
-      await page.click('.actions button[data-action=pass]');
+    case 'deploy': case 'return_figure': case 'protect': case 'bunny':
+      await page.locator(`.marker[data-key="${markerKey(move)}"]`).waitFor();
+      if (shotAs) await page.screenshot({ path: join(artifacts, `${shotAs}.png`) });
+      await clickMarkerFor(page, move);
       break;
-    default:
-      throw new Error(`no way to click ${move.type}`);
+    default:  // pass, flock, choose_tile
+      if (shotAs) await page.screenshot({ path: join(artifacts, `${shotAs}.png`) });
+      await clickButtonFor(page, move);
   }
+}
+
+const seqOf = (p) => p.evaluate(() => Number(document.getElementById('app').dataset.seq));
+async function played(pages, before) {
+  for (const p of pages) await p.waitForFunction((s) => Number(document.getElementById('app').dataset.seq) > s, before);
+}
+
+async function scoresShown(page, finished) {
+  if (finished) {
+    await page.locator('table.final').waitFor();
+    const rows = await page.$$eval('table.final tbody tr', (rs) => rs.map((r) => [Number(r.dataset.seat), Number(r.querySelector('.final-score').textContent)]));
+    const scores = [];
+    for (const [seat, score] of rows) scores[seat] = score;
+    return scores;
+  }
+  return page.$$eval('.players .player', (ps) => ps.map((p) => Number(p.querySelector('.score').textContent)));
+}
+
+// A record of two players, from the lobby form to its last move.
+async function playRecord(file, players) {
+  const record = JSON.parse(readFileSync(file, 'utf8'));
+  const name = file.replace(/^.*\//, '').replace(/\.json$/, '');
+  const setup = record.setup;
+  if (setup.players.length !== players.length) throw new Error(`${name}: ${setup.players.length} players`);
+  const expected = replay(record);
+  const [first, ...others] = players;
+
+  await first.goto(`${base}/#`);
+  await first.fill('#player-name', setup.players[0].name);
+  for (const e of setup.expansions ?? []) await first.check(`#exp-${e}`);
+  for (const [k, v] of Object.entries(setup.options ?? {})) await first.locator(`[id="opt-${k}"]`).selectOption(JSON.stringify(v));
+  await first.locator('#create-form details summary').click();
+  const scripted = {};
+  if (setup.seed !== undefined) scripted.seed = setup.seed;
+  if (setup.script !== undefined) scripted.script = setup.script;
+  await first.fill('#scripted-setup', JSON.stringify(scripted));
+  await first.click('#create');
+  await first.waitForFunction(() => /room=/.test(location.hash));
+  const room = new URL(first.url()).hash.replace(/^#room=/, '');
+  for (let i = 0; i < others.length; i++) {
+    await others[i].goto(`${base}/#room=${room}`);
+    await others[i].fill('#join-name', setup.players[i + 1].name);
+    await others[i].click('[data-action=join]');
+    await others[i].locator('.seats li strong', { hasText: '(you)' }).waitFor();
+  }
+  await first.click('[data-action=start]:not([disabled])');
+  for (const p of players) await p.locator('.board .placed').first().waitFor();
+
+  const shots = { choose_tile: 'r-take2-choice', protect: 'r-protect', flock: 'r-flock', return_figure: 'r-festival-return', bunny: 'r-bunny' };
+  for (const move of record.moves) {
+    const before = await seqOf(players[0]);
+    const shotAs = shots[move.type] && `${shots[move.type]}`;
+    if (shotAs) delete shots[move.type];
+    await act(players[move.seat], move, move.type === 'open_gift' && move.x !== undefined ? 'r-gift-targets' : shotAs);
+    await played(players, before);
+  }
+  for (let i = 0; i < players.length; i++) {
+    const shown = await scoresShown(players[i], expected.status === 'finished');
+    if (JSON.stringify(shown) !== JSON.stringify(expected.scores)) {
+      throw new Error(`${name}: seat ${i} shows ${JSON.stringify(shown)}, the engine says ${JSON.stringify(expected.scores)}`);
+    }
+  }
+  await players[0].screenshot({ path: join(artifacts, `r-${name}-end.png`) });
+  step(`${name}: ${record.moves.length} moves by clicking, scores ${JSON.stringify(expected.scores)} (${expected.status})`);
 }
 
 try {

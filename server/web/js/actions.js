@@ -68,6 +68,8 @@ export class Decisions {
   }
 
   button(move, extra = {}) {
+    const passLabel = { figure: 'Pass: no figure', protect: 'Don’t protect' }[this.game?.awaiting?.decision];
+    if (move.type === 'pass' && passLabel && !extra.label) extra = { ...extra, label: passLabel };
     return el('button', {
       type: 'button', class: extra.class ?? (move.type === 'pass' ? '' : 'primary'), disabled: this.busy,
       dataset: { move: JSON.stringify(move), action: move.type }, onclick: () => this.play(move),
@@ -203,13 +205,11 @@ export class Decisions {
       if (!tile) continue;
       let [px, py] = featurePoint(spot.x, spot.y, tile.tile, tile.rotation, spot.feature);
       const m = g[0];
-      // Markers on a figure already there sit beside it.
-      if (m.type === 'return_figure' || m.type === 'protect' || (m.type === 'open_gift' && ['cash_out', 'change_position'].includes(m.card))) {
-        if (m.type !== 'open_gift' || m.card === 'cash_out') { px += 12; py -= 12; }
-      }
+      // A marker on a spot where a figure stands sits beside it, not over it.
+      if ((game.figures ?? []).some((f) => f.x === spot.x && f.y === spot.y && f.feature === spot.feature)) { px += 12; py -= 12; }
       const figure = m.type === 'deploy' ? (m.figure ?? 'meeple') : m.type === 'open_gift' && m.card === 'synod' ? 'meeple' : null;
       markers.push({
-        key, px, py, figure, colour: typeof me === 'number' ? seatColour(me) : '#888', selected: key === this.group,
+        key, px, py, figure: m.protect ? null : figure, colour: typeof me === 'number' ? seatColour(me) : '#888', selected: key === this.group,
         kind: m.type, label: g.map(describeMove).join(' / '),
       });
     }
@@ -237,7 +237,8 @@ export class Decisions {
     this.onSquare = null;
     const markers = [...groups.keys()].map((key) => {
       const [, x, y] = key.split(':').map(Number);
-      return { key, px: x * 100 + 50, py: y * 100 + 50, kind: 'bunny', selected: key === this.group, label: `the bunny to (${x}, ${y})` };
+      // Where the bunny figure stands on a square (board.js), not over the figures.
+      return { key, px: x * 100 + 80, py: y * 100 + 22, kind: 'bunny', selected: key === this.group, label: `the bunny to (${x}, ${y})` };
     });
     const chosen = this.group ? groups.get(this.group) ?? [] : [];
     const paths = [...groups.values()].flat().map((m) => ({ points: start ? [start, ...m.path] : m.path, choice: chosen.includes(m) }));

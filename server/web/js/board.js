@@ -3,7 +3,7 @@
 // controller from the view's legal moves: open squares, the tile being placed, and markers
 // (feature spots, figures, bunny squares). Clicks are reported as 'square' and 'marker' events.
 import { el, svg, clear } from './dom.js';
-import { tileNode, featurePoint, figureShape, sheepShape, bunnyShape } from './tiles_svg.js';
+import { tileNode, featurePoint, figureShape, sheepShape, bunnyShape, markerIcon } from './tiles_svg.js';
 import { seatColour } from './names.js';
 
 const UNIT = 100;  // one square, in SVG units
@@ -81,7 +81,7 @@ export class Board extends EventTarget {
         class: `marker marker-${m.kind ?? 'choice'}${m.selected ? ' selected' : ''}`, transform: `translate(${m.px} ${m.py})`,
         dataset: { key: m.key }, role: 'button', 'aria-label': m.label,
       }, svg('title', { text: m.label }), svg('circle', { class: 'ring', r: 11 }),
-      m.figure ? figureShape(m.figure, m.colour ?? '#888', { scale: 0.7 }) : svg('path', { class: 'plus', d: 'M-5 0H5M0 -5V5' }));
+      m.figure ? figureShape(m.figure, m.colour ?? '#888', { scale: 0.7 }) : markerIcon(m.kind));
       g.addEventListener('click', (e) => { e.stopPropagation(); this.emit('marker', { key: m.key }); });
       L.markers.append(g);
     }

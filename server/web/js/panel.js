@@ -11,8 +11,8 @@ export function renderPanel(view, { me }) {
   const players = el('ul', { class: 'players' }, game.players.map((p) => {
     const details = [el('span', { title: 'followers in supply' }, `${plural(p.supply?.meeple ?? 0, 'follower')} left`)];
     if (p.supply?.shepherd !== undefined) details.push(el('span', {}, p.supply.shepherd ? 'shepherd in supply' : 'shepherd on the board'));
-    if (game.eggs) details.push(el('span', {}, `🥚 ${game.eggs[p.seat]}`));
-    if (game.hand_sizes) details.push(el('span', { title: 'unopened gift cards' }, `🎁 ${game.hand_sizes[p.seat]}`));
+    if (game.eggs) details.push(el('span', { class: 'eggs' }, plural(game.eggs[p.seat], 'egg')));
+    if (game.hand_sizes) details.push(el('span', { class: 'gifts', title: 'unopened gift cards' }, plural(game.hand_sizes[p.seat], 'gift card')));
     if (!connected(p.seat) && game.status === 'playing') details.push(el('span', { class: 'offline' }, 'offline'));
     const active = game.active === p.seat;
     const toAct = game.awaiting?.seat === p.seat;

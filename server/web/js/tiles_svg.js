@@ -39,16 +39,15 @@ export function ensureSymbol(defs, tileId) {
   const g = geometry(tileId);
   const parts = [svg('rect', { class: 't-field', width: 100, height: 100 })];
   for (const r of g.roads) parts.push(svg('path', { class: 't-road-edge', d: r.path }), svg('path', { class: 't-road', d: r.path }));
-  for (const h of g.houses) parts.push(house(h));
   for (const c of g.cities) parts.push(svg('path', { class: 't-city', d: c.path }));
   for (const s of g.spikes) parts.push(svg('path', { class: 't-city', d: s }));
-  if (g.monastery) parts.push(monastery());
   for (const p of g.pennants) parts.push(pennant(p));
   parts.push(svg('rect', { class: 't-edge', width: 100, height: 100 }));
   defs.append(svg('symbol', { id, viewBox: '0 0 100 100', width: 100, height: 100 }, parts));
   return id;
 }
 
+// Buildings stand upright whatever the tile's rotation: drawn outside the turned symbol.
 function house([x, y]) {
   return svg('g', { transform: `translate(${x} ${y})` },
     svg('rect', { class: 't-house', x: -5, y: -3, width: 10, height: 8 }),
@@ -67,12 +66,15 @@ function pennant([x, y]) {
   return svg('path', { class: 't-pennant', d: `M${x - 5} ${y - 5}H${x + 5}V${y + 1}L${x} ${y + 6}L${x - 5} ${y + 1}Z` });
 }
 
-// A tile drawn whole: one <use> of its symbol, turned, plus its symbols kept upright.
+// A tile drawn whole: one <use> of its symbol, turned, plus its buildings and symbols upright.
 export function tileNode(defs, tileId, rotation, attrs = {}) {
   const id = ensureSymbol(defs, tileId);
   const g = svg('g', attrs,
     svg('use', { href: `#${id}`, width: 100, height: 100, transform: rotation ? `rotate(${rotation} 50 50)` : null }));
-  for (const b of geometry(tileId).badges) {
+  const geo = geometry(tileId);
+  for (const h of geo.houses) g.append(house(rotatePoint(h, rotation)));
+  if (geo.monastery) g.append(monastery());
+  for (const b of geo.badges) {
     const [bx, by] = rotatePoint(b.at, rotation);
     g.append(badge(b.symbol, bx, by));
   }
@@ -156,4 +158,20 @@ export function sheepShape(count) {
     svg('ellipse', { class: 'sheep-wool', rx: 8, ry: 6 }),
     svg('circle', { class: 'sheep-head', cx: 8, cy: -3, r: 3 }),
     svg('text', { class: 'sheep-count', x: 0, y: 3, 'text-anchor': 'middle', text: String(count) }));
+}
+
+// What a marker on the board will do, as a small picture.
+export function markerIcon(kind) {
+  switch (kind) {
+    case 'protect':
+      return svg('path', { class: 'mk-shield', d: 'M-5 -6H5V-1C5 3 0 6 0 6C0 6 -5 3 -5 -1Z' });
+    case 'return_figure':
+      return svg('path', { class: 'mk-arrow', d: 'M4 5V-1A4 4 0 0 0 -4 -1M-4 -1L-6.5 -4M-4 -1L-1 -3.5' });
+    case 'open_gift':
+      return svg('g', { class: 'mk-gift' }, svg('rect', { x: -5, y: -3, width: 10, height: 8 }), svg('path', { d: 'M0 -3V5M-5 0H5M0 -3L-3 -6M0 -3L3 -6' }));
+    case 'bunny':
+      return bunnyShape(0.55);
+    default:
+      return svg('path', { class: 'plus', d: 'M-5 0H5M0 -5V5' });
+  }
 }
