@@ -145,6 +145,15 @@ async function main() {
       await bob.locator('.player', { hasText: 'Bob (you)' }).waitFor();
       step('Bob reloaded and is back in his seat');
     }
+    if (i === 4) {
+      // Ann's and Eve's connections drop: each page reconnects by itself, Ann resumes her seat
+      // (she is in the middle of her turn) and Eve watches again.
+      for (const p of [ann, eve]) await p.evaluate(() => window.carcassonne.conn.ws.close());
+      await ann.locator('.marker[data-key="deploy:0:1:monastery0"]').waitFor();
+      await ann.locator('#conn.open').waitFor();
+      await eve.locator('#conn.open').waitFor();
+      step('Ann and Eve lost their connections and came back');
+    }
   }
   step('all moves played');
 
@@ -159,6 +168,8 @@ async function main() {
   step(`final scores ${JSON.stringify(expected)} shown on all three pages`);
 
   for (const file of RECORDS) await playRecord(file, [ann, bob]);
+  // Longer, optional: whole seeded games with every expansion, random choices by clicking.
+  for (let g = 0; g < Number(process.env.WEB_TEST_RANDOM_GAMES ?? 0); g++) await playRandom([ann, bob], `web-random-${g}`);
   if (errors.length) throw new Error(`errors in the pages:\n${errors.join('\n')}`);
 }
 
@@ -244,6 +255,62 @@ async function scoresShown(page, finished) {
     return scores;
   }
   return page.$$eval('.players .player', (ps) => ps.map((p) => Number(p.querySelector('.score').textContent)));
+}
+
+// A whole seeded game with every expansion (WEB_TEST_RANDOM_GAMES=N; about a minute each), each
+// seat choosing at random among what its page offers: a square and Place, or any button of the
+// action bar. No page may fail, and both pages must show the same final scores (the record of
+// a room cannot be fetched to replay it).
+async function playRandom(players, seed) {
+  let rng = [...seed].reduce((h, c) => Math.imul(h ^ c.charCodeAt(0), 16777619) >>> 0, 2166136261);
+  const random = () => { rng = (rng + 0x6d2b79f5) >>> 0; let t = rng; t = Math.imul(t ^ (t >>> 15), t | 1); t ^= t + Math.imul(t ^ (t >>> 7), t | 61); return ((t ^ (t >>> 14)) >>> 0) / 4294967296; };
+  const [first, second] = players;
+  await first.goto(`${base}/#`);
+  await first.fill('#player-name', 'Ann');
+  for (const e of ['hills_and_sheep', 'gifts', 'peasant_revolts', 'easter', 'festival']) await first.check(`#exp-${e}`);
+  await first.locator('#create-form details summary').click();
+  await first.fill('#scripted-setup', JSON.stringify({ seed }));
+  await first.click('#create');
+  await first.waitForFunction(() => /room=/.test(location.hash));
+  const room = new URL(first.url()).hash.replace(/^#room=/, '');
+  await second.goto(`${base}/#room=${room}`);
+  await second.fill('#join-name', 'Bob');
+  await second.click('[data-action=join]');
+  await second.locator('.seats li strong', { hasText: '(you)' }).waitFor();
+  await first.click('[data-action=start]:not([disabled])');
+  let moves = 0;
+  for (;;) {
+    const state = await first.evaluate(() => document.getElementById('app').dataset.state);
+    if (state === 'finished') break;
+    const before = await seqOf(first);
+    let acted = false;
+    for (const p of players) {
+      if (!(await p.locator('.actions[data-decision]').count())) continue;
+      const squares = p.locator('.legal-square');
+      const n = await squares.count();
+      if (n && !(await p.locator('.actions[data-decision=open_gift]').count()) && random() < 0.9) {
+        await squares.nth(Math.floor(random() * n)).click();
+        await p.click('.actions button[data-action=place_tile]:not([disabled])');
+      } else {
+        const buttons = p.locator('.actions button[data-move], .actions button[data-action=open_gift]');
+        const b = await buttons.count();
+        if (!b) continue;
+        await buttons.nth(Math.floor(random() * b)).click();
+      }
+      acted = true;
+      break;
+    }
+    if (!acted) { await first.waitForTimeout(50); continue; }
+    try {
+      await first.waitForFunction((s) => Number(document.getElementById('app').dataset.seq) > s, before, { timeout: 1500 });
+      moves++;
+    } catch { /* a choice inside the page (a gift card's targets): no move yet */ }
+  }
+  const scores = [];
+  for (const p of players) scores.push(JSON.stringify(await scoresShown(p, true)));
+  if (scores[0] !== scores[1]) throw new Error(`random game ${seed}: the pages disagree: ${scores.join(' vs ')}`);
+  await first.screenshot({ path: join(artifacts, `random-${seed}.png`) });
+  step(`random game ${seed}: ${moves} moves by clicking, final scores ${scores[0]}`);
 }
 
 // A record of two players, from the lobby form to its last move.

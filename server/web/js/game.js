@@ -42,6 +42,7 @@ export class GameScreen {
     const game = this.view.game;
     const { ui, bar } = this.decisions.build(game, { nameOf: (s) => this.nameOf(s), changed: () => this.redraw() });
     this.board.render(game, ui);
+    document.title = game.legal_moves ? 'Your turn — Carcassonne' : `${this.view.room.name} — Carcassonne`;
     clear(this.bar).append(bar);
     clear(this.panel).append(renderPanel(this.view, { me: game.viewer }));
   }
@@ -56,7 +57,7 @@ export class GameScreen {
     this.addLog(`${frame.name}: ${frame.text}`, 'chat');
   }
 
-  async sendMove(move) {
+  async sendMove(move, retry = true) {
     let answer;
     try {
       answer = await this.conn.move(move);
@@ -64,11 +65,24 @@ export class GameScreen {
       this.conn.notice('The connection dropped: your move may not have arrived. It will be shown when it did.', 'error');
       return;
     }
-    if (answer.type === 'error') {
-      // The view was older than the room (another change came first): the patches that
-      // follow bring it up to date and the choice is offered again.
-      if (answer.code !== 'stale_sequence') this.conn.notice(answer.message, 'error');
+    if (answer.type !== 'error') return;
+    if (answer.code === 'stale_sequence' && retry) {
+      // Something else changed the room first (someone came to watch, say). Once the view has
+      // caught up, the same move is sent again if it is still offered.
+      await this.caughtUp();
+      const same = JSON.stringify(move);
+      if ((this.conn.view?.game?.legal_moves ?? []).some((m) => JSON.stringify(m) === same)) return this.sendMove(move, false);
+      return;
     }
+    this.conn.notice(answer.message, 'error');
+  }
+
+  caughtUp() {
+    return new Promise((resolve) => {
+      const done = () => { this.conn.removeEventListener('view', done); clearTimeout(timer); resolve(); };
+      const timer = setTimeout(done, 2000);
+      this.conn.addEventListener('view', done);
+    });
   }
 
   async sendChat() {

@@ -34,8 +34,18 @@ const roomFromHash = () => {
 };
 
 function show(kind, node, extra = {}) {
+  // A screen drawn again keeps the field being typed in (a patch may come mid-word).
+  const focused = document.activeElement?.id ? document.activeElement : null;
+  const [id, start, end] = focused ? [focused.id, focused.selectionStart, focused.selectionEnd] : [];
   screen = { kind, ...extra };
+  // The game fills the window (the board pans, the panel scrolls); other screens scroll.
+  document.body.classList.toggle('in-game', kind === 'game');
   clear(app).append(node);
+  const again = id && document.getElementById(id);
+  if (again && again !== focused) {
+    again.focus();
+    try { again.setSelectionRange(start, end); } catch { /* not a text field */ }
+  }
 }
 
 function message(text, withLobbyLink = true) {
@@ -45,6 +55,7 @@ function message(text, withLobbyLink = true) {
 
 // ---- the lobby
 function showLobby() {
+  document.title = 'Carcassonne';
   document.getElementById('room-title').textContent = '';
   document.getElementById('to-lobby').classList.add('hidden');
   show('lobby', renderLobby({
@@ -147,6 +158,8 @@ conn.addEventListener('membership', (e) => {
 });
 
 window.addEventListener('hashchange', () => route());
+// For the browser test and the curious: the connection (its view, seq, socket).
+window.carcassonne = { conn };
 
 try {
   await loadCatalogue();
