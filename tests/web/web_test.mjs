@@ -292,7 +292,7 @@ async function playRandom(players, seed) {
         await squares.nth(Math.floor(random() * n)).click();
         await p.click('.actions button[data-action=place_tile]:not([disabled])');
       } else {
-        const buttons = p.locator('.actions button[data-move], .actions button[data-action=open_gift]');
+        const buttons = p.locator('.actions button[data-move]:visible, .actions button[data-action=open_gift]:visible');
         const b = await buttons.count();
         if (!b) continue;
         await buttons.nth(Math.floor(random() * b)).click();

@@ -73,7 +73,18 @@ export class Decisions {
     return el('button', {
       type: 'button', class: extra.class ?? (move.type === 'pass' ? '' : 'primary'), disabled: this.busy,
       dataset: { move: JSON.stringify(move), action: move.type }, onclick: () => this.play(move),
-    }, extra.label ?? describeMove(move));
+    }, extra.label ?? describeMove(move, move.type === 'deploy' ? this.side(move) : null));
+  }
+
+  // Where a feature lies on its tile, as the board shows it: "north", "south-east", "middle".
+  side(m) {
+    const tile = this.game?.board.find((t) => t.x === m.x && t.y === m.y);
+    if (!tile) return null;
+    const [px, py] = featurePoint(m.x, m.y, tile.tile, tile.rotation, m.feature);
+    const dx = px - (m.x * 100 + 50), dy = py - (m.y * 100 + 50);
+    if (Math.hypot(dx, dy) < 12) return 'middle';
+    const names = ['east', 'south-east', 'south', 'south-west', 'west', 'north-west', 'north', 'north-east'];
+    return names[(Math.round(Math.atan2(dy, dx) / (Math.PI / 4)) + 8) % 8];
   }
 
   // ---- placing the drawn tile (and, with the Gifts, opening a card first)
@@ -162,13 +173,20 @@ export class Decisions {
     };
   }
 
-  // Buttons for moves; those of the marker clicked last come first, marked.
+  // Buttons for moves: those of the marker clicked last first, marked; the moves without a
+  // place on the board (Pass, Grow/Gather...); then every move, folded away while the board's
+  // markers show them (a long list would cover the board on a phone).
   groupButtons(moves) {
     const group = this.group ? moves.filter((m) => this.markerKey(m) === this.group) : [];
-    const rest = moves.filter((m) => !group.includes(m));
+    const unplaced = moves.filter((m) => !group.includes(m) && !this.markerKey(m));
+    const placed = moves.filter((m) => this.markerKey(m));
+    const all = placed.length > 3
+      ? el('details', { class: 'all-choices' }, el('summary', {}, `All ${placed.length} choices`),
+        el('span', { class: 'group' }, placed.map((m) => this.button(m))))
+      : el('span', { class: 'group' }, placed.filter((m) => !group.includes(m)).map((m) => this.button(m)));
     return el('span', { class: 'group' },
       group.map((m) => this.button(m, { class: 'primary selected' })),
-      rest.map((m) => this.button(m, { class: m.type === 'pass' ? '' : undefined })));
+      unplaced.map((m) => this.button(m)), all);
   }
 
   otherButtons(legal, handled) {
@@ -177,6 +195,7 @@ export class Decisions {
   }
 
   markerKey(m) {
+    if (m.x === undefined || m.feature === undefined) return null;
     const feature = m.card === 'change_position' ? m.to : m.feature;
     return `${m.type}:${m.x}:${m.y}:${feature}${m.type === 'return_figure' ? `:${m.figure ?? 'meeple'}` : ''}`;
   }

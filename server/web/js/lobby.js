@@ -5,6 +5,7 @@ import { el, clear } from './dom.js';
 import { EXPANSIONS, OPTIONS, expansionName } from './names.js';
 
 const REFRESH_MS = 5000;
+const MAX_ROWS = 40;
 
 // ctx: {conn, name, setName(name), create(request, sit), join(roomId, name), watch(roomId)}
 export function renderLobby(ctx) {
@@ -24,14 +25,18 @@ export function renderLobby(ctx) {
   function showRooms(rooms) {
     clear(roomsBody);
     roomsNote.textContent = rooms.length ? '' : 'No public room yet: create one.';
-    for (const r of [...rooms].reverse()) {
+    // Rooms to join first, then games to watch, then finished ones; newest first in each.
+    const order = { waiting: 0, playing: 1, finished: 2 };
+    const sorted = rooms.map((r, i) => [r, i]).sort((a, b) => (order[a[0].state] - order[b[0].state]) || b[1] - a[1]).map(([r]) => r);
+    if (sorted.length > MAX_ROWS) roomsNote.textContent = `The ${MAX_ROWS} most recent of ${sorted.length} rooms.`;
+    for (const r of sorted.slice(0, MAX_ROWS)) {
       const canJoin = r.state === 'waiting' && r.taken < r.seats;
       roomsBody.append(el('tr', { dataset: { room: r.id } },
         el('td', {}, r.name),
         el('td', {}, r.expansions.length ? r.expansions.map(expansionName).join(', ') : 'base game'),
         el('td', {}, `${r.taken}/${r.seats}`, r.players.length ? el('div', { class: 'muted' }, r.players.join(', ')) : null),
         el('td', {}, r.state, r.spectators ? el('div', { class: 'muted' }, `${r.spectators} watching`) : null),
-        el('td', { class: 'actions' },
+        el('td', { class: 'room-actions' },
           canJoin ? el('button', { type: 'button', class: 'primary small', dataset: { action: 'join' }, onclick: () => ctx.join(r.id, name()) }, 'Join') : null, ' ',
           el('button', { type: 'button', class: 'small', dataset: { action: 'watch' }, onclick: () => ctx.watch(r.id) }, 'Watch'))));
     }

@@ -4,12 +4,15 @@ import { cardName, featureWords } from './names.js';
 
 const where = (m) => `(${m.x}, ${m.y})`;
 
-export function describeMove(m) {
+// `side`: where the feature lies on its tile ("north", "middle"...), to tell apart two
+// features of one kind on the new tile.
+export function describeMove(m, side = null) {
+  const on = side ? ` (${side})` : '';
   switch (m.type) {
     case 'place_tile': return `Place at ${where(m)}, turned ${m.rotation}°`;
     case 'deploy': {
-      if (m.figure === 'shepherd') return `Shepherd in the field`;
-      return `Follower on the ${featureWords(m.feature)}${m.protect ? ', protected (−4)' : ''}`;
+      if (m.figure === 'shepherd') return `Shepherd in the field${on}`;
+      return `Follower on the ${featureWords(m.feature)}${on}${m.protect ? ', protected (−4)' : ''}`;
     }
     case 'pass': return 'Pass';
     case 'flock': return m.choice === 'expand' ? 'Grow the flock (draw a token)' : 'Gather the flock (score it)';
