@@ -258,7 +258,7 @@ async function scoresShown(page, finished) {
 }
 
 // A whole seeded game with every expansion (WEB_TEST_RANDOM_GAMES=N; about a minute each), each
-// seat choosing at random among what its page offers: a square and Place, or any button of the
+// seat choosing at random among what its page offers: a square and Place, a marker, or a button of the
 // action bar. No page may fail, and both pages must show the same final scores (the record of
 // a room cannot be fetched to replay it).
 async function playRandom(players, seed) {
@@ -292,7 +292,7 @@ async function playRandom(players, seed) {
         await squares.nth(Math.floor(random() * n)).click();
         await p.click('.actions button[data-action=place_tile]:not([disabled])');
       } else {
-        const buttons = p.locator('.actions button[data-move]:visible, .actions button[data-action=open_gift]:visible');
+        const buttons = p.locator('.actions button[data-move]:visible, .actions button[data-action=open_gift]:visible, .layer-markers .marker');
         const b = await buttons.count();
         if (!b) continue;
         await buttons.nth(Math.floor(random() * b)).click();

@@ -8,7 +8,6 @@ import { tilePicture, featurePoint } from './tiles_svg.js';
 import { describeMove, describeDecision } from './moves_text.js';
 import { cardName, CARD_HELP, seatColour } from './names.js';
 
-
 export class Decisions {
   // send(move) -> Promise of the server's answer
   constructor(send) {

@@ -264,7 +264,7 @@ export function tileGeometry(tile) {
   const inner = fields.find((f) => f.halves.length === 0);
   for (let i = 0; i < kind.length; i++) if (kind[i] === null && inner) kind[i] = inner.id;
   // Fields that touch on the grid although the catalogue says they are apart: the drawing
-  // would mislead, so the caller is told (checked for the whole catalogue by a test).
+  // would mislead, so the caller is told (tests/web/tile_geometry_test.mjs checks every tile).
   const merged = Object.keys(reached).filter((k) => {
     const [f, g] = k.split('|');
     return byId[f].halves.length && byId[g].halves.length;
