@@ -327,7 +327,32 @@ echo "--- server log (last lines)"
 tail -n 5 "$work/server.log"
 echo "--- data volume after the run (owner uid:gid, size, name)"
 find "$work/data" -mindepth 1 -printf '%U:%G %s %P\n' | sort -k3 | head -n 20
-[ -n "$(find "$work/data" -mindepth 1 -print -quit)" ] || echo "(empty: this server keeps no data yet)"
+[ -f "$work/data/carcassonne.db" ] || fail "no carcassonne.db in the data volume"
+[ "$(stat -c %u "$work/data/carcassonne.db")" = "$uid" ] || fail "carcassonne.db is not owned by uid $uid"
+
+step "restart on the same volume: the unfinished games come back"
+"${in_image[@]}" "${command[@]}" >"$work/server2.log" 2>&1 &
+server_pid=$!
+listening=
+for _ in $(seq 1 200); do
+  grep -q "listening on 127.0.0.1:$port" "$work/server2.log" && { listening=1; break; }
+  kill -0 "$server_pid" 2>/dev/null || fail "the restarted server exited at startup: $(cat "$work/server2.log")"
+  sleep 0.05
+done
+[ -n "$listening" ] || fail "the restarted server did not listen"
+rebuilt=$(grep -o 'database: [0-9]* rooms rebuilt ([0-9]* games in progress, [0-9]* moves replayed)' "$work/server2.log") ||
+  fail "no 'rooms rebuilt' line in the restarted server's log"
+echo "$rebuilt"
+[ "$(sed 's/.*(\([0-9]*\) games.*/\1/' <<<"$rebuilt")" -ge 1 ] || fail "no game in progress came back"
+head -n1 <<<"$(http_get /healthz)" | grep -q '^HTTP/1.1 200' || fail "/healthz after the restart"
+kill -TERM "$server_pid"
+set +e
+wait "$server_pid"
+server_status=$?
+set -e
+server_pid=
+[ "$server_status" -eq 0 ] || fail "exit status $server_status after SIGTERM (restarted server)"
+echo "restarted server stopped with status 0"
 
 step "summary"
 echo "image $image: $(( size / 1000000 )) MB ($size bytes)"

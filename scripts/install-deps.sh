@@ -8,7 +8,10 @@ packages=(g++ cmake ninja-build libboost1.81-dev nlohmann-json3-dev libspdlog-de
 if [ "${1:-build}" = test ]; then
   # the end-to-end tests' extra packages. node-ws: Node's `ws` package for tests/e2e/node_client.mjs
   # (Debian installs it in /usr/share/nodejs; any nodejs >= 18 satisfies it, nodesource's too).
-  packages+=(nodejs node-ws)
+  # chromium: the browser of the web page's test (tests/web/run_web_test.sh), driven by npm's
+  # playwright-core (Node >= 20); npm comes with nodesource's nodejs, else from Debian.
+  packages+=(nodejs node-ws chromium)
+  command -v npm >/dev/null || packages+=(npm)
 fi
 
 missing=()

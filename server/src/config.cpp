@@ -107,6 +107,9 @@ const std::vector<setting>& settings() {
          if (v != "full" && v != "normal") return false;
          return c.journal_full_sync = v == "full", true;
        }},
+      {"--web-root", "CARCASSONNE_WEB_ROOT",
+       "serve the web page from this folder (server/web) instead of the copy built in: for development",
+       [](config& c, const std::string& v) { return !v.empty() && (c.web_root = v, true); }},
   };
   return list;
 }

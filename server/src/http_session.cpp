@@ -1,7 +1,8 @@
-// One HTTP connection: /healthz, /metrics, /api/rooms, and the upgrade to WebSocket at /ws.
+// One HTTP connection: /healthz, /metrics, /api/rooms, the web page, and the upgrade to WebSocket at /ws.
 #include <spdlog/spdlog.h>
 
 #include "net.hpp"
+#include "static_files.hpp"
 
 namespace carcassonne::server {
 
@@ -71,6 +72,8 @@ class http_session : public std::enable_shared_from_this<http_session> {
       return text(req, http::status::ok, nlohmann::json{{"rooms", state_->rooms.list()}}.dump(),
                   "application/json");
     if (auto id = record_room(target)) return record(req, *id);
+    // The web page and its files (static_files.hpp): /, /static/..., /api/tiles.
+    if (auto page = serve_static(req, state_->cfg.web_root)) return std::move(*page);
     return not_found(req);
   }
 

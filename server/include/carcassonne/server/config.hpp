@@ -34,6 +34,7 @@ struct config {
   bool journal_full_sync = true;           // CARCASSONNE_JOURNAL_SYNC: full (power loss) or normal (crash)
 
   std::string database_path() const { return data_dir + "/carcassonne.db"; }
+  std::string web_root;                    // CARCASSONNE_WEB_ROOT: serve the page from disk (dev)
 };
 
 // Parses flags (and environment variables, when `env` is true). On error or --help, returns

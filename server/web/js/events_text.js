@@ -1,0 +1,80 @@
+// The events of a patch (docs/protocol.md §8) told in words for the log: "Ann completed a city
+// for 12 points". One change's events are read together, so that a feature's completion and
+// the points it gives make one line.
+import { cardName, featureWords, plural, TOKENS } from './names.js';
+
+const at = (e) => (e.x !== undefined ? ` at (${e.x}, ${e.y})` : '');
+const kindWord = (e) => e.kind ?? featureWords(e.feature);
+const follower = (figure) => (figure === 'shepherd' ? 'shepherd' : 'follower');
+
+function list(names) {
+  if (names.length <= 1) return names.join('');
+  return `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+}
+
+// -> [{text, kind}] where kind is 'score' for lines about points, else 'event'.
+export function describeEvents(events, nameOf) {
+  const lines = [];
+  const said = new Set();  // indexes of points events already told with their feature
+  events.forEach((e, i) => {
+    if (said.has(i)) return;
+    const who = e.seat !== undefined ? nameOf(e.seat) : '';
+    const line = (text, kind = 'event') => lines.push({ text, kind });
+    switch (e.type) {
+      case 'turn_started': line(`${who}'s turn.`); break;
+      case 'tile_drawn': line(`${who} drew ${e.tile}.`); break;
+      case 'tile_discarded': line(`${e.tile} fits nowhere: discarded, ${who} draws again.`); break;
+      case 'tile_placed': line(`${who} placed ${e.tile}${at(e)}.`); break;
+      case 'tile_hidden': line('A tile went face down under the hill.'); break;
+      case 'figure_deployed':
+        line(e.figure === 'shepherd' ? `${who} put the shepherd in a field${at(e)}.` : `${who} put a follower on a ${kindWord(e)}${at(e)}.`);
+        break;
+      case 'figure_returned': line(`${who}'s ${follower(e.figure)} came back from the ${kindWord(e)}${at(e)}.`); break;
+      case 'figure_moved': line(`${who}'s follower moved from the ${featureWords(e.from)} to the ${kindWord(e)}${at(e)}.`); break;
+      case 'feature_completed': {
+        // The points events of this completion follow right after it.
+        const scorers = [];
+        for (let j = i + 1; j < events.length; j++) {
+          const p = events[j];
+          if (p.type !== 'points' || p.reason || p.final || p.x !== e.x || p.y !== e.y || p.feature !== e.feature) break;
+          scorers.push(nameOf(p.seat));
+          said.add(j);
+        }
+        if (scorers.length) line(`${list(scorers)} completed a ${e.kind} for ${plural(e.points, 'point')}.`, 'score');
+        else line(`A ${e.kind} was completed (${plural(e.points, 'point')}, nobody's).`);
+        break;
+      }
+      case 'points': line(pointsText(e, who), 'score'); break;
+      case 'game_finished': line('The game is over.', 'score'); break;
+      case 'token_drawn': line(`${who} drew ${TOKENS[e.token] ?? e.token} from the bag.`); break;
+      case 'flock_scored': line(`A flock of ${plural(e.points, 'sheep', 'sheep')} went to the stable.`); break;
+      case 'flock_lost': line(`The wolf took the flock${at(e)}!`); break;
+      case 'revolt': line(`${who} drew a revolt tile: a revolt against ${e.kind === 'city' ? 'cities' : `${e.kind}s`}!`); break;
+      case 'gift_received': line(`${who} received a gift card.`); break;
+      case 'gift_opened': line(`${who} opened ${cardName(e.card)}.`); break;
+      case 'bunny_placed': line(`The bunny hopped onto ${who}'s tile${at(e)}.`); break;
+      case 'nest_scored': line(`${who} surrounded the nest${at(e)}.`); break;
+      case 'die_rolled': line(`${who} rolled ${e.roll} for the bunny.`); break;
+      case 'bunny_moved': line(`${who} moved the bunny to (${e.x}, ${e.y}).`); break;
+      case 'eggs_collected': line(`${who} collected ${plural(e.eggs, 'egg')}.`); break;
+      case 'bunny_stuck': line(`The bunny is stuck: ${who}'s go is skipped.`); break;
+      default: line(`${e.type}${who ? ` (${who})` : ''}`);
+    }
+  });
+  return lines;
+}
+
+function pointsText(e, who) {
+  const pts = plural(Math.abs(e.points), 'point');
+  switch (e.reason) {
+    case 'flock': return `${who}'s flock scored ${pts}.`;
+    case 'revolt': return `${who}'s protected follower earned ${pts} in the revolt.`;
+    case 'protection': return `${who} paid ${pts} to protect a follower.`;
+    case 'cash_out': return `${who} cashed out for ${pts}.`;
+    case 'eggs': return `${who} scored ${pts} for eggs.`;
+    case 'gifts': return `${who} scored ${pts} for unopened gifts.`;
+    default:
+      if (e.final) return `Final scoring: ${who} scored ${pts} for a ${e.kind}.`;
+      return `${who} scored ${pts} for a ${e.kind}.`;
+  }
+}

@@ -1,0 +1,171 @@
+// The page's entry point: one connection to the server, the catalogue of tiles, and the screen
+// for the address: the lobby at "/", a room at "/#room=ID" (waiting room, then the game).
+// A room is entered with the seat token kept for it (resume) or else as a spectator.
+import { el, clear } from './dom.js';
+import { Connection } from './protocol.js';
+import { loadCatalogue } from './tiles_svg.js';
+import { renderLobby } from './lobby.js';
+import { renderWaitingRoom } from './room.js';
+import { GameScreen } from './game.js';
+import * as store from './store.js';
+
+const app = document.getElementById('app');
+const conn = new Connection(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`);
+const createdHere = new Set();  // rooms this page created: their creator, seated or not
+let screen = { kind: 'none' };
+
+// ---- small pieces of the header
+function notice(text, kind = 'info') {
+  const n = el('div', { class: `notice ${kind}`, role: 'alert' }, text);
+  document.getElementById('notices').append(n);
+  setTimeout(() => n.remove(), kind === 'error' ? 8000 : 4000);
+}
+conn.addEventListener('notice', (e) => notice(e.detail.text, e.detail.kind));
+conn.addEventListener('status', (e) => {
+  const c = document.getElementById('conn');
+  c.className = `conn ${e.detail.state}`;
+  c.textContent = { connecting: 'connecting…', open: 'connected', closed: 'offline: reconnecting…' }[e.detail.state];
+});
+document.getElementById('to-lobby').addEventListener('click', () => { location.hash = ''; });
+
+const roomFromHash = () => {
+  const m = /(?:^#|&)room=([^&]+)/.exec(location.hash);
+  return m ? decodeURIComponent(m[1]) : null;
+};
+
+function show(kind, node, extra = {}) {
+  // A screen drawn again keeps the field being typed in (a patch may come mid-word).
+  const focused = document.activeElement?.id ? document.activeElement : null;
+  const [id, start, end] = focused ? [focused.id, focused.selectionStart, focused.selectionEnd] : [];
+  screen = { kind, ...extra };
+  // The game fills the window (the board pans, the panel scrolls); other screens scroll.
+  document.body.classList.toggle('in-game', kind === 'game');
+  clear(app).append(node);
+  const again = id && document.getElementById(id);
+  if (again && again !== focused) {
+    again.focus();
+    try { again.setSelectionRange(start, end); } catch { /* not a text field */ }
+  }
+}
+
+function message(text, withLobbyLink = true) {
+  show('message', el('div', { class: 'page' }, el('section', { class: 'card' }, el('p', {}, text),
+    withLobbyLink ? el('p', {}, el('a', { href: '#' }, 'Back to the lobby')) : null)));
+}
+
+// ---- the lobby
+function showLobby() {
+  document.title = 'Carcassonne';
+  document.getElementById('room-title').textContent = '';
+  document.getElementById('to-lobby').classList.add('hidden');
+  show('lobby', renderLobby({
+    conn,
+    name: store.playerName(),
+    setName: (n) => n && store.setPlayerName(n),
+    async create(request, sit, name) {
+      const answer = await conn.request(request).catch((e) => ({ type: 'error', message: e.message }));
+      if (answer.type !== 'room_created') return answer.message;
+      createdHere.add(answer.room);
+      if (sit) {
+        const joined = await conn.join(answer.room, name);
+        if (joined.type !== 'joined') return joined.message;
+        store.setSeat(answer.room, { token: joined.token, creator: true });
+      }
+      location.hash = `#room=${encodeURIComponent(answer.room)}`;
+      return null;
+    },
+    async join(room, name) {
+      store.setPlayerName(name);
+      const joined = await conn.join(room, name);
+      if (joined.type !== 'joined') return notice(joined.message, 'error');
+      store.setSeat(room, { token: joined.token, creator: false });
+      location.hash = `#room=${encodeURIComponent(room)}`;
+    },
+    watch(room) { location.hash = `#room=${encodeURIComponent(room)}`; },
+  }));
+}
+
+// ---- a room
+async function route() {
+  const room = roomFromHash();
+  if (!room) {
+    if (conn.room) {
+      // Leaving a room before its start gives the seat up (the protocol voids the token).
+      if (conn.mode === 'seat' && conn.view?.room?.state === 'waiting') store.forgetSeat(conn.room);
+      await conn.leave();
+    }
+    showLobby();
+    return;
+  }
+  document.getElementById('to-lobby').classList.remove('hidden');
+  if (conn.room === room && conn.inRoom) { render(); return; }
+  if (conn.room && conn.room !== room) await conn.leave();
+  message('Entering the room…', false);
+  const answer = await conn.enterRoom(room, store.seatOf(room)?.token ?? null).catch(() => null);
+  if (answer === null && !conn.welcomed) message('Connecting to the server…', false);
+}
+
+function render(events = []) {
+  const view = conn.view;
+  if (!view || !roomFromHash()) return;
+  // For tests and the curious: the view's sequence number and state, on the page.
+  app.dataset.seq = conn.seq;
+  app.dataset.state = view.room.state;
+  document.getElementById('room-title').textContent = view.room.name;
+  if (view.game) {
+    if (screen.kind !== 'game' || screen.room !== view.room.id) {
+      const game = new GameScreen(conn);
+      show('game', game.node, { room: view.room.id, game });
+    }
+    screen.game.update(view, events);
+    return;
+  }
+  const typed = document.getElementById('join-name')?.value;
+  show('room', renderWaitingRoom(view.room, {
+    mode: conn.mode,
+    mySeat: conn.mode === 'seat' ? conn.seat : null,
+    creator: createdHere.has(view.room.id) || !!store.seatOf(view.room.id)?.creator,
+    name: typed ?? store.playerName(),
+    async join(name, seat) {
+      name = name.trim() || 'Player';
+      store.setPlayerName(name);
+      const joined = await conn.join(view.room.id, name, seat);
+      if (joined.type !== 'joined') return notice(joined.message, 'error');
+      store.setSeat(view.room.id, { token: joined.token, creator: createdHere.has(view.room.id) });
+    },
+    async start() {
+      const answer = await conn.request({ type: 'start' }).catch((e) => ({ type: 'error', message: e.message }));
+      if (answer.type === 'error') notice(answer.message, 'error');
+    },
+    async leave() {
+      store.forgetSeat(view.room.id);
+      await conn.leave();
+      await conn.enterRoom(view.room.id);  // and watch
+    },
+  }));
+}
+
+conn.addEventListener('view', (e) => render(e.detail.events));
+conn.addEventListener('chat', (e) => { if (screen.kind === 'game') screen.game.addChat(e.detail); else notice(`${e.detail.name}: ${e.detail.text}`); });
+conn.addEventListener('membership', (e) => {
+  const d = e.detail;
+  if (d.type === 'lost_seat') { store.forgetSeat(d.room); notice('Your seat in this room is gone: you are watching.'); }
+  if (d.type === 'refused' && d.room === roomFromHash()) {
+    if (d.code === 'no_such_room') store.forgetSeat(d.room);
+    message(d.code === 'no_such_room' ? 'This room does not exist (any more).' : d.message);
+  }
+  if (d.type === 'replaced') message('Your seat was taken over by another window or device. Reload this page to take it back here.');
+});
+
+window.addEventListener('hashchange', () => route());
+// For the browser test and the curious: the connection (its view, seq, socket).
+window.carcassonne = { conn };
+
+try {
+  await loadCatalogue();
+} catch (e) {
+  message(`The tile catalogue could not be loaded (${e.message}). Reload the page.`, false);
+  throw e;
+}
+conn.connect();
+route();

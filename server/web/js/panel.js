@@ -1,0 +1,59 @@
+// The players panel: each seat's score, followers left, shepherd, eggs, gift cards, whether
+// it is connected, whose turn it is and who must act; your own gift cards; the supply; and,
+// once the game is over, the final scores.
+import { el } from './dom.js';
+import { cardName, CARD_HELP, expansionName, seatColour, plural } from './names.js';
+
+export function renderPanel(view, { me }) {
+  const game = view.game;
+  const room = view.room;
+  const connected = (seat) => room.seats.find((s) => s.seat === seat)?.connected;
+  const players = el('ul', { class: 'players' }, game.players.map((p) => {
+    const details = [el('span', { title: 'followers in supply' }, `${plural(p.supply?.meeple ?? 0, 'follower')} left`)];
+    if (p.supply?.shepherd !== undefined) details.push(el('span', {}, p.supply.shepherd ? 'shepherd in supply' : 'shepherd on the board'));
+    if (game.eggs) details.push(el('span', { class: 'eggs' }, plural(game.eggs[p.seat], 'egg')));
+    if (game.hand_sizes) details.push(el('span', { class: 'gifts', title: 'unopened gift cards' }, plural(game.hand_sizes[p.seat], 'gift card')));
+    if (!connected(p.seat) && game.status === 'playing') details.push(el('span', { class: 'offline' }, 'offline'));
+    const active = game.active === p.seat;
+    const toAct = game.awaiting?.seat === p.seat;
+    return el('li', { class: `player${active ? ' active' : ''}${toAct ? ' to-act' : ''}`, dataset: { seat: p.seat } },
+      el('span', { class: 'swatch', style: `background:${seatColour(p.seat)}` }),
+      el('span', { class: 'name' }, p.name ?? `seat ${p.seat}`, p.seat === me ? ' (you)' : '', active ? ' ▶' : ''),
+      el('span', { class: 'score', dataset: { score: p.score } }, String(p.score)),
+      el('span', { class: 'details' }, details));
+  }));
+
+  const info = [`turn ${game.turn}`, `${plural(game.tiles_left, 'tile')} left`];
+  if (game.bag !== undefined) info.push(`${game.bag} in the sheep bag`);
+  if (game.gift_deck !== undefined) info.push(`${plural(game.gift_deck, 'gift card')} in the deck`);
+  if (game.set_aside) info.push(`${game.set_aside} revolt tiles set aside`);
+  if (game.discarded?.length) info.push(`discarded: ${game.discarded.join(', ')}`);
+  const expansions = game.expansions.length ? game.expansions.map(expansionName).join(', ') : 'base game';
+
+  const parts = [el('h2', {}, 'Players'), players,
+    el('div', { class: 'game-info' }, info.map((t) => el('span', {}, t))),
+    el('div', { class: 'game-info' }, el('span', {}, expansions),
+      room.spectators ? el('span', {}, plural(room.spectators, 'spectator')) : null,
+      room.spectator_delay ? el('span', {}, `spectators see ${plural(room.spectator_delay, 'move')} late`) : null)];
+  if (Array.isArray(game.hand)) {
+    parts.push(el('h3', {}, 'Your gift cards'),
+      game.hand.length ? el('div', { class: 'hand' }, game.hand.map((c) => el('span', { class: 'gift-card', title: CARD_HELP[c] }, cardName(c))))
+        : el('p', { class: 'muted' }, 'none'));
+  }
+  if (game.gift_discard?.length) parts.push(el('div', { class: 'game-info' }, `opened: ${game.gift_discard.map(cardName).join(', ')}`));
+  if (game.status === 'finished') parts.unshift(finalScores(game));
+  return el('div', { class: 'panel' }, parts);
+}
+
+function finalScores(game) {
+  const ranked = [...game.players].sort((a, b) => b.score - a.score);
+  const best = ranked[0]?.score;
+  return el('section', { class: 'final card' }, el('h2', {}, 'Final scores'),
+    el('table', { class: 'final' },
+      el('thead', {}, el('tr', {}, el('th', {}, '#'), el('th', {}, 'player'), game.eggs ? el('th', { class: 'num' }, 'eggs') : null, el('th', { class: 'num' }, 'points'))),
+      el('tbody', {}, ranked.map((p) => el('tr', { class: p.score === best ? 'winner' : '', dataset: { seat: p.seat } },
+        el('td', {}, String(ranked.findIndex((q) => q.score === p.score) + 1)),
+        el('td', {}, el('span', { class: 'swatch', style: `background:${seatColour(p.seat)}` }), ' ', p.name),
+        game.eggs ? el('td', { class: 'num' }, String(game.eggs[p.seat])) : null,
+        el('td', { class: 'num final-score' }, String(p.score)))))));
+}

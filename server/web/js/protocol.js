@@ -1,0 +1,242 @@
+// The client side of docs/protocol.md: one WebSocket to ws(s)://<this host>/ws, requests
+// answered by id, the room's view kept from a snapshot and the patches after it (JSON Patch,
+// numbered by seq), and reconnection: after a drop the connection comes back by itself and
+// takes its seat again with `resume` (or watches again with `spectate`).
+
+export function applyPatch(doc, ops) {
+  const root = { '': structuredClone(doc) };
+  for (const op of ops) {
+    const tokens = op.path === '' ? [] : op.path.slice(1).split('/').map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
+    let parent = root, key = '';
+    for (const t of tokens) { parent = parent[key]; key = t; }
+    if (parent === null || typeof parent !== 'object') throw new Error(`patch path ${op.path} goes through a non-container`);
+    if (Array.isArray(parent)) {
+      const i = key === '-' ? parent.length : Number(key);
+      if (op.op === 'add') parent.splice(i, 0, op.value);
+      else if (op.op === 'remove') parent.splice(i, 1);
+      else parent[i] = op.value;  // replace
+    } else if (op.op === 'remove') delete parent[key];
+    else parent[key] = op.value;  // add, replace
+  }
+  return root[''];
+}
+
+// Events: 'status' {state: connecting|open|closed}, 'view' {events, snapshot}, 'chat' {frame},
+// 'notice' {text, kind} (server messages worth showing), 'membership' {type: seat | spectator |
+// left | replaced | lost_seat | refused, room, ...}.
+export class Connection extends EventTarget {
+  constructor(url) {
+    super();
+    this.url = url;
+    this.ws = null;
+    this.state = 'closed';
+    this.pending = new Map();  // id -> {resolve, reject}
+    this.counter = 0;
+    this.backoff = 500;
+    this.limits = null;
+    // Membership: what to come back to after a reconnection.
+    this.room = null;          // room id
+    this.mode = null;          // 'seat' | 'spectator' | null
+    this.token = null;         // seat token while seated
+    this.view = null;
+    this.seq = null;
+    this.awaitingSnapshot = false;
+    this.stopped = false;      // after `replaced`: do not take the seat back by ourselves
+    this.inRoom = false;       // the server has us in `room` (answered join/spectate/resume)
+    this.welcomed = false;     // hello answered on the current socket
+  }
+
+  connect() {
+    if (this.ws) return;
+    this.setState('connecting');
+    const ws = new WebSocket(this.url);
+    this.ws = ws;
+    ws.onopen = () => this.opened();
+    ws.onmessage = (e) => this.receive(e.data);
+    ws.onclose = () => {
+      if (this.ws !== ws) return;
+      this.ws = null;
+      this.welcomed = false;
+      this.inRoom = false;
+      for (const { reject } of this.pending.values()) reject(new Error('connection lost'));
+      this.pending.clear();
+      this.setState('closed');
+      // Try again, a little later each time (0.5 s up to 8 s).
+      setTimeout(() => this.connect(), this.backoff);
+      this.backoff = Math.min(this.backoff * 2, 8000);
+    };
+  }
+
+  setState(state) {
+    this.state = state;
+    this.dispatchEvent(new CustomEvent('status', { detail: { state } }));
+  }
+
+  async opened() {
+    this.backoff = 500;
+    this.setState('open');
+    try {
+      const welcome = await this.request({ type: 'hello', protocol: 1, client: 'carcassonne-web/1' });
+      if (welcome.type === 'welcome') this.limits = welcome.limits;
+      this.welcomed = true;
+      await this.rejoin();
+    } catch { /* the connection dropped again: onclose retries */ }
+  }
+
+  send(message) {
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(message));
+  }
+
+  // Resolves with the server's direct answer (which may be an `error` frame).
+  request(message) {
+    const id = `w${++this.counter}`;
+    return new Promise((resolve, reject) => {
+      if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return reject(new Error('not connected'));
+      this.pending.set(id, { resolve, reject });
+      this.send({ ...message, id });
+    });
+  }
+
+  receive(text) {
+    let m;
+    try { m = JSON.parse(text); } catch { return; }
+    if (m.id !== undefined && this.pending.has(m.id)) {
+      const { resolve } = this.pending.get(m.id);
+      this.pending.delete(m.id);
+      // A snapshot answering a request is also the new view.
+      if (m.type === 'snapshot') this.takeSnapshot(m);
+      resolve(m);
+      return;
+    }
+    switch (m.type) {
+      case 'snapshot': this.takeSnapshot(m); break;
+      case 'patch': this.takePatch(m); break;
+      case 'chat': this.dispatchEvent(new CustomEvent('chat', { detail: m })); break;
+      case 'replaced':
+        // Another tab or device took this seat with the same token: leave it to them.
+        this.stopped = true;
+        this.inRoom = false;
+        this.notice('This seat was taken over by another window. Reload to take it back.', 'error');
+        this.membership('replaced', { room: m.room });
+        break;
+      case 'goodbye': this.notice(`The server says goodbye: ${m.reason}. Reconnecting…`, 'error'); break;
+      case 'error': this.notice(m.message, 'error'); break;
+      default: break;
+    }
+  }
+
+  notice(text, kind = 'info') {
+    this.dispatchEvent(new CustomEvent('notice', { detail: { text, kind } }));
+  }
+
+  takeSnapshot(m) {
+    if (m.room !== this.room) return;
+    this.view = m.view;
+    this.seq = m.seq;
+    this.awaitingSnapshot = false;
+    this.dispatchEvent(new CustomEvent('view', { detail: { events: [], snapshot: true } }));
+  }
+
+  takePatch(m) {
+    if (m.room !== this.room || this.view === null) return;
+    if (this.awaitingSnapshot) return;
+    if (m.seq !== this.seq + 1) {
+      // A gap (a frame lost in a reconnection race): ask for the whole view again.
+      this.awaitingSnapshot = true;
+      this.request({ type: 'snapshot' }).catch(() => {});
+      return;
+    }
+    try {
+      this.view = applyPatch(this.view, m.patch);
+      this.seq = m.seq;
+    } catch {
+      this.awaitingSnapshot = true;
+      this.request({ type: 'snapshot' }).catch(() => {});
+      return;
+    }
+    this.dispatchEvent(new CustomEvent('view', { detail: { events: m.events, snapshot: false } }));
+  }
+
+  membership(type, detail = {}) {
+    this.dispatchEvent(new CustomEvent('membership', { detail: { type, ...detail } }));
+  }
+
+  // Where this connection should be: in `room`, on the seat of `token`, or watching. Kept
+  // across reconnections (opened() comes back here).
+  async enterRoom(room, token = null) {
+    this.room = room;
+    this.mode = token ? 'seat' : 'spectator';
+    this.token = token;
+    this.view = null;
+    this.seq = null;
+    this.inRoom = false;
+    this.stopped = false;
+    if (this.welcomed) return this.rejoin();
+    return null;
+  }
+
+  async rejoin() {
+    if (!this.room || this.stopped) return null;
+    const room = this.room;
+    this.inRoom = false;
+    let answer = this.mode === 'seat'
+      ? await this.request({ type: 'resume', room, token: this.token })
+      : await this.request({ type: 'spectate', room });
+    if (answer.type === 'error' && answer.code === 'bad_token') {
+      // The seat is gone (left before the start): watch instead.
+      this.membership('lost_seat', { room });
+      this.mode = 'spectator';
+      this.token = null;
+      answer = await this.request({ type: 'spectate', room });
+    }
+    if (answer.type === 'error') {
+      this.membership('refused', { room, code: answer.code, message: answer.message });
+      return answer;
+    }
+    this.inRoom = true;
+    this.seat = answer.seat ?? null;
+    this.membership(this.mode, { room });
+    return answer;
+  }
+
+  // Takes a seat of the room this connection is in or is about to enter (a spectator leaves
+  // first, as the protocol requires). Resolves with `joined` or an error.
+  async join(room, name, seat) {
+    if (this.inRoom && this.room === room && this.mode === 'spectator') await this.request({ type: 'leave' });
+    this.inRoom = false;
+    this.room = room;
+    this.view = null;
+    this.seq = null;
+    const answer = await this.request({ type: 'join', room, name, ...(seat !== undefined ? { seat } : {}) });
+    if (answer.type === 'joined') {
+      this.mode = 'seat';
+      this.token = answer.token;
+      this.seat = answer.seat;
+      this.inRoom = true;
+      this.membership('seat', { room, token: answer.token });
+    } else if (this.mode === 'spectator') {
+      await this.rejoin();  // back to watching
+    } else {
+      this.room = null;
+    }
+    return answer;
+  }
+
+  async leave() {
+    const answer = this.inRoom ? await this.request({ type: 'leave' }).catch(() => null) : null;
+    this.room = null;
+    this.mode = null;
+    this.token = null;
+    this.view = null;
+    this.seq = null;
+    this.inRoom = false;
+    this.membership('left');
+    return answer;
+  }
+
+  // A move copied from legal_moves; `seq` says which view it was decided on (stale views are
+  // refused by the server rather than applied).
+  move(move) {
+    return this.request({ type: 'move', seq: this.seq, move });
+  }
+}

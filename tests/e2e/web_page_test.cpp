@@ -1,0 +1,200 @@
+// The web page over real HTTP: every file of server/web/ is served from the binary, byte for
+// byte, with its content type, an ETag and Cache-Control: no-cache; If-None-Match gives 304;
+// HEAD gives the headers alone; nothing outside the web folder can be named; /api/tiles is the
+// engine's catalogue; --web-root serves a folder from disk instead.
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <set>
+
+#include "carcassonne/engine/tiles.hpp"
+#include "e2e_client.hpp"
+
+using namespace e2e;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct reply {
+  unsigned status = 0;
+  std::map<std::string, std::string> headers;  // lower-case names
+  std::string body;
+};
+
+reply request(std::uint16_t port, http::verb verb, const std::string& target,
+              const std::map<std::string, std::string>& headers = {}) {
+  net::io_context ioc;
+  beast::tcp_stream s(ioc);
+  s.expires_after(io_timeout);
+  http::request<http::empty_body> req{verb, target, 11};
+  req.set(http::field::host, "127.0.0.1");
+  for (const auto& [k, v] : headers) req.set(k, v);
+  req.keep_alive(false);
+  http::response_parser<http::string_body> parser;
+  parser.skip(verb == http::verb::head);  // a HEAD answer announces a body it does not send
+  beast::flat_buffer buffer;
+  beast::error_code result;
+  s.async_connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port), [&](beast::error_code ec) {
+    if (ec) return void(result = ec);
+    http::async_write(s, req, [&](beast::error_code ec2, std::size_t) {
+      if (ec2) return void(result = ec2);
+      http::async_read(s, buffer, parser, [&](beast::error_code ec3, std::size_t) { result = ec3; });
+    });
+  });
+  ioc.run();
+  REQUIRE_MESSAGE(!result, target << ": " << result.message());
+  reply r;
+  const auto& res = parser.get();
+  r.status = res.result_int();
+  for (const auto& f : res) {
+    std::string name(f.name_string());
+    std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
+    r.headers[name] = std::string(f.value());
+  }
+  r.body = res.body();
+  return r;
+}
+
+std::string header(const reply& r, const std::string& name) {
+  const auto it = r.headers.find(name);
+  return it == r.headers.end() ? std::string() : it->second;
+}
+
+reply get(std::uint16_t port, const std::string& target, const std::map<std::string, std::string>& headers = {}) {
+  return request(port, http::verb::get, target, headers);
+}
+
+std::string read_file(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+const fs::path web_dir = fs::path(CARCASSONNE_SOURCE_DIR) / "server" / "web";
+
+}  // namespace
+
+TEST_CASE("web page: / and every file of server/web/ are served from the binary, as they are on disk") {
+  test_server server;
+  const auto port = server.port();
+  const auto index = get(port, "/");
+  CHECK(index.status == 200);
+  CHECK(header(index, "content-type") == "text/html; charset=utf-8");
+  CHECK(header(index, "cache-control") == "no-cache");
+  CHECK(header(index, "etag").size() == 18);  // "16 hex digits"
+  CHECK(header(index, "x-content-type-options") == "nosniff");
+  CHECK(header(index, "content-security-policy").find("default-src 'self'") != std::string::npos);
+  CHECK(index.body == read_file(web_dir / "index.html"));
+
+  const std::map<std::string, std::string> types{{".html", "text/html; charset=utf-8"},
+                                                 {".css", "text/css; charset=utf-8"},
+                                                 {".js", "text/javascript; charset=utf-8"},
+                                                 {".svg", "image/svg+xml"}};
+  int files = 0;
+  std::set<std::string> served;
+  for (const auto& entry : fs::recursive_directory_iterator(web_dir)) {
+    if (!entry.is_regular_file() || !types.count(entry.path().extension().string())) continue;
+    const auto rel = fs::relative(entry.path(), web_dir).generic_string();
+    CAPTURE(rel);
+    const auto r = get(port, "/static/" + rel);
+    CHECK(r.status == 200);
+    CHECK(header(r, "content-type") == types.at(entry.path().extension().string()));
+    CHECK(header(r, "cache-control") == "no-cache");
+    CHECK(r.body == read_file(entry.path()));
+    served.insert(rel);
+    ++files;
+  }
+  CHECK(files >= 10);
+
+  // Every module a script imports is served too (a wrong path would break the page).
+  const std::regex import_re(R"(from '\./([a-z_]+\.js)')");
+  for (const auto& rel : served) {
+    if (!rel.starts_with("js/")) continue;
+    const auto text = read_file(web_dir / rel);
+    for (std::sregex_iterator it(text.begin(), text.end(), import_re), end; it != end; ++it) {
+      CAPTURE(rel);
+      CHECK(served.count("js/" + (*it)[1].str()) == 1);
+    }
+  }
+}
+
+TEST_CASE("web page: ETag and If-None-Match, HEAD, query strings, and nothing outside the folder") {
+  test_server server;
+  const auto port = server.port();
+  const auto first = get(port, "/static/js/main.js");
+  REQUIRE(first.status == 200);
+  const auto etag = header(first, "etag");
+  const auto again = get(port, "/static/js/main.js", {{"If-None-Match", etag}});
+  CHECK(again.status == 304);
+  CHECK(again.body.empty());
+  CHECK(header(again, "etag") == etag);
+  CHECK(get(port, "/static/js/main.js", {{"If-None-Match", "\"0000000000000000\", " + etag}}).status == 304);
+  CHECK(get(port, "/static/js/main.js", {{"If-None-Match", "\"0000000000000000\""}}).status == 200);
+  CHECK(get(port, "/static/js/board.js", {{"If-None-Match", etag}}).status == 200);  // another file
+
+  const auto head = request(port, http::verb::head, "/");
+  CHECK(head.status == 200);
+  CHECK(head.body.empty());
+  CHECK(header(head, "content-length") == std::to_string(get(port, "/").body.size()));
+
+  CHECK(get(port, "/static/js/main.js?v=123").body == first.body);
+  for (const char* bad : {"/static/../CMakeLists.txt", "/static/js/../../CMakeLists.txt", "/static/.hidden",
+                          "/static/js//main.js", "/static/", "/static/js/nothing.js", "/static/%2e%2e/x",
+                          "/index.htm", "/static/js/main.js/"}) {
+    CAPTURE(bad);
+    CHECK(get(port, bad).status == 404);
+  }
+  CHECK(request(port, http::verb::post, "/").status == 405);
+  // The other endpoints are unchanged.
+  CHECK(get(port, "/healthz").body == "ok\n");
+  CHECK(header(get(port, "/api/rooms"), "cache-control") == "no-store");
+}
+
+TEST_CASE("web page: /api/tiles is the engine's own catalogue") {
+  test_server server;
+  const auto r = get(server.port(), "/api/tiles");
+  REQUIRE(r.status == 200);
+  CHECK(header(r, "content-type") == "application/json");
+  CHECK(!header(r, "etag").empty());
+  const auto doc = json::parse(r.body);
+  CHECK(doc["format"] == "carcassonne-tiles/1");
+  const auto& engine = carcassonne::tiles().types();
+  REQUIRE(doc["tiles"].size() == engine.size());
+  for (std::size_t i = 0; i < engine.size(); ++i) {
+    const auto& t = doc["tiles"][i];
+    CAPTURE(engine[i].id);
+    CHECK(t["id"] == engine[i].id);
+    CHECK(t["count"] == engine[i].count);
+    CHECK(t["features"].size() == engine[i].segments.size());
+    CHECK(t["set"] == carcassonne::tile_set_names[static_cast<int>(engine[i].set)]);
+  }
+}
+
+TEST_CASE("web page: --web-root serves the page from a folder, read at each request") {
+  const auto dir = fs::temp_directory_path() / ("carcassonne-web-root-" + std::to_string(::getpid()));
+  fs::create_directories(dir / "js");
+  std::ofstream(dir / "index.html") << "<p>one</p>";
+  std::ofstream(dir / "js" / "app.js") << "export {};";
+  auto c = test_config();
+  c.web_root = dir.string();
+  test_server server(c);
+  const auto port = server.port();
+  CHECK(get(port, "/").body == "<p>one</p>");
+  const auto etag = header(get(port, "/"), "etag");
+  std::ofstream(dir / "index.html") << "<p>two</p>";  // edited: served at once, with a new ETag
+  const auto edited = get(port, "/", {{"If-None-Match", etag}});
+  CHECK(edited.status == 200);
+  CHECK(edited.body == "<p>two</p>");
+  CHECK(header(get(port, "/static/js/app.js"), "content-type") == "text/javascript; charset=utf-8");
+  CHECK(get(port, "/static/js/main.js").status == 404);  // only the folder, not the built-in copy
+  CHECK(get(port, "/api/tiles").status == 200);
+  fs::remove_all(dir);
+
+  std::string message;
+  bool help = false;
+  const std::vector<std::string> args{"--web-root", "/srv/web"};
+  const auto parsed = carcassonne::server::parse_config(args, false, message, help);
+  REQUIRE(parsed);
+  CHECK(parsed->web_root == "/srv/web");
+  CHECK(carcassonne::server::config_help().find("CARCASSONNE_WEB_ROOT") != std::string::npos);
+}

@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Runs the browser test (tests/web/web_test.mjs) against a real server:
+#   tests/web/run_web_test.sh path/to/carcassonne [ARTIFACTS_DIR]
+# Installs what it needs when it is missing: Debian's chromium (apt-get) and playwright-core
+# (npm ci, pinned by package-lock.json, into tests/web/node_modules). Starts
+# `carcassonne serve --port 0 --allow-scripted true` on loopback, reads the port from the log,
+# waits for /healthz, runs the test, stops the server with SIGTERM. Screenshots go to
+# ARTIFACTS_DIR (default: web-artifacts beside the binary). Exits with the test's status, or 77
+# (skipped, for CTest) when Chromium or playwright-core cannot be installed here.
+set -uo pipefail
+
+bin=${1:?usage: run_web_test.sh path/to/carcassonne [ARTIFACTS_DIR]}
+bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
+artifacts=${2:-$(dirname "$bin")/web-artifacts}
+here=$(cd "$(dirname "$0")" && pwd)
+work=$(mktemp -d)
+log=$work/server.log
+server_pid=
+
+skip() { echo "run_web_test: SKIPPED: $*" >&2; exit 77; }
+fail() {
+  echo "run_web_test: FAIL: $*" >&2
+  echo "--- server log" >&2
+  cat "$log" >&2 2>/dev/null
+  exit 1
+}
+cleanup() {
+  [ -n "$server_pid" ] && kill -0 "$server_pid" 2>/dev/null && kill -KILL "$server_pid" 2>/dev/null
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+sudo=""
+[ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null && sudo="sudo -n"
+if ! command -v chromium >/dev/null; then
+  echo "run_web_test: installing Debian's chromium" >&2
+  { $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends chromium; } >&2 ||
+    skip "chromium is not installed and could not be installed (scripts/install-deps.sh test)"
+fi
+command -v node >/dev/null && command -v npm >/dev/null || skip "node and npm are needed (scripts/install-deps.sh test)"
+if [ ! -f "$here/node_modules/playwright-core/package.json" ]; then
+  # One installer at a time (two build trees may run their tests at once).
+  (
+    flock 9
+    [ -f "$here/node_modules/playwright-core/package.json" ] ||
+      (cd "$here" && npm ci --no-audit --no-fund --prefer-offline --loglevel=error) >&2
+  ) 9>"$here/.npm-install.lock" || skip "npm ci of playwright-core failed"
+fi
+
+"$bin" serve --address 127.0.0.1 --port 0 --threads 2 --allow-scripted true --log-level info --data-dir "$work/data" >"$log" 2>&1 &
+server_pid=$!
+port=
+for _ in $(seq 1 200); do
+  port=$(sed -n 's/.*listening on 127\.0\.0\.1:\([0-9][0-9]*\) .*/\1/p' "$log" | head -n1)
+  [ -n "$port" ] && break
+  kill -0 "$server_pid" 2>/dev/null || fail "the server exited at startup"
+  sleep 0.05
+done
+[ -n "$port" ] || fail "no 'listening on' line in the server log"
+healthy=
+for _ in $(seq 1 100); do
+  status=$( (exec 3<>"/dev/tcp/127.0.0.1/$port" &&
+    printf 'GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n' >&3 && head -n1 <&3) 2>/dev/null)
+  case $status in "HTTP/1.1 200"*) healthy=1; break ;; esac
+  sleep 0.05
+done
+[ -n "$healthy" ] || fail "/healthz did not answer 200 on port $port"
+
+rm -rf "$artifacts"
+mkdir -p "$artifacts"
+node "$here/web_test.mjs" "http://127.0.0.1:$port" "$bin" "$artifacts"
+test_status=$?
+
+kill -TERM "$server_pid"
+wait "$server_pid"
+server_status=$?
+server_pid=
+[ "$test_status" -eq 0 ] || { echo "--- server log" >&2; tail -n 50 "$log" >&2; exit "$test_status"; }
+[ "$server_status" -eq 0 ] || fail "the server exited with status $server_status after SIGTERM"
+echo "run_web_test: ok; screenshots in $artifacts"

@@ -1,0 +1,376 @@
+#!/usr/bin/env node
+// Browser end-to-end test of the web page (server/web/), in Debian's Chromium driven by
+// playwright-core:
+//
+//   node tests/web/web_test.mjs http://127.0.0.1:PORT path/to/carcassonne ARTIFACTS_DIR
+//
+// against `carcassonne serve --allow-scripted true`. Three browser contexts (each its own
+// localStorage): Ann creates a room with a scripted deck from the lobby form, Bob opens the
+// room's link and joins, Eve opens the same link on a phone-sized screen and watches. They play
+// the whole game by clicking: squares, the rotate button, Place, the figure markers, Pass. Bob
+// reloads his page in the middle of the game and must be back in his seat (the token kept in
+// localStorage, `resume`). At the end the final scores shown on all three pages must equal
+// those of `carcassonne replay` on the same moves.
+//
+// Then Ann and Bob play game records of the expansions (RECORDS below) the same way, by
+// clicking what the page offers for every decision: a shepherd and Grow/Gather, a protected
+// follower, the protect decision, a Festival return, gift cards with and without a target,
+// Take 2's choice, the bunny. Each room is created through the lobby form (expansions and
+// options ticked, the script pasted). The scores shown must be the record's.
+// Screenshots go to ARTIFACTS_DIR. Exit 0 on success, 1 with a message on failure.
+import { createRequire } from 'node:module';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { tmpdir } from 'node:os';
+
+const require = createRequire(import.meta.url);
+const { chromium } = require('playwright-core');
+
+const [base, binary, artifacts] = process.argv.slice(2);
+if (!base || !binary || !artifacts) {
+  console.error('usage: web_test.mjs BASE_URL CARCASSONNE_BINARY ARTIFACTS_DIR');
+  process.exit(2);
+}
+mkdirSync(artifacts, { recursive: true });
+const started = Date.now();
+const step = (text) => console.log(`web_test: ${((Date.now() - started) / 1000).toFixed(1)} s: ${text}`);
+const TIMEOUT = 15000;
+
+// The game: the start tile BA/RCr (city north, road west-east) and four scripted tiles.
+// Ann closes a city with her follower on it (4 points), Bob takes the road, Ann a monastery,
+// Bob passes; final scoring counts the road and the monastery.
+const deck = ['BA/C', 'BA/RFr', 'BA/L', 'BA/C'];
+const plan = [
+  { seat: 0, type: 'place_tile', x: 0, y: -1, rotation: 180 },
+  { seat: 0, type: 'deploy', figure: 'meeple', x: 0, y: -1, feature: 'city0' },
+  { seat: 1, type: 'place_tile', x: 1, y: 0, rotation: 0 },
+  { seat: 1, type: 'deploy', figure: 'meeple', x: 1, y: 0, feature: 'road0' },
+  { seat: 0, type: 'place_tile', x: 0, y: 1, rotation: 0 },
+  { seat: 0, type: 'deploy', figure: 'meeple', x: 0, y: 1, feature: 'monastery0' },
+  { seat: 1, type: 'place_tile', x: 1, y: -1, rotation: 0 },
+  { seat: 1, type: 'pass' },
+];
+
+const here = dirname(fileURLToPath(import.meta.url));
+const RECORDS = [
+  'records/take2_protect.json',               // Gifts + Peasant Revolts: Take 2, choose_tile, protect
+  '../records/ex06_shepherd.json',            // Hills & Sheep: the shepherd, Grow and Gather
+  '../records/ex13_revolt.json',              // Peasant Revolts: a protected deploy, a revolt
+  '../records/ex17_festival_return.json',     // Festival: a figure taken back
+  '../records/ex11_road_sweeper.json',        // Gifts: a card opened on a target
+  '../records/easter_variants_hig.json',      // Easter: the bunny's path
+].map((f) => join(here, f));
+
+// The engine's own result for a record: {status, scores}.
+function replay(record) {
+  const file = join(tmpdir(), `web_test_record_${process.pid}.json`);
+  writeFileSync(file, JSON.stringify(record));
+  return JSON.parse(execFileSync(binary, ['replay', file], { encoding: 'utf8' }));
+}
+
+function expectedScores() {
+  const state = replay({ format: 'carcassonne-record/1', setup: { players: [{ name: 'Ann' }, { name: 'Bob' }], script: { deck } }, moves: plan });
+  if (state.status !== 'finished') throw new Error(`the plan does not finish the game: ${JSON.stringify(state)}`);
+  return state.scores;
+}
+
+const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync'];
+
+let browser;
+async function main() {
+  const expected = expectedScores();
+  step(`expected final scores ${JSON.stringify(expected)}`);
+  browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', headless: true, args: FLAGS });
+  const desktop = { viewport: { width: 1280, height: 800 } };
+  const phone = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
+  const pages = {};
+  const errors = [];
+  for (const [name, options] of [['ann', desktop], ['bob', desktop], ['eve', phone]]) {
+    const context = await browser.newContext(options);
+    const page = await context.newPage();
+    page.setDefaultTimeout(TIMEOUT);
+    page.on('pageerror', (e) => errors.push(`${name}: ${e.message}`));
+    page.on('console', (m) => { if (m.type() === 'error') errors.push(`${name} console: ${m.text()}`); });
+    pages[name] = page;
+  }
+  const { ann, bob, eve } = pages;
+  const shot = (page, name) => page.screenshot({ path: join(artifacts, `${name}.png`) });
+
+  // ---- Ann creates the room from the lobby form.
+  await ann.goto(base);
+  await ann.fill('#player-name', 'Ann');
+  await ann.locator('details summary').click();
+  await ann.fill('#scripted-setup', JSON.stringify({ seed: 'web-test', script: { deck } }));
+  await ann.fill('#room-name', 'Web test');
+  await shot(ann, '01-lobby');
+  await ann.click('#create');
+  await ann.waitForFunction(() => /room=/.test(location.hash));
+  const room = new URL(ann.url()).hash.replace(/^#room=/, '');
+  step(`room ${room} created`);
+
+  // ---- Bob opens the link and joins; Eve opens it and watches.
+  await bob.goto(`${base}/#room=${room}`);
+  await bob.fill('#join-name', 'Bob');
+  await bob.click('[data-action=join]');
+  await bob.locator('.seats li', { hasText: 'Bob' }).waitFor();
+  await eve.goto(`${base}/#room=${room}`);
+  await eve.getByText('You are watching this room.').waitFor();
+  await ann.locator('.seats li', { hasText: 'Bob' }).waitFor();
+  await shot(ann, '02-waiting-room');
+
+  // The lobby lists the room (public by default).
+  const listed = await fetch(`${base}/api/rooms`).then((r) => r.json());
+  if (!listed.rooms.some((r) => r.id === room && r.players.join() === 'Ann,Bob')) throw new Error(`/api/rooms: ${JSON.stringify(listed)}`);
+
+  await ann.click('[data-action=start]:not([disabled])');
+  for (const p of [ann, bob, eve]) await p.locator('.board .placed').first().waitFor();
+  step('game started');
+
+  const byName = { 0: ann, 1: bob };
+  const shotsAt = { 0: '03-placing', 3: '05-figure-step' };
+  for (let i = 0; i < plan.length; i++) {
+    const move = plan[i];
+    const before = await seqOf(eve);
+    await act(byName[move.seat], move, shotsAt[i]);
+    // Every page, the spectator's too, must see the change.
+    await played([ann, bob, eve], before);
+    if (i === 0) await shot(eve, '04-spectator-phone');
+    if (i === 3) {
+      // Bob reloads: the page must take his seat back by itself (token in localStorage).
+      await bob.reload();
+      await bob.locator('.actions .prompt', { hasText: 'Ann is about to place a tile' }).waitFor();
+      await bob.locator('.player', { hasText: 'Bob (you)' }).waitFor();
+      step('Bob reloaded and is back in his seat');
+    }
+    if (i === 4) {
+      // Ann's and Eve's connections drop: each page reconnects by itself, Ann resumes her seat
+      // (she is in the middle of her turn) and Eve watches again.
+      for (const p of [ann, eve]) await p.evaluate(() => window.carcassonne.conn.ws.close());
+      await ann.locator('.marker[data-key="deploy:0:1:monastery0"]').waitFor();
+      await ann.locator('#conn.open').waitFor();
+      await eve.locator('#conn.open').waitFor();
+      step('Ann and Eve lost their connections and came back');
+    }
+  }
+  step('all moves played');
+
+  for (const [name, p] of Object.entries(pages)) {
+    const scores = await scoresShown(p, true);
+    if (JSON.stringify(scores) !== JSON.stringify(expected)) throw new Error(`${name} shows final scores ${JSON.stringify(scores)}, expected ${JSON.stringify(expected)}`);
+    const log = await p.locator('.log').textContent();
+    // Bob reloaded and Eve may lag: Ann's log has seen every event.
+    if (name === 'ann' && !/Ann completed a city for 4 points/.test(log)) throw new Error(`${name}'s log lacks the city: ${log}`);
+    await shot(p, `06-final-${name}`);
+  }
+  step(`final scores ${JSON.stringify(expected)} shown on all three pages`);
+
+  for (const file of RECORDS) await playRecord(file, [ann, bob]);
+  // Longer, optional: whole seeded games with every expansion, random choices by clicking.
+  for (let g = 0; g < Number(process.env.WEB_TEST_RANDOM_GAMES ?? 0); g++) await playRandom([ann, bob], `web-random-${g}`);
+  if (errors.length) throw new Error(`errors in the pages:\n${errors.join('\n')}`);
+}
+
+// ---- Moves by clicking, as a person would: the page's markers and buttons carry the moves
+// they send (data-key, data-move), so the test finds the one that plays the record's move.
+const normal = (m) => {
+  const c = { ...m };
+  delete c.seat;
+  if ((c.type === 'deploy' || c.type === 'return_figure') && c.figure === undefined) c.figure = 'meeple';
+  if (c.protect === false) delete c.protect;
+  return JSON.stringify(Object.keys(c).sort().map((k) => [k, c[k]]));
+};
+// As actions.js keys its markers.
+function markerKey(m) {
+  if (m.type === 'bunny') return `bunny:${m.path[m.path.length - 1].join(':')}`;
+  if (m.x === undefined || m.feature === undefined) return null;
+  const feature = m.card === 'change_position' ? m.to : m.feature;
+  return `${m.type}:${m.x}:${m.y}:${feature}${m.type === 'return_figure' ? `:${m.figure ?? 'meeple'}` : ''}`;
+}
+
+async function offered(page) {  // the moves of the action bar's buttons
+  return page.$$eval('.actions button[data-move]', (bs) => bs.map((b) => JSON.parse(b.dataset.move)));
+}
+
+async function clickButtonFor(page, move) {
+  const moves = await offered(page);
+  const i = moves.findIndex((m) => normal(m) === normal(move));
+  if (i < 0) throw new Error(`no button for ${JSON.stringify(move)}; offered: ${JSON.stringify(moves)}`);
+  await page.locator('.actions button[data-move]').nth(i).click();
+}
+
+// A marker plays its move when it has one; with several, it shows them first in the bar.
+async function clickMarkerFor(page, move) {
+  const key = markerKey(move);
+  await page.locator(`.marker[data-key="${key}"]`).click();
+  const sameSpot = (await offered(page)).filter((m) => markerKey(m) === key);
+  if (sameSpot.length > 1) await clickButtonFor(page, move);
+}
+
+async function act(page, move, shotAs) {
+  await page.locator('.actions[data-decision]').waitFor();
+  switch (move.type) {
+    case 'place_tile': {
+      await page.click(`.legal-square[data-x="${move.x}"][data-y="${move.y}"]`);
+      for (let turns = 0; turns < 4; turns++) {
+        const r = await page.getAttribute('.layer-ghost .ghost', 'data-rotation');
+        if (Number(r) === move.rotation) break;
+        await page.click('[data-action=rotate-right]');
+      }
+      if (shotAs) await page.screenshot({ path: join(artifacts, `${shotAs}.png`) });
+      await page.click('.actions button[data-action=place_tile]:not([disabled])');
+      break;
+    }
+    case 'open_gift':
+      await page.click(`.actions button[data-action=open_gift][data-card="${move.card}"]`);
+      if (move.x !== undefined) {
+        if (shotAs) await page.screenshot({ path: join(artifacts, `${shotAs}.png`) });
+        await clickMarkerFor(page, move);
+      }
+      break;
+    case 'deploy': case 'return_figure': case 'protect': case 'bunny':
+      await page.locator(`.marker[data-key="${markerKey(move)}"]`).waitFor();
+      if (shotAs) await page.screenshot({ path: join(artifacts, `${shotAs}.png`) });
+      await clickMarkerFor(page, move);
+      break;
+    default:  // pass, flock, choose_tile
+      if (shotAs) await page.screenshot({ path: join(artifacts, `${shotAs}.png`) });
+      await clickButtonFor(page, move);
+  }
+}
+
+const seqOf = (p) => p.evaluate(() => Number(document.getElementById('app').dataset.seq));
+async function played(pages, before) {
+  for (const p of pages) await p.waitForFunction((s) => Number(document.getElementById('app').dataset.seq) > s, before);
+}
+
+async function scoresShown(page, finished) {
+  if (finished) {
+    await page.locator('table.final').waitFor();
+    const rows = await page.$$eval('table.final tbody tr', (rs) => rs.map((r) => [Number(r.dataset.seat), Number(r.querySelector('.final-score').textContent)]));
+    const scores = [];
+    for (const [seat, score] of rows) scores[seat] = score;
+    return scores;
+  }
+  return page.$$eval('.players .player', (ps) => ps.map((p) => Number(p.querySelector('.score').textContent)));
+}
+
+// A whole seeded game with every expansion (WEB_TEST_RANDOM_GAMES=N; about a minute each), each
+// seat choosing at random among what its page offers: a square and Place, a marker, or a button of the
+// action bar. No page may fail, and both pages must show the same final scores (the record of
+// a room cannot be fetched to replay it).
+async function playRandom(players, seed) {
+  let rng = [...seed].reduce((h, c) => Math.imul(h ^ c.charCodeAt(0), 16777619) >>> 0, 2166136261);
+  const random = () => { rng = (rng + 0x6d2b79f5) >>> 0; let t = rng; t = Math.imul(t ^ (t >>> 15), t | 1); t ^= t + Math.imul(t ^ (t >>> 7), t | 61); return ((t ^ (t >>> 14)) >>> 0) / 4294967296; };
+  const [first, second] = players;
+  await first.goto(`${base}/#`);
+  await first.fill('#player-name', 'Ann');
+  for (const e of ['hills_and_sheep', 'gifts', 'peasant_revolts', 'easter', 'festival']) await first.check(`#exp-${e}`);
+  await first.locator('#create-form details summary').click();
+  await first.fill('#scripted-setup', JSON.stringify({ seed }));
+  await first.click('#create');
+  await first.waitForFunction(() => /room=/.test(location.hash));
+  const room = new URL(first.url()).hash.replace(/^#room=/, '');
+  await second.goto(`${base}/#room=${room}`);
+  await second.fill('#join-name', 'Bob');
+  await second.click('[data-action=join]');
+  await second.locator('.seats li strong', { hasText: '(you)' }).waitFor();
+  await first.click('[data-action=start]:not([disabled])');
+  let moves = 0;
+  for (;;) {
+    const state = await first.evaluate(() => document.getElementById('app').dataset.state);
+    if (state === 'finished') break;
+    const before = await seqOf(first);
+    let acted = false;
+    for (const p of players) {
+      if (!(await p.locator('.actions[data-decision]').count())) continue;
+      const squares = p.locator('.legal-square');
+      const n = await squares.count();
+      if (n && !(await p.locator('.actions[data-decision=open_gift]').count()) && random() < 0.9) {
+        await squares.nth(Math.floor(random() * n)).click();
+        await p.click('.actions button[data-action=place_tile]:not([disabled])');
+      } else {
+        const buttons = p.locator('.actions button[data-move]:visible, .actions button[data-action=open_gift]:visible, .layer-markers .marker');
+        const b = await buttons.count();
+        if (!b) continue;
+        await buttons.nth(Math.floor(random() * b)).click();
+      }
+      acted = true;
+      break;
+    }
+    if (!acted) { await first.waitForTimeout(50); continue; }
+    try {
+      await first.waitForFunction((s) => Number(document.getElementById('app').dataset.seq) > s, before, { timeout: 1500 });
+      moves++;
+    } catch { /* a choice inside the page (a gift card's targets): no move yet */ }
+  }
+  const scores = [];
+  for (const p of players) scores.push(JSON.stringify(await scoresShown(p, true)));
+  if (scores[0] !== scores[1]) throw new Error(`random game ${seed}: the pages disagree: ${scores.join(' vs ')}`);
+  await first.screenshot({ path: join(artifacts, `random-${seed}.png`) });
+  step(`random game ${seed}: ${moves} moves by clicking, final scores ${scores[0]}`);
+}
+
+// A record of two players, from the lobby form to its last move.
+async function playRecord(file, players) {
+  const record = JSON.parse(readFileSync(file, 'utf8'));
+  const name = file.replace(/^.*\//, '').replace(/\.json$/, '');
+  const setup = record.setup;
+  if (setup.players.length !== players.length) throw new Error(`${name}: ${setup.players.length} players`);
+  const expected = replay(record);
+  const [first, ...others] = players;
+
+  await first.goto(`${base}/#`);
+  await first.fill('#player-name', setup.players[0].name);
+  for (const e of setup.expansions ?? []) await first.check(`#exp-${e}`);
+  for (const [k, v] of Object.entries(setup.options ?? {})) await first.locator(`[id="opt-${k}"]`).selectOption(JSON.stringify(v));
+  await first.locator('#create-form details summary').click();
+  const scripted = {};
+  if (setup.seed !== undefined) scripted.seed = setup.seed;
+  if (setup.script !== undefined) scripted.script = setup.script;
+  await first.fill('#scripted-setup', JSON.stringify(scripted));
+  await first.click('#create');
+  await first.waitForFunction(() => /room=/.test(location.hash));
+  const room = new URL(first.url()).hash.replace(/^#room=/, '');
+  for (let i = 0; i < others.length; i++) {
+    await others[i].goto(`${base}/#room=${room}`);
+    await others[i].fill('#join-name', setup.players[i + 1].name);
+    await others[i].click('[data-action=join]');
+    await others[i].locator('.seats li strong', { hasText: '(you)' }).waitFor();
+  }
+  await first.click('[data-action=start]:not([disabled])');
+  for (const p of players) await p.locator('.board .placed').first().waitFor();
+
+  const shots = { choose_tile: 'r-take2-choice', protect: 'r-protect', flock: 'r-flock', return_figure: 'r-festival-return', bunny: 'r-bunny' };
+  for (const move of record.moves) {
+    const before = await seqOf(players[0]);
+    const shotAs = shots[move.type] && `${shots[move.type]}`;
+    if (shotAs) delete shots[move.type];
+    await act(players[move.seat], move, move.type === 'open_gift' && move.x !== undefined ? 'r-gift-targets' : shotAs);
+    await played(players, before);
+  }
+  for (let i = 0; i < players.length; i++) {
+    const shown = await scoresShown(players[i], expected.status === 'finished');
+    if (JSON.stringify(shown) !== JSON.stringify(expected.scores)) {
+      throw new Error(`${name}: seat ${i} shows ${JSON.stringify(shown)}, the engine says ${JSON.stringify(expected.scores)}`);
+    }
+  }
+  await players[0].screenshot({ path: join(artifacts, `r-${name}-end.png`) });
+  step(`${name}: ${record.moves.length} moves by clicking, scores ${JSON.stringify(expected.scores)} (${expected.status})`);
+}
+
+try {
+  await main();
+  console.log(`web_test: ok in ${((Date.now() - started) / 1000).toFixed(1)} s; screenshots in ${artifacts}`);
+  await browser?.close();
+  process.exit(0);
+} catch (e) {
+  console.error(`web_test: FAIL: ${e.stack ?? e}`);
+  try {
+    for (const ctx of browser?.contexts() ?? []) for (const p of ctx.pages()) await p.screenshot({ path: join(artifacts, `failure-${ctx.pages().indexOf(p)}-${browser.contexts().indexOf(ctx)}.png`) });
+  } catch { /* best effort */ }
+  await browser?.close().catch(() => {});
+  process.exit(1);
+}
