@@ -186,7 +186,10 @@ void room::move(const client_ptr& c, const protocol::move_msg& m, const json& id
   spdlog::debug("room {} seat {}: {}", settings_.id, seat, normal.dump());
   if (game_->finished) {
     std::string scores;
-    for (int s = 0; s < game_->seats; ++s) scores += (s ? " " : "") + std::to_string(game_->players[s].score);
+    for (int s = 0; s < game_->seats; ++s) {
+      if (s) scores += ' ';
+      scores += std::to_string(game_->players[s].score);
+    }
     spdlog::info("room {}: game finished after {} moves, scores {}", settings_.id, journal_.size(), scores);
   }
   if (metrics_) {
