@@ -167,6 +167,23 @@ async function main() {
   }
   step(`final scores ${JSON.stringify(expected)} shown on all three pages`);
 
+  // The spectator replays the finished game move by move (the `replay` message).
+  await eve.locator('#replay-open').click();
+  await eve.locator('#replay-position[data-move="0"]').waitFor();
+  if (JSON.stringify(await scoresShown(eve, false)) !== '[0,0]') throw new Error('the replay does not start at 0 points');
+  await eve.locator('#replay-next').click();
+  await eve.locator('#replay-position[data-move="1"]').waitFor();
+  const placed = await eve.locator('#replay-position').textContent();
+  if (!/placed/.test(placed)) throw new Error(`move 1 of the replay is not told: ${placed}`);
+  await eve.locator('#replay-last').click();
+  const total = await eve.locator('#replay-position').getAttribute('data-moves');
+  await eve.locator(`#replay-position[data-move="${total}"]`).waitFor();
+  if (JSON.stringify(await scoresShown(eve, true)) !== JSON.stringify(expected)) throw new Error('the replay ends elsewhere than the game');
+  await shot(eve, '07-replay-end');
+  await eve.locator('#replay-close').click();
+  await eve.locator('#replay-open').waitFor();
+  step(`the spectator replayed the ${total} moves to the same final scores`);
+
   for (const file of RECORDS) await playRecord(file, [ann, bob]);
   // Longer, optional: whole seeded games with every expansion, random choices by clicking.
   for (let g = 0; g < Number(process.env.WEB_TEST_RANDOM_GAMES ?? 0); g++) await playRandom([ann, bob], `web-random-${g}`);

@@ -34,6 +34,7 @@ export class GameScreen {
     this.view = view;
     const game = view.game;
     for (const line of describeEvents(events, (s) => this.nameOf(s))) this.addLog(line.text, line.kind);
+    if (this.replay) return;  // the replay keeps the board until it is closed
     this.redraw();
     this.chatForm.classList.toggle('hidden', typeof game.viewer !== 'number');
   }
@@ -45,6 +46,33 @@ export class GameScreen {
     document.title = game.legal_moves ? 'Your turn — Carcassonne' : `${this.view.room.name} — Carcassonne`;
     clear(this.bar).append(bar);
     clear(this.panel).append(renderPanel(this.view, { me: game.viewer }));
+    if (game.status === 'finished')
+      this.panel.append(el('p', {}, el('button', { type: 'button', id: 'replay-open', onclick: () => this.showReplay(0) }, 'Replay the game move by move')));
+  }
+
+  // A finished game, move by move: each position comes from the server (the `replay` message),
+  // as a spectator saw it, with the events of that move.
+  async showReplay(move) {
+    const answer = await this.conn.request({ type: 'replay', room: this.view.room.id, move }).catch(() => null);
+    if (!answer || answer.type !== 'replay') {
+      this.conn.notice(answer?.message ?? 'The replay could not be loaded.', 'error');
+      return;
+    }
+    this.replay = answer;
+    const game = answer.game;
+    this.board.render(game, this.decisions.waitingUi(game));
+    const said = describeEvents(answer.events, (s) => game.players?.[s]?.name ?? `seat ${s}`).map((l) => l.text).join(' ');
+    const step = (to) => el('button', { type: 'button', disabled: to < 0 || to > answer.moves, onclick: () => this.showReplay(to) });
+    clear(this.bar).append(el('div', { class: 'actions replay' },
+      step(0), step(move - 1), step(move + 1), step(answer.moves),
+      el('span', { class: 'prompt', id: 'replay-position', dataset: { move, moves: answer.moves } }, `Move ${move} of ${answer.moves}. ${said}`),
+      el('button', { type: 'button', id: 'replay-close', onclick: () => { this.replay = null; this.redraw(); } }, 'Close the replay')));
+    const [first, back, next, last] = this.bar.querySelectorAll('button');
+    first.textContent = '«'; first.title = 'the start'; first.id = 'replay-first';
+    back.textContent = '◀'; back.title = 'one move back'; back.id = 'replay-back';
+    next.textContent = '▶'; next.title = 'one move on'; next.id = 'replay-next';
+    last.textContent = '»'; last.title = 'the end'; last.id = 'replay-last';
+    clear(this.panel).append(renderPanel({ room: this.view.room, game }, { me: 'spectator' }));
   }
 
   addLog(text, kind = 'event') {
