@@ -345,6 +345,11 @@ rebuilt=$(grep -o 'database: [0-9]* rooms rebuilt ([0-9]* games in progress, [0-
 echo "$rebuilt"
 [ "$(sed 's/.*(\([0-9]*\) games.*/\1/' <<<"$rebuilt")" -ge 1 ] || fail "no game in progress came back"
 head -n1 <<<"$(http_get /healthz)" | grep -q '^HTTP/1.1 200' || fail "/healthz after the restart"
+backup=$("${in_image[@]}" /usr/local/bin/carcassonne backup /var/lib/carcassonne/backup-test.db) ||
+  fail "carcassonne backup in the image: $backup"
+echo "online backup while the server runs: $backup"
+grep -q '"rooms":[1-9]' <<<"$backup" || fail "the backup holds no room"
+rm -f "$work/data/backup-test.db"
 kill -TERM "$server_pid"
 set +e
 wait "$server_pid"

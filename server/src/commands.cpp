@@ -21,6 +21,9 @@ constexpr const char* usage =
     "      Runs the server: WebSocket at /ws, HTTP /healthz /metrics /api/rooms. See serve --help.\n"
     "  loadtest [--host H] [--port P] --rooms R --clients-per-room C --duration S [--threads T]\n"
     "      Plays random games against a running server; prints moves per second and latency.\n"
+    "  backup DEST [--data-dir DIR]\n"
+    "      Copies the server's database (DIR/carcassonne.db; CARCASSONNE_DATA_DIR, default data)\n"
+    "      to the new file DEST, consistently, also while the server runs.\n"
     "  help\n"
     "      This text.\n";
 }  // namespace
@@ -36,6 +39,7 @@ int run_command(std::span<const std::string> args, std::istream& in, std::ostrea
   if (args[0] == "selfplay") return run_selfplay(rest, out, err);
   if (args[0] == "serve") return run_serve(rest, out, err);
   if (args[0] == "loadtest") return run_loadtest(rest, out, err);
+  if (args[0] == "backup") return run_backup(rest, out, err);
   err << "carcassonne: unknown command '" << args[0] << "'\n\n" << usage;
   return 1;
 }

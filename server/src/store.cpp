@@ -277,6 +277,47 @@ std::optional<stored_room> store::load(const std::string& id, std::string& error
   return read_room(q.s, error);
 }
 
+bool store::backup(const std::string& source, const std::string& dest, std::size_t& rooms, std::string& error) {
+  if (std::filesystem::exists(dest)) return error = dest + " already exists: choose a new file", false;
+  std::string why;
+  sqlite3* from = open_connection(source, SQLITE_OPEN_READONLY, why);
+  if (!from) return error = "database " + source + ": cannot open: " + why, false;
+  sqlite3* to = open_connection(dest, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, why);
+  bool ok = to != nullptr;
+  if (!ok) error = dest + ": cannot create: " + why;
+  if (ok) {
+    sqlite3_backup* b = sqlite3_backup_init(to, "main", from, "main");
+    if (!b) {
+      ok = false;
+      error = dest + ": " + sqlite3_errmsg(to);
+    } else {
+      int rc;
+      // Pages in steps, so that a busy server's writer is never held up for long.
+      while ((rc = sqlite3_backup_step(b, 256)) == SQLITE_OK || rc == SQLITE_BUSY || rc == SQLITE_LOCKED)
+        sqlite3_sleep(1);
+      sqlite3_backup_finish(b);
+      if (rc != SQLITE_DONE) {
+        ok = false;
+        error = "database " + source + ": " + sqlite3_errstr(rc) + " (not an SQLite database, or damaged?)";
+      }
+    }
+  }
+  if (ok) {
+    const auto check = scalar(to, "PRAGMA quick_check", why);
+    const auto count = check && *check == "ok" ? scalar(to, "SELECT COUNT(*) FROM rooms", why) : std::nullopt;
+    if (!count) {
+      ok = false;
+      error = dest + ": the copy does not check out: " + (check && *check != "ok" ? *check : why);
+    } else {
+      rooms = std::stoul(*count);
+    }
+  }
+  sqlite3_close(to);
+  sqlite3_close(from);
+  if (!ok) std::filesystem::remove(dest);
+  return ok;
+}
+
 std::vector<std::string> store::finished_ids(std::size_t limit) {
   std::lock_guard lock(read_mutex_);
   std::vector<std::string> out;

@@ -5,6 +5,8 @@
 #include <fstream>
 #include <map>
 
+#include "carcassonne/server/commands.hpp"
+#include "carcassonne/server/store.hpp"
 #include "e2e_client.hpp"
 #include "process.hpp"
 
@@ -90,6 +92,27 @@ TEST_CASE("e2e: a finished game's record is served once over, replays to its sco
   ws_client watcher(again.port());
   auto last = watcher.request({{"type", "replay"}, {"room", room}, {"move", record["moves"].size()}});
   CHECK(last["game"]["scores"] == final_scores);
+
+  // `carcassonne backup` copies the database while this server runs; the copy holds the game.
+  const std::string copy = dir.str() + "/copy.db";
+  std::istringstream none;
+  std::ostringstream out, err;
+  const std::vector<std::string> args{"backup", copy, "--data-dir", dir.str()};
+  REQUIRE_MESSAGE(carcassonne::server::run_command(args, none, out, err) == 0, err.str());
+  CHECK(json::parse(out.str())["rooms"] == 1);
+  std::string error;
+  auto stored = carcassonne::server::store::open({copy, true}, error);
+  REQUIRE_MESSAGE(stored, error);
+  auto game = stored->load(room, error);
+  REQUIRE(game);
+  CHECK(game->state == "finished");
+  CHECK(game->moves.size() == record["moves"].size());
+  std::ostringstream err2, err3;
+  CHECK(carcassonne::server::run_command(args, none, out, err2) == 1);  // never over a file
+  CHECK(err2.str().find("already exists") != std::string::npos);
+  const std::vector<std::string> nowhere{"backup", dir.str() + "/x.db", "--data-dir", dir.str() + "/none"};
+  CHECK(carcassonne::server::run_command(nowhere, none, out, err3) == 1);
+  CHECK(err3.str().find("no database") != std::string::npos);
 }
 
 TEST_CASE("e2e: SIGKILL mid-game under load; a restart on the same database resumes every seat and loses no move") {

@@ -19,6 +19,9 @@ int run_replay(std::span<const std::string> args, std::istream& in, std::ostream
 // selfplay --games N --seed S [--expansions LIST] [--players P]: random legal games, one JSON line.
 int run_selfplay(std::span<const std::string> args, std::ostream& out, std::ostream& err);
 
+// backup DEST [--data-dir DIR]: the database copied while the server may run; one JSON line.
+int run_backup(std::span<const std::string> args, std::ostream& out, std::ostream& err);
+
 // loadtest [--host H] [--port P] --rooms R --clients-per-room C --duration S [--threads T].
 int run_loadtest(std::span<const std::string> args, std::ostream& out, std::ostream& err);
 

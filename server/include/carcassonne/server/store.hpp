@@ -86,6 +86,11 @@ class store {
   std::optional<stored_room> load(const std::string& id, std::string& error);
   std::vector<std::string> finished_ids(std::size_t limit);  // newest first
 
+  // Copies the database at `source` to the new file `dest` with SQLite's online backup API: a
+  // consistent copy while a server writes to it (it never waits for the copy). Checks the copy
+  // and counts its rooms; false with a message on any error (`dest` already existing too).
+  static bool backup(const std::string& source, const std::string& dest, std::size_t& rooms, std::string& error);
+
   // Counters for /metrics.
   std::atomic<std::int64_t> commits{0}, writes{0}, failures{0};
   std::atomic<std::int64_t> commit_ns{0};
