@@ -88,6 +88,13 @@ struct reader {
 
 json to_json(const proto_error& e) { return {{"code", e.code}, {"message", e.message}}; }
 
+proto_error apply_json_move(game_state& s, const json& j, event_log* events) {
+  auto m = move_from_json(j, s);
+  if (!m.ok()) return m.error;
+  if (auto st = apply_in_place(s, *m.value, events); !st) return from_engine(st.err());
+  return {};
+}
+
 parsed<move> move_from_json(const json& j, const game_state& s) {
   if (!j.is_object()) return {std::nullopt, {"malformed_move", "a move is a JSON object"}};
   reader r{j};

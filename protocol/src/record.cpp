@@ -109,8 +109,10 @@ parsed<game_record> parse_record(std::string_view text) {
   return r;
 }
 
-json record_to_json(const game_record& r) {
-  return {{"format", record_format}, {"setup", r.setup_json}, {"moves", r.moves}};
+json record_to_json(const game_record& r) { return record_to_json(r.setup_json, r.moves); }
+
+json record_to_json(const json& setup, const json& moves) {
+  return {{"format", record_format}, {"setup", setup}, {"moves", moves}};
 }
 
 }  // namespace carcassonne::protocol

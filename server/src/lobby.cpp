@@ -91,7 +91,7 @@ lobby::record_status lobby::finished_record(const std::string& id, nlohmann::jso
   if (s->state != "finished") return record_status::not_finished;
   json moves = json::array();
   for (const auto& m : s->moves) moves.push_back(m.move);
-  record = {{"format", protocol::record_format}, {"setup", s->meta.value("record_setup", json())}, {"moves", moves}};
+  record = protocol::record_to_json(s->meta.value("record_setup", json()), moves);
   return record_status::found;
 }
 

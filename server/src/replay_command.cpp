@@ -89,14 +89,11 @@ int run_replay(std::span<const std::string> args, std::istream& in, std::ostream
   };
   flush_events();
   for (std::size_t i = 0; i < r.moves.size(); ++i) {
-    auto m = protocol::move_from_json(r.moves[i], s);
-    if (!m.ok()) return move_error(out, i, m.error);
-    if (auto st = apply_in_place(s, *m.value, with_events ? &events : nullptr); !st) {
+    if (auto e = protocol::apply_json_move(s, r.moves[i], with_events ? &events : nullptr); !e.code.empty()) {
       // A scripted draw that cannot be made is the record's fault, not the move's (exit 2).
-      const auto c = st.err().code;
-      if (c == error_code::bad_script || c == error_code::script_exhausted)
-        return record_error(out, err, protocol::from_engine(st.err()));
-      return move_error(out, i, protocol::from_engine(st.err()));
+      if (e.code == code_name(error_code::bad_script) || e.code == code_name(error_code::script_exhausted))
+        return record_error(out, err, e);
+      return move_error(out, i, e);
     }
     flush_events();
   }

@@ -20,9 +20,7 @@ std::optional<replay_frame> replay_to(const nlohmann::json& record, std::size_t 
   game_state& state = g.value();
   for (std::size_t i = 0; i < move; ++i) {
     events.clear();
-    auto m = protocol::move_from_json(moves[i], state);
-    if (!m.ok()) return error = m.error, std::nullopt;
-    if (auto st = apply_in_place(state, *m.value, &events); !st) return error = protocol::from_engine(st.err()), std::nullopt;
+    if (auto e = protocol::apply_json_move(state, moves[i], &events); !e.code.empty()) return error = e, std::nullopt;
   }
   replay_frame out;
   out.moves = moves.size();

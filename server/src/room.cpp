@@ -117,8 +117,7 @@ void room::advance_spectators() {
   const std::size_t target =
       game_->finished ? journal_.size() : (journal_.size() > delay ? journal_.size() - delay : 0);
   while (spectator_moves_ < target) {
-    auto m = protocol::move_from_json(journal_[spectator_moves_], *spectator_game_);
-    if (m.ok()) (void)apply_in_place(*spectator_game_, *m.value);
+    (void)protocol::apply_json_move(*spectator_game_, journal_[spectator_moves_]);  // accepted once already
     ++spectator_moves_;
   }
 }
@@ -230,7 +229,7 @@ bool room::abandoned() const {
 }
 
 json room::record() const {
-  return {{"format", protocol::record_format}, {"setup", record_setup_}, {"moves", journal_}};
+  return protocol::record_to_json(record_setup_, journal_);
 }
 
 }  // namespace carcassonne::server

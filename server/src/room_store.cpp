@@ -100,9 +100,8 @@ std::unique_ptr<room> room::restore(const stored_room& stored, metrics* m, std::
       if (s.spectator_delay > 0) r->spectator_game_ = *r->game_;
       for (const auto& e : stored.moves) {
         const auto n = std::to_string(r->journal_.size());
-        auto mv = protocol::move_from_json(e.move, *r->game_);
-        if (!mv.ok()) return fail("journal move " + n + ": " + mv.error.message);
-        if (auto st = apply_in_place(*r->game_, *mv.value); !st) return fail("journal move " + n + ": " + st.err().message);
+        if (auto bad = protocol::apply_json_move(*r->game_, e.move); !bad.code.empty())
+          return fail("journal move " + n + ": " + bad.message);
         r->journal_.push_back(e.move);
         r->seq_ = std::max(r->seq_, e.seq);
         // Duplicates of moves answered before the restart are still recognised.

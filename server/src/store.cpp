@@ -114,6 +114,7 @@ std::unique_ptr<store> store::open(const store_options& options, std::string& er
       !exec(s->write_db_, ("PRAGMA user_version=" + std::to_string(schema_version)).c_str(), &why))
     return fail("cannot set up the schema: " + why);
 
+  s->statements_ = std::make_unique<write_statements>(s->write_db_);
   s->read_db_ = open_connection(options.path, SQLITE_OPEN_READONLY, why);
   if (!s->read_db_) return fail("cannot open for reading: " + why);
   s->writer_ = std::thread([p = s.get()] { p->writer_loop(); });
@@ -127,6 +128,7 @@ store::~store() {
   }
   wake_.notify_all();
   if (writer_.joinable()) writer_.join();
+  statements_.reset();  // finalized before their connection closes
   sqlite3_close(read_db_);
   sqlite3_close(write_db_);
 }
@@ -184,18 +186,19 @@ void store::writer_loop() {
   }
 }
 
+struct store::write_statements {
+  explicit write_statements(sqlite3* db)
+      : save(db,
+             "INSERT INTO rooms(id, state, meta, ord) VALUES(?1, ?2, ?3, (SELECT IFNULL(MAX(ord), 0) + 1 FROM rooms)) "
+             "ON CONFLICT(id) DO UPDATE SET state = excluded.state, meta = excluded.meta"),
+        append(db, "INSERT INTO moves(room, n, move, client_id, seq) VALUES(?1, ?2, ?3, ?4, ?5)"),
+        drop_moves(db, "DELETE FROM moves WHERE room = ?1"),
+        drop_room(db, "DELETE FROM rooms WHERE id = ?1") {}
+  statement save, append, drop_moves, drop_room;
+};
+
 bool store::apply(const store_write& w) {
-  // Statements are prepared once: the writer thread alone uses them.
-  static thread_local std::unique_ptr<statement> save, append, drop_moves, drop_room;
-  if (!save) {
-    save = std::make_unique<statement>(write_db_,
-        "INSERT INTO rooms(id, state, meta, ord) VALUES(?1, ?2, ?3, (SELECT IFNULL(MAX(ord), 0) + 1 FROM rooms)) "
-        "ON CONFLICT(id) DO UPDATE SET state = excluded.state, meta = excluded.meta");
-    append = std::make_unique<statement>(write_db_,
-        "INSERT INTO moves(room, n, move, client_id, seq) VALUES(?1, ?2, ?3, ?4, ?5)");
-    drop_moves = std::make_unique<statement>(write_db_, "DELETE FROM moves WHERE room = ?1");
-    drop_room = std::make_unique<statement>(write_db_, "DELETE FROM rooms WHERE id = ?1");
-  }
+  auto& st = *statements_;
   const auto run = [&](sqlite3_stmt* s) {
     const int rc = sqlite3_step(s);
     sqlite3_reset(s);
@@ -206,21 +209,21 @@ bool store::apply(const store_write& w) {
       [&](const auto& op) {
         using T = std::decay_t<decltype(op)>;
         if constexpr (std::is_same_v<T, save_room_write>) {
-          bind_text(save->s, 1, op.id);
-          bind_text(save->s, 2, op.state);
-          bind_text(save->s, 3, op.meta);
-          return run(save->s);
+          bind_text(st.save.s, 1, op.id);
+          bind_text(st.save.s, 2, op.state);
+          bind_text(st.save.s, 3, op.meta);
+          return run(st.save.s);
         } else if constexpr (std::is_same_v<T, move_write>) {
-          bind_text(append->s, 1, op.room);
-          sqlite3_bind_int64(append->s, 2, op.index);
-          bind_text(append->s, 3, op.move);
-          bind_text(append->s, 4, op.client_id);
-          sqlite3_bind_int64(append->s, 5, static_cast<std::int64_t>(op.seq));
-          return run(append->s);
+          bind_text(st.append.s, 1, op.room);
+          sqlite3_bind_int64(st.append.s, 2, op.index);
+          bind_text(st.append.s, 3, op.move);
+          bind_text(st.append.s, 4, op.client_id);
+          sqlite3_bind_int64(st.append.s, 5, static_cast<std::int64_t>(op.seq));
+          return run(st.append.s);
         } else {
-          bind_text(drop_moves->s, 1, op.id);
-          bind_text(drop_room->s, 1, op.id);
-          return run(drop_moves->s) && run(drop_room->s);
+          bind_text(st.drop_moves.s, 1, op.id);
+          bind_text(st.drop_room.s, 1, op.id);
+          return run(st.drop_moves.s) && run(st.drop_room.s);
         }
       },
       w);

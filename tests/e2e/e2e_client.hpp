@@ -16,7 +16,10 @@
 #include <netinet/tcp.h>
 #include <sys/socket.h>
 
+#include <algorithm>
 #include <atomic>
+#include <cctype>
+#include <map>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -119,29 +122,48 @@ class test_server {
 
 struct http_reply {
   unsigned status = 0;
+  std::map<std::string, std::string> headers;  // lower-case names
   std::string body;
 };
 
-inline http_reply http_get(std::uint16_t port, const std::string& target) {
+// One HTTP/1.1 request on a new connection (HEAD: the headers alone).
+inline http_reply http_request(std::uint16_t port, http::verb verb, const std::string& target,
+                               const std::map<std::string, std::string>& headers = {}) {
   net::io_context ioc;
   beast::tcp_stream s(ioc);
   s.expires_after(io_timeout);
-  http::request<http::empty_body> req{http::verb::get, target, 11};
+  http::request<http::empty_body> req{verb, target, 11};
   req.set(http::field::host, "127.0.0.1");
+  for (const auto& [k, v] : headers) req.set(k, v);
   req.keep_alive(false);
-  http::response<http::string_body> res;
+  http::response_parser<http::string_body> parser;
+  parser.skip(verb == http::verb::head);  // a HEAD answer announces a body it does not send
   beast::flat_buffer buffer;
   beast::error_code result;
   s.async_connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port), [&](beast::error_code ec) {
     if (ec) return void(result = ec);
     http::async_write(s, req, [&](beast::error_code ec2, std::size_t) {
       if (ec2) return void(result = ec2);
-      http::async_read(s, buffer, res, [&](beast::error_code ec3, std::size_t) { result = ec3; });
+      http::async_read(s, buffer, parser, [&](beast::error_code ec3, std::size_t) { result = ec3; });
     });
   });
   ioc.run();
-  REQUIRE_MESSAGE(!result, "GET " << target << ": " << result.message());
-  return {res.result_int(), res.body()};
+  REQUIRE_MESSAGE(!result, target << ": " << result.message());
+  http_reply r;
+  const auto& res = parser.get();
+  r.status = res.result_int();
+  for (const auto& f : res) {
+    std::string name(f.name_string());
+    std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
+    r.headers[name] = std::string(f.value());
+  }
+  r.body = res.body();
+  return r;
+}
+
+inline http_reply http_get(std::uint16_t port, const std::string& target,
+                           const std::map<std::string, std::string>& headers = {}) {
+  return http_request(port, http::verb::get, target, headers);
 }
 
 // The value of one sample line of /metrics ("name value"), or -1 when absent.

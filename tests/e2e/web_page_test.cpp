@@ -16,54 +16,11 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct reply {
-  unsigned status = 0;
-  std::map<std::string, std::string> headers;  // lower-case names
-  std::string body;
-};
-
-reply request(std::uint16_t port, http::verb verb, const std::string& target,
-              const std::map<std::string, std::string>& headers = {}) {
-  net::io_context ioc;
-  beast::tcp_stream s(ioc);
-  s.expires_after(io_timeout);
-  http::request<http::empty_body> req{verb, target, 11};
-  req.set(http::field::host, "127.0.0.1");
-  for (const auto& [k, v] : headers) req.set(k, v);
-  req.keep_alive(false);
-  http::response_parser<http::string_body> parser;
-  parser.skip(verb == http::verb::head);  // a HEAD answer announces a body it does not send
-  beast::flat_buffer buffer;
-  beast::error_code result;
-  s.async_connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port), [&](beast::error_code ec) {
-    if (ec) return void(result = ec);
-    http::async_write(s, req, [&](beast::error_code ec2, std::size_t) {
-      if (ec2) return void(result = ec2);
-      http::async_read(s, buffer, parser, [&](beast::error_code ec3, std::size_t) { result = ec3; });
-    });
-  });
-  ioc.run();
-  REQUIRE_MESSAGE(!result, target << ": " << result.message());
-  reply r;
-  const auto& res = parser.get();
-  r.status = res.result_int();
-  for (const auto& f : res) {
-    std::string name(f.name_string());
-    std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
-    r.headers[name] = std::string(f.value());
-  }
-  r.body = res.body();
-  return r;
-}
-
-std::string header(const reply& r, const std::string& name) {
+std::string header(const http_reply& r, const std::string& name) {
   const auto it = r.headers.find(name);
   return it == r.headers.end() ? std::string() : it->second;
 }
 
-reply get(std::uint16_t port, const std::string& target, const std::map<std::string, std::string>& headers = {}) {
-  return request(port, http::verb::get, target, headers);
-}
 
 std::string read_file(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
@@ -77,7 +34,7 @@ const fs::path web_dir = fs::path(CARCASSONNE_SOURCE_DIR) / "server" / "web";
 TEST_CASE("web page: / and every file of server/web/ are served from the binary, as they are on disk") {
   test_server server;
   const auto port = server.port();
-  const auto index = get(port, "/");
+  const auto index = http_get(port, "/");
   CHECK(index.status == 200);
   CHECK(header(index, "content-type") == "text/html; charset=utf-8");
   CHECK(header(index, "cache-control") == "no-cache");
@@ -96,7 +53,7 @@ TEST_CASE("web page: / and every file of server/web/ are served from the binary,
     if (!entry.is_regular_file() || !types.count(entry.path().extension().string())) continue;
     const auto rel = fs::relative(entry.path(), web_dir).generic_string();
     CAPTURE(rel);
-    const auto r = get(port, "/static/" + rel);
+    const auto r = http_get(port, "/static/" + rel);
     CHECK(r.status == 200);
     CHECK(header(r, "content-type") == types.at(entry.path().extension().string()));
     CHECK(header(r, "cache-control") == "no-cache");
@@ -121,38 +78,38 @@ TEST_CASE("web page: / and every file of server/web/ are served from the binary,
 TEST_CASE("web page: ETag and If-None-Match, HEAD, query strings, and nothing outside the folder") {
   test_server server;
   const auto port = server.port();
-  const auto first = get(port, "/static/js/main.js");
+  const auto first = http_get(port, "/static/js/main.js");
   REQUIRE(first.status == 200);
   const auto etag = header(first, "etag");
-  const auto again = get(port, "/static/js/main.js", {{"If-None-Match", etag}});
+  const auto again = http_get(port, "/static/js/main.js", {{"If-None-Match", etag}});
   CHECK(again.status == 304);
   CHECK(again.body.empty());
   CHECK(header(again, "etag") == etag);
-  CHECK(get(port, "/static/js/main.js", {{"If-None-Match", "\"0000000000000000\", " + etag}}).status == 304);
-  CHECK(get(port, "/static/js/main.js", {{"If-None-Match", "\"0000000000000000\""}}).status == 200);
-  CHECK(get(port, "/static/js/board.js", {{"If-None-Match", etag}}).status == 200);  // another file
+  CHECK(http_get(port, "/static/js/main.js", {{"If-None-Match", "\"0000000000000000\", " + etag}}).status == 304);
+  CHECK(http_get(port, "/static/js/main.js", {{"If-None-Match", "\"0000000000000000\""}}).status == 200);
+  CHECK(http_get(port, "/static/js/board.js", {{"If-None-Match", etag}}).status == 200);  // another file
 
-  const auto head = request(port, http::verb::head, "/");
+  const auto head = http_request(port, http::verb::head, "/");
   CHECK(head.status == 200);
   CHECK(head.body.empty());
-  CHECK(header(head, "content-length") == std::to_string(get(port, "/").body.size()));
+  CHECK(header(head, "content-length") == std::to_string(http_get(port, "/").body.size()));
 
-  CHECK(get(port, "/static/js/main.js?v=123").body == first.body);
+  CHECK(http_get(port, "/static/js/main.js?v=123").body == first.body);
   for (const char* bad : {"/static/../CMakeLists.txt", "/static/js/../../CMakeLists.txt", "/static/.hidden",
                           "/static/js//main.js", "/static/", "/static/js/nothing.js", "/static/%2e%2e/x",
                           "/index.htm", "/static/js/main.js/"}) {
     CAPTURE(bad);
-    CHECK(get(port, bad).status == 404);
+    CHECK(http_get(port, bad).status == 404);
   }
-  CHECK(request(port, http::verb::post, "/").status == 405);
+  CHECK(http_request(port, http::verb::post, "/").status == 405);
   // The other endpoints are unchanged.
-  CHECK(get(port, "/healthz").body == "ok\n");
-  CHECK(header(get(port, "/api/rooms"), "cache-control") == "no-store");
+  CHECK(http_get(port, "/healthz").body == "ok\n");
+  CHECK(header(http_get(port, "/api/rooms"), "cache-control") == "no-store");
 }
 
 TEST_CASE("web page: /api/tiles is the engine's own catalogue") {
   test_server server;
-  const auto r = get(server.port(), "/api/tiles");
+  const auto r = http_get(server.port(), "/api/tiles");
   REQUIRE(r.status == 200);
   CHECK(header(r, "content-type") == "application/json");
   CHECK(!header(r, "etag").empty());
@@ -179,15 +136,15 @@ TEST_CASE("web page: --web-root serves the page from a folder, read at each requ
   c.web_root = dir.string();
   test_server server(c);
   const auto port = server.port();
-  CHECK(get(port, "/").body == "<p>one</p>");
-  const auto etag = header(get(port, "/"), "etag");
+  CHECK(http_get(port, "/").body == "<p>one</p>");
+  const auto etag = header(http_get(port, "/"), "etag");
   std::ofstream(dir / "index.html") << "<p>two</p>";  // edited: served at once, with a new ETag
-  const auto edited = get(port, "/", {{"If-None-Match", etag}});
+  const auto edited = http_get(port, "/", {{"If-None-Match", etag}});
   CHECK(edited.status == 200);
   CHECK(edited.body == "<p>two</p>");
-  CHECK(header(get(port, "/static/js/app.js"), "content-type") == "text/javascript; charset=utf-8");
-  CHECK(get(port, "/static/js/main.js").status == 404);  // only the folder, not the built-in copy
-  CHECK(get(port, "/api/tiles").status == 200);
+  CHECK(header(http_get(port, "/static/js/app.js"), "content-type") == "text/javascript; charset=utf-8");
+  CHECK(http_get(port, "/static/js/main.js").status == 404);  // only the folder, not the built-in copy
+  CHECK(http_get(port, "/api/tiles").status == 200);
   fs::remove_all(dir);
 
   std::string message;

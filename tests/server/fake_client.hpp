@@ -54,4 +54,24 @@ struct fake_client : server::client_link {
 
 inline std::shared_ptr<fake_client> make_client() { return std::make_shared<fake_client>(); }
 
+// The client messages a room test sends, built in one line.
+namespace messages {
+inline protocol::join_msg join_as(const std::string& name) {
+  protocol::join_msg m;
+  m.name = name;
+  return m;
+}
+inline protocol::move_msg move_of(const json& m) {
+  protocol::move_msg msg;
+  msg.move = m;
+  return msg;
+}
+inline protocol::resume_msg resume_with(const std::string& room, const std::string& token) {
+  protocol::resume_msg m;
+  m.room = room;
+  m.token = token;
+  return m;
+}
+}  // namespace messages
+
 }  // namespace carcassonne::testing

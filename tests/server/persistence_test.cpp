@@ -16,6 +16,7 @@ using namespace carcassonne;
 using namespace carcassonne::server;
 using carcassonne::testing::fake_client;
 using carcassonne::testing::make_client;
+using namespace carcassonne::testing::messages;
 using nlohmann::json;
 namespace fs = std::filesystem;
 
@@ -71,25 +72,6 @@ room_settings settings(int seats) {
   s.setup = json{{"expansions", json::array({"hills_and_sheep"})}};
   s.seed = "persistence-test-seed";
   return s;
-}
-
-protocol::join_msg join_as(const std::string& name) {
-  protocol::join_msg m;
-  m.name = name;
-  return m;
-}
-
-protocol::resume_msg resume_with(const std::string& room, const std::string& token) {
-  protocol::resume_msg m;
-  m.room = room;
-  m.token = token;
-  return m;
-}
-
-protocol::move_msg move_of(const json& m) {
-  protocol::move_msg msg;
-  msg.move = m;
-  return msg;
 }
 
 // One random legal move by the seat to act, answered only after the pump.

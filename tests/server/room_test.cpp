@@ -9,6 +9,7 @@ using namespace carcassonne;
 using namespace carcassonne::server;
 using carcassonne::testing::fake_client;
 using carcassonne::testing::make_client;
+using namespace carcassonne::testing::messages;
 using nlohmann::json;
 
 namespace {
@@ -22,18 +23,6 @@ room_settings settings(int seats, int delay = 0, json setup = json::object()) {
   s.setup = std::move(setup);
   s.seed = "room-test-seed";
   return s;
-}
-
-protocol::join_msg join_as(const std::string& name) {
-  protocol::join_msg m;
-  m.name = name;
-  return m;
-}
-
-protocol::move_msg move_of(const json& m) {
-  protocol::move_msg msg;
-  msg.move = m;
-  return msg;
 }
 
 // Plays the room's game to the end: the seat to act picks a random legal move from its own

@@ -13,22 +13,10 @@ bin=${1:?usage: run_web_test.sh path/to/carcassonne [ARTIFACTS_DIR]}
 bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
 artifacts=${2:-$(dirname "$bin")/web-artifacts}
 here=$(cd "$(dirname "$0")" && pwd)
-work=$(mktemp -d)
-log=$work/server.log
-server_pid=
+test_name=run_web_test
+. "$here/../e2e/test_server.sh"
 
 skip() { echo "run_web_test: SKIPPED: $*" >&2; exit 77; }
-fail() {
-  echo "run_web_test: FAIL: $*" >&2
-  echo "--- server log" >&2
-  cat "$log" >&2 2>/dev/null
-  exit 1
-}
-cleanup() {
-  [ -n "$server_pid" ] && kill -0 "$server_pid" 2>/dev/null && kill -KILL "$server_pid" 2>/dev/null
-  rm -rf "$work"
-}
-trap cleanup EXIT
 
 sudo=""
 [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null && sudo="sudo -n"
@@ -47,34 +35,14 @@ if [ ! -f "$here/node_modules/playwright-core/package.json" ]; then
   ) 9>"$here/.npm-install.lock" || skip "npm ci of playwright-core failed"
 fi
 
-"$bin" serve --address 127.0.0.1 --port 0 --threads 2 --allow-scripted true --log-level info --data-dir "$work/data" >"$log" 2>&1 &
-server_pid=$!
-port=
-for _ in $(seq 1 200); do
-  port=$(sed -n 's/.*listening on 127\.0\.0\.1:\([0-9][0-9]*\) .*/\1/p' "$log" | head -n1)
-  [ -n "$port" ] && break
-  kill -0 "$server_pid" 2>/dev/null || fail "the server exited at startup"
-  sleep 0.05
-done
-[ -n "$port" ] || fail "no 'listening on' line in the server log"
-healthy=
-for _ in $(seq 1 100); do
-  status=$( (exec 3<>"/dev/tcp/127.0.0.1/$port" &&
-    printf 'GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n' >&3 && head -n1 <&3) 2>/dev/null)
-  case $status in "HTTP/1.1 200"*) healthy=1; break ;; esac
-  sleep 0.05
-done
-[ -n "$healthy" ] || fail "/healthz did not answer 200 on port $port"
+start_server "$bin"
 
 rm -rf "$artifacts"
 mkdir -p "$artifacts"
 node "$here/web_test.mjs" "http://127.0.0.1:$port" "$bin" "$artifacts"
 test_status=$?
 
-kill -TERM "$server_pid"
-wait "$server_pid"
-server_status=$?
-server_pid=
+stop_server
 [ "$test_status" -eq 0 ] || { echo "--- server log" >&2; tail -n 50 "$log" >&2; exit "$test_status"; }
 [ "$server_status" -eq 0 ] || fail "the server exited with status $server_status after SIGTERM"
 echo "run_web_test: ok; screenshots in $artifacts"

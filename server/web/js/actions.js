@@ -199,12 +199,12 @@ export class Decisions {
     return `${m.type}:${m.x}:${m.y}:${feature}${m.type === 'return_figure' ? `:${m.figure ?? 'meeple'}` : ''}`;
   }
 
-  // One marker per spot; a spot with one move plays it, with several shows them in the bar.
-  markersFor(game, moves, spotOf) {
+  // Moves grouped by marker key; clicking a marker plays its one move, or lists its several in
+  // the bar. Squares take no clicks meanwhile.
+  groupMarkers(moves, keyOf) {
     const groups = new Map();
     for (const m of moves) {
-      if (m.x === undefined || m.feature === undefined) continue;
-      const key = this.markerKey(m);
+      const key = keyOf(m);
       if (!groups.has(key)) groups.set(key, []);
       groups.get(key).push(m);
     }
@@ -215,6 +215,12 @@ export class Decisions {
       else { this.group = key; this.changed(); }
     };
     this.onSquare = null;
+    return groups;
+  }
+
+  // One marker per spot; a spot with one move plays it, with several shows them in the bar.
+  markersFor(game, moves, spotOf) {
+    const groups = this.groupMarkers(moves.filter((m) => m.x !== undefined && m.feature !== undefined), (m) => this.markerKey(m));
     const markers = [];
     const me = game.viewer;
     for (const [key, g] of groups) {
@@ -238,21 +244,10 @@ export class Decisions {
   bunny(game, legal) {
     const go = game.bunny_go;
     const start = go?.visited?.[go.visited.length - 1] ?? (game.bunny ? [game.bunny.x, game.bunny.y] : null);
-    const groups = new Map();
-    for (const m of legal) {
-      if (m.type !== 'bunny') continue;
+    const groups = this.groupMarkers(legal.filter((m) => m.type === 'bunny'), (m) => {
       const end = m.path[m.path.length - 1];
-      const key = `bunny:${end[0]}:${end[1]}`;
-      if (!groups.has(key)) groups.set(key, []);
-      groups.get(key).push(m);
-    }
-    this.onMarker = ({ key }) => {
-      const g = groups.get(key);
-      if (!g) return;
-      if (g.length === 1) this.play(g[0]);
-      else { this.group = key; this.changed(); }
-    };
-    this.onSquare = null;
+      return `bunny:${end[0]}:${end[1]}`;
+    });
     const markers = [...groups.keys()].map((key) => {
       const [, x, y] = key.split(':').map(Number);
       // Where the bunny figure stands on a square (board.js), not over the figures.

@@ -31,6 +31,9 @@ struct parsed {
 
 // A move from its record form. Feature ids are resolved against the tile at (x, y) of s.
 parsed<move> move_from_json(const json& j, const game_state& s);
+// Parses a move in record form against s and applies it: the codec's error or the engine's, or
+// an empty code when the move was applied (replays, rebuilt rooms, delayed spectators).
+proto_error apply_json_move(game_state& s, const json& j, event_log* events = nullptr);
 // The record form of a move (features by id), as JSON text and as JSON.
 std::string move_text(const move& m, const game_state& s);
 json move_to_json(const move& m, const game_state& s);

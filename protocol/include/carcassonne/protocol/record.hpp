@@ -28,5 +28,7 @@ parsed<game_record> parse_record(std::string_view text);
 parsed<game_record> parse_setup(const json& setup);
 
 json record_to_json(const game_record& r);
+// A record from its setup (with players and seed) and its moves in record form.
+json record_to_json(const json& setup, const json& moves);
 
 }  // namespace carcassonne::protocol

@@ -101,6 +101,8 @@ class store {
   bool apply(const store_write& w);
   std::optional<stored_room> read_room(sqlite3_stmt* row, std::string& error);
 
+  struct write_statements;  // prepared once, used by the writer thread only
+  std::unique_ptr<write_statements> statements_;
   sqlite3* write_db_ = nullptr;
   sqlite3* read_db_ = nullptr;
   std::mutex read_mutex_;
