@@ -298,3 +298,31 @@ TEST_CASE("a stored journal that does not replay is an error naming the room and
   CHECK_FALSE(room::restore(rooms[0], &stats, error));
   CHECK(error.find("room persist1: journal move 0") != std::string::npos);
 }
+
+TEST_CASE("a commit that fails: the frames still leave, and the room takes no more moves") {
+  temp_dir dir;
+  auto db = open_store(dir.db());
+  strand_queue q;
+  metrics stats;
+  auto a = make_client(), b = make_client();
+  room r(settings(2), &stats, a);
+  r.attach_store(db.get(), q.poster());
+  r.join(a, join_as("Ann"), nullptr);
+  r.join(b, join_as("Bob"), nullptr);
+  r.start(a, nullptr);
+  q.pump(*db);
+  // Move 0 is already in the journal (written behind the room's back): the room's own write of
+  // its first move fails on the primary key, and so does the whole transaction.
+  db->submit(move_write{"persist1", 0, "{}", "null", 1}, nullptr);
+  db->flush();
+  std::vector<std::shared_ptr<fake_client>> seats{a, b};
+  rng chooser(3);
+  play_one(r, seats, chooser, q, *db, "first");  // answered: nobody is left waiting
+  CHECK(db->failures.load() == 1);
+  auto& next = seats.at(to_act(*r.game()));
+  const json legal = next->view["game"]["legal_moves"][0];
+  r.move(next, move_of(legal), "second");
+  q.pump(*db);
+  CHECK(next->last_error() == "storage_failed");
+  CHECK(r.record()["moves"].size() == 1);
+}
