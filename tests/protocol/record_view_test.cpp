@@ -86,7 +86,7 @@ TEST_CASE("parse_record errors") {
 
 TEST_CASE("parse_setup errors") {
   json seven = json::array();
-  for (int i = 0; i < 7; ++i) seven.push_back({{"name", "P" + std::to_string(i)}});
+  for (int i = 0; i < 7; ++i) seven.push_back({{"name", std::string("P").append(std::to_string(i))}});
   const std::vector<std::pair<json, std::string>> cases{
       {json::array(), "bad_record"},
       {json{{"seed", "s"}}, "bad_record"},

@@ -113,7 +113,7 @@ TEST_CASE("the store keeps rooms and journals across reopening, in order") {
     std::vector<int> done;
     std::mutex m;
     for (int i = 0; i < 5; ++i)
-      s->submit(save_room_write{"d" + std::to_string(i), "waiting", "{}"}, [&, i](bool ok) {
+      s->submit(save_room_write{std::string("d").append(std::to_string(i)), "waiting", "{}"}, [&, i](bool ok) {
         CHECK(ok);
         std::lock_guard lock(m);
         done.push_back(i);
@@ -202,7 +202,7 @@ TEST_CASE("a room holds every frame until its write is durable, and comes back f
 
   std::vector<std::shared_ptr<fake_client>> seats{a, b};
   rng chooser(5);
-  for (int i = 0; i < 30; ++i) play_one(*r, seats, chooser, q, *db, json("m" + std::to_string(i)));
+  for (int i = 0; i < 30; ++i) play_one(*r, seats, chooser, q, *db, json(std::string("m").append(std::to_string(i))));
   CHECK_FALSE(a->gap);
   CHECK_FALSE(watcher->gap);
 
@@ -251,7 +251,7 @@ TEST_CASE("a room holds every frame until its write is durable, and comes back f
 
   // The game goes on to the end; then the room is stored as finished with its whole journal.
   for (int i = 0; i < 1000 && !back->game()->finished; ++i)
-    play_one(*back, seats2, chooser, q, *db, json("n" + std::to_string(i)));
+    play_one(*back, seats2, chooser, q, *db, json(std::string("n").append(std::to_string(i))));
   REQUIRE(back->game()->finished);
   CHECK_FALSE(a2->gap);
   REQUIRE(back->finished_record());

@@ -76,7 +76,7 @@ inline std::vector<std::filesystem::path> all_records() {
 // A two-seat base record with a scripted deck.
 inline json base_record(std::vector<std::string> deck, json moves = json::array(), int seats = 2) {
   json players = json::array();
-  for (int i = 0; i < seats; ++i) players.push_back({{"name", "P" + std::to_string(i)}});
+  for (int i = 0; i < seats; ++i) players.push_back({{"name", std::string("P").append(std::to_string(i))}});
   return {{"format", "carcassonne-record/1"},
           {"setup", {{"players", players}, {"script", {{"deck", deck}}}}},
           {"moves", moves}};

@@ -136,7 +136,7 @@ json with_setup(const std::string& key, json value) {
 
 json players(int n) {
   json p = json::array();
-  for (int i = 0; i < n; ++i) p.push_back({{"name", "P" + std::to_string(i)}});
+  for (int i = 0; i < n; ++i) p.push_back({{"name", std::string("P").append(std::to_string(i))}});
   return p;
 }
 

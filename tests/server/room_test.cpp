@@ -150,7 +150,7 @@ TEST_CASE("hidden information: no frame ever shows the order of the supply") {
       const auto& st = *r.game();
       std::string upcoming;
       for (int i = 0; i < 3 && st.next_draw + i < static_cast<int>(st.supply.size()); ++i)
-        upcoming += (i ? "," : "") + json(tiles()[st.supply[st.next_draw + i]].id).dump();
+        upcoming.append(i ? "," : "").append(json(tiles()[st.supply[st.next_draw + i]].id).dump());
       for (auto* client : {a.get(), b.get(), watcher.get()}) {
         for (std::size_t f = scanned; f < client->raw.size(); ++f) {
           if (st.tiles_left() >= 3) CHECK(client->raw[f].find(upcoming) == std::string::npos);
