@@ -10,7 +10,8 @@ if [ "${1:-build}" = test ]; then
   # (Debian installs it in /usr/share/nodejs; any nodejs >= 18 satisfies it, nodesource's too).
   # chromium: the browser of the web page's test (tests/web/run_web_test.sh), driven by npm's
   # playwright-core (Node >= 20); npm comes with nodesource's nodejs, else from Debian.
-  packages+=(nodejs node-ws chromium)
+  # clang-format: the style check of scripts/check-format.sh (Debian 12's clang-format 14).
+  packages+=(nodejs node-ws chromium clang-format)
   command -v npm >/dev/null || packages+=(npm)
 fi
 

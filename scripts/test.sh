@@ -6,6 +6,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh test
 jobs=$(nproc)
+echo "== style"
+scripts/check-format.sh
 
 run_suite() {  # name, build dir, cmake args...
   local name=$1 dir=$2; shift 2

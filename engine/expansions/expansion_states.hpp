@@ -3,8 +3,8 @@
 #pragma once
 #include <cstddef>
 
-#include "gifts/state.hpp"
 #include "easter/state.hpp"
+#include "gifts/state.hpp"
 #include "hills_and_sheep/state.hpp"
 #include "peasant_revolts/state.hpp"
 

@@ -65,8 +65,12 @@ const std::array<module_list, subsets> lists = [] {
 
 }  // namespace
 
-const expansion_module* find_module(expansion e) { return modules[static_cast<int>(e)]; }
+const expansion_module* find_module(expansion e) {
+  return modules[static_cast<int>(e)];
+}
 
-const module_list& active_modules(const game_state& s) { return lists[s.expansions.bits()]; }
+const module_list& active_modules(const game_state& s) {
+  return lists[s.expansions.bits()];
+}
 
 }  // namespace carcassonne

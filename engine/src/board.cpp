@@ -67,7 +67,8 @@ int board::place(square_pos p, tile_type_id type, int quarter_turns, std::uint16
   int c = find_cell(p);
   if (c < 0) c = add_cell(p);  // only the start tile lands on a square that was never open
   const int index = static_cast<int>(placed_.size());
-  placed_.push_back(placed_tile{p, type, static_cast<std::uint8_t>(quarter_turns), 0, first_segment});
+  placed_.push_back(
+      placed_tile{p, type, static_cast<std::uint8_t>(quarter_turns), 0, first_segment});
 
   // The square stops being open: swap-remove keeps open_ dense (order stays deterministic).
   if (const int o = cells_[c].open; o >= 0) {

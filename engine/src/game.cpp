@@ -14,11 +14,16 @@ namespace {
 // The set a tile belongs to is in play: base always, the others with their expansion.
 bool set_in_play(tile_set set, expansion_set in_play) {
   switch (set) {
-    case tile_set::base: return true;
-    case tile_set::hills_and_sheep: return in_play.has(expansion::hills_and_sheep);
-    case tile_set::festival: return in_play.has(expansion::festival);
-    case tile_set::peasant_revolts: return in_play.has(expansion::peasant_revolts);
-    case tile_set::easter: return in_play.has(expansion::easter);
+    case tile_set::base:
+      return true;
+    case tile_set::hills_and_sheep:
+      return in_play.has(expansion::hills_and_sheep);
+    case tile_set::festival:
+      return in_play.has(expansion::festival);
+    case tile_set::peasant_revolts:
+      return in_play.has(expansion::peasant_revolts);
+    case tile_set::easter:
+      return in_play.has(expansion::easter);
   }
   return false;
 }
@@ -43,7 +48,8 @@ result<game_state> new_game(const game_setup& setup, event_log* events) {
     for (auto t : *setup.script.deck) {
       if (t >= cat.types().size()) return make_error(error_code::unknown_tile, "unknown tile");
       if (!set_in_play(cat[t].set, s.expansions))
-        return make_error(error_code::tile_not_in_play, cat[t].id + " belongs to a set not in play");
+        return make_error(error_code::tile_not_in_play,
+                          cat[t].id + " belongs to a set not in play");
     }
     s.supply = *setup.script.deck;
   } else {
@@ -52,7 +58,8 @@ result<game_state> new_game(const game_setup& setup, event_log* events) {
     for (std::size_t t = 0; t < cat.types().size(); ++t) {
       const auto& type = cat.types()[t];
       if (!set_in_play(type.set, s.expansions)) continue;
-      for (int i = type.start; i < type.count; ++i) s.supply.push_back(static_cast<tile_type_id>(t));
+      for (int i = type.start; i < type.count; ++i)
+        s.supply.push_back(static_cast<tile_type_id>(t));
     }
   }
   for (const auto* m : active_modules(s))
@@ -76,7 +83,9 @@ void legal_actions(const game_state& s, std::vector<move>& out) {
       for (const auto& sq : s.board.open())
         for (int q = 0; q < 4; ++q)
           if (board::fits(sq, t, q))
-            out.push_back(move{.type = move_type::place_tile, .seat = seat, .at = sq.pos,
+            out.push_back(move{.type = move_type::place_tile,
+                               .seat = seat,
+                               .at = sq.pos,
                                .rotation = static_cast<std::uint8_t>(q)});
       break;
     }
@@ -85,7 +94,9 @@ void legal_actions(const game_state& s, std::vector<move>& out) {
       const int n = static_cast<int>(tiles()[pt.type].segments.size());
       for (int i = 0; i < n; ++i)
         if (detail::can_deploy(s, i))
-          out.push_back(move{.type = move_type::deploy, .seat = seat, .at = pt.pos,
+          out.push_back(move{.type = move_type::deploy,
+                             .seat = seat,
+                             .at = pt.pos,
                              .feature = static_cast<std::uint8_t>(i)});
       break;
     }
@@ -125,8 +136,10 @@ result<applied> apply(const game_state& s, const move& m) {
 
 std::size_t state_bytes(const game_state& s) {
   return sizeof(game_state) + s.board.heap_bytes() + s.features.heap_bytes() +
-         s.supply.capacity() * sizeof(tile_type_id) + s.figures.capacity() * sizeof(figure_on_board) +
-         s.discarded.capacity() * sizeof(tile_type_id) + s.completed.capacity() * sizeof(segment_t) +
+         s.supply.capacity() * sizeof(tile_type_id) +
+         s.figures.capacity() * sizeof(figure_on_board) +
+         s.discarded.capacity() * sizeof(tile_type_id) +
+         s.completed.capacity() * sizeof(segment_t) +
          s.out_of_play.capacity() * sizeof(tile_type_id) + s.ext.heap_bytes();
 }
 

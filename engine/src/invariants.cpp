@@ -8,7 +8,9 @@
 namespace carcassonne {
 
 namespace {
-error broken(std::string what) { return make_error(error_code::game_over, std::move(what)); }
+error broken(std::string what) {
+  return make_error(error_code::game_over, std::move(what));
+}
 }  // namespace
 
 status check_invariants(const game_state& s) {
@@ -57,8 +59,10 @@ status check_invariants(const game_state& s) {
       if (def.halves >> h & 1) open[r] += neighbour_empty(((h + 2 * pt.rotation) & 7) / 2);
   }
   for (const auto& f : s.figures) {
-    if (f.type == figure_type::meeple) ++followers[g.root(f.segment)][f.seat];
-    else ++others[g.root(f.segment)];
+    if (f.type == figure_type::meeple)
+      ++followers[g.root(f.segment)][f.seat];
+    else
+      ++others[g.root(f.segment)];
   }
   for (std::size_t i = 0; i < g.size(); ++i) {
     if (g.root(static_cast<segment_t>(i)) != i) continue;

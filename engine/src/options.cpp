@@ -28,7 +28,9 @@ std::optional<expansion> find_expansion(std::string_view name) {
   return std::nullopt;
 }
 
-const option_info& info(option o) { return table[static_cast<int>(o)]; }
+const option_info& info(option o) {
+  return table[static_cast<int>(o)];
+}
 
 std::optional<option> find_option(std::string_view name) {
   for (int o = 0; o < option_count; ++o)
@@ -38,7 +40,8 @@ std::optional<option> find_option(std::string_view name) {
 
 status rule_options::set(std::string_view name, option_value value) {
   const auto o = find_option(name);
-  if (!o) return make_error(error_code::unknown_option, "unknown option '" + std::string(name) + "'");
+  if (!o)
+    return make_error(error_code::unknown_option, "unknown option '" + std::string(name) + "'");
   const auto& i = info(*o);
   std::string_view text;
   if (i.boolean) {
@@ -56,9 +59,9 @@ status rule_options::set(std::string_view name, option_value value) {
       return {};
     }
   }
-  return make_error(error_code::bad_option_value, std::string(name) + ": '" + std::string(text) +
-                                                      "' is not one of " + std::string(i.values[0]) +
-                                                      ", " + std::string(i.values[1]));
+  return make_error(error_code::bad_option_value,
+                    std::string(name) + ": '" + std::string(text) + "' is not one of " +
+                        std::string(i.values[0]) + ", " + std::string(i.values[1]));
 }
 
 }  // namespace carcassonne

@@ -13,7 +13,6 @@ void emit(event_log* events, event e) {
   if (events) events->push_back(e);
 }
 
-
 // Base 5, fields: 3 points per completed city bordering the field, each city counted once.
 int field_value(const game_state& s, segment_t root) {
   std::vector<segment_t> cities;
@@ -38,9 +37,11 @@ void award(game_state& s, segment_t root, std::uint8_t seats, int points, bool f
   for (int seat = 0; seat < s.seats; ++seat) {
     if (!(seats >> seat & 1)) continue;
     s.players[seat].score += points;
-    emit(events, at_segment(s, root, event{.type = event_type::points,
-                                           .seat = static_cast<seat_t>(seat), .final = final,
-                                           .points = points}));
+    emit(events, at_segment(s, root,
+                            event{.type = event_type::points,
+                                  .seat = static_cast<seat_t>(seat),
+                                  .final = final,
+                                  .points = points}));
   }
 }
 
@@ -57,22 +58,22 @@ void return_followers(game_state& s, segment_t root, event_log* events) {
       ++s.players[f.seat].followers;
       --d.followers[f.seat];
     }
-    emit(events, at_segment(s, f.segment, event{.type = event_type::figure_returned,
-                                                .seat = f.seat, .figure = f.type}));
+    emit(events,
+         at_segment(s, f.segment,
+                    event{.type = event_type::figure_returned, .seat = f.seat, .figure = f.type}));
   }
   s.figures.erase(kept, s.figures.end());
 }
-
 
 void return_follower(game_state& s, std::size_t index, event_log* events) {
   const auto f = s.figures[index];
   ++s.players[f.seat].followers;
   --s.features.data(s.features.root(f.segment)).followers[f.seat];
-  emit(events, at_segment(s, f.segment, event{.type = event_type::figure_returned, .seat = f.seat,
-                                              .figure = f.type}));
+  emit(events,
+       at_segment(s, f.segment,
+                  event{.type = event_type::figure_returned, .seat = f.seat, .figure = f.type}));
   s.figures.erase(s.figures.begin() + static_cast<std::ptrdiff_t>(index));
 }
-
 
 event at_segment(const game_state& s, segment_t seg, event e) {
   const auto& n = s.features.node(seg);
@@ -115,7 +116,8 @@ std::uint8_t owners(const game_state& s, segment_t root) {
 
 int distinct_tiles(const game_state& s, segment_t root) {
   std::vector<std::uint16_t> squares;
-  s.features.for_each_member(root, [&](segment_t seg) { squares.push_back(s.features.node(seg).tile); });
+  s.features.for_each_member(root,
+                             [&](segment_t seg) { squares.push_back(s.features.node(seg).tile); });
   std::sort(squares.begin(), squares.end());
   return static_cast<int>(std::unique(squares.begin(), squares.end()) - squares.begin());
 }
@@ -144,8 +146,9 @@ void score_completed(game_state& s, segment_t root, event_log* events) {
   for (const auto* m : active_modules(s))
     if (m->completion_bonus) value += m->completion_bonus(s, root);
   const auto who = owners(s, root);
-  emit(events, at_segment(s, root, event{.type = event_type::feature_completed, .owners = who,
-                                         .points = value}));
+  emit(events,
+       at_segment(s, root,
+                  event{.type = event_type::feature_completed, .owners = who, .points = value}));
   award(s, root, who, value, false, events);
   return_followers(s, root, events);
 }

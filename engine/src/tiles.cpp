@@ -25,9 +25,12 @@ int index_of(std::string_view name, std::span<const std::string_view> names) {
 
 side_kind parse_side(char c, const std::string& tile) {
   switch (c) {
-    case 'C': return side_kind::city;
-    case 'R': return side_kind::road;
-    case 'F': return side_kind::field;
+    case 'C':
+      return side_kind::city;
+    case 'R':
+      return side_kind::road;
+    case 'F':
+      return side_kind::field;
   }
   broken_data(tile + ": side '" + c + "'");
 }
@@ -38,7 +41,8 @@ void derive(tile_type& t) {
   for (int q = 0; q < 4; ++q) {
     std::uint8_t packed = 0;
     for (int local = 0; local < 4; ++local)
-      packed |= static_cast<std::uint8_t>(static_cast<int>(t.sides[local]) << (2 * rotate_edge(local, q)));
+      packed |= static_cast<std::uint8_t>(static_cast<int>(t.sides[local])
+                                          << (2 * rotate_edge(local, q)));
     t.packed_sides[q] = packed;
   }
   for (int i = 0; i < static_cast<int>(t.segments.size()); ++i) {
@@ -137,7 +141,8 @@ tile_catalogue tile_catalogue::parse() {
     for (const auto& file : data::embedded_tile_sets()) {
       if (file.set != tile_set_names[set]) continue;
       auto j = nlohmann::json::parse(file.text, nullptr, false);
-      if (j.is_discarded() || !j.is_array()) broken_data(std::string(file.set) + ": not a JSON array");
+      if (j.is_discarded() || !j.is_array())
+        broken_data(std::string(file.set) + ": not a JSON array");
       try {
         for (const auto& t : j) cat.types_.push_back(parse_tile(t, static_cast<tile_set>(set)));
       } catch (const nlohmann::json::exception& e) {

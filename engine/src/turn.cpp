@@ -15,7 +15,6 @@ void emit(event_log* events, event e) {
   if (events) events->push_back(e);
 }
 
-
 // Base rule 2 "Joining across a border": cities join cities and roads join roads on a shared
 // side (every segment on it with every facing one: this also joins HS/CC!.v's split city edge),
 // and fields join half-edge to half-edge. Each joined port stops being open.
@@ -34,8 +33,9 @@ void join_side(game_state& s, const placed_tile& mine, int e, const placed_tile&
       if (i < 0) continue;
       ++ports;
       for (auto j : b)
-        if (j >= 0) r = g.unite(static_cast<segment_t>(mine.first_segment + i),
-                                static_cast<segment_t>(theirs.first_segment + j));
+        if (j >= 0)
+          r = g.unite(static_cast<segment_t>(mine.first_segment + i),
+                      static_cast<segment_t>(theirs.first_segment + j));
     }
     for (auto j : b) ports += j >= 0;
     auto& d = g.data(g.root(r));
@@ -113,7 +113,9 @@ void continue_turn(game_state& s, turn_step from, event_log* events) {
   begin_turn(s, events);
 }
 
-turn_step after(turn_step step) { return static_cast<turn_step>(static_cast<int>(step) + 1); }
+turn_step after(turn_step step) {
+  return static_cast<turn_step>(static_cast<int>(step) + 1);
+}
 
 bool has_extra_moves(const game_state& s) {
   std::vector<move> extra;
@@ -128,7 +130,8 @@ void enter_figure_step(game_state& s, event_log* events) {
   s.step = turn_step::s8_figure;
   s.awaiting = decision::figure;
   bool choice = false;
-  for (int i = 0; i < static_cast<int>(t.segments.size()) && !choice; ++i) choice = can_deploy(s, i);
+  for (int i = 0; i < static_cast<int>(t.segments.size()) && !choice; ++i)
+    choice = can_deploy(s, i);
   if (choice || has_extra_moves(s)) return;
   s.awaiting = decision::none;
   continue_turn(s, after(turn_step::s8_figure), events);
@@ -137,8 +140,11 @@ void enter_figure_step(game_state& s, event_log* events) {
 void place_drawn_tile(game_state& s, const move& m, event_log* events) {
   const int index = join_tile(s, m.at, s.drawn, m.rotation);
   s.placed = static_cast<std::int16_t>(index);
-  emit(events, event{.type = event_type::tile_placed, .seat = s.active, .tile = s.drawn,
-                     .at = m.at, .rotation = m.rotation});
+  emit(events, event{.type = event_type::tile_placed,
+                     .seat = s.active,
+                     .tile = s.drawn,
+                     .at = m.at,
+                     .rotation = m.rotation});
   find_completed(s, index);
   for (const auto* x : active_modules(s))
     if (x->tile_placed) x->tile_placed(s, events);
@@ -169,8 +175,11 @@ void deploy_follower(game_state& s, const move& m, event_log* events) {
   ++s.features.data(s.features.root(seg)).followers[m.seat];
   --s.players[m.seat].followers;
   s.deployed = static_cast<std::uint8_t>(s.deployed | 1 << static_cast<int>(figure_type::meeple));
-  emit(events, event{.type = event_type::figure_deployed, .seat = m.seat, .tile = pt.type,
-                     .at = pt.pos, .feature = m.feature,
+  emit(events, event{.type = event_type::figure_deployed,
+                     .seat = m.seat,
+                     .tile = pt.type,
+                     .at = pt.pos,
+                     .feature = m.feature,
                      .kind = tiles()[pt.type].segments[m.feature].kind,
                      .figure = figure_type::meeple});
 }
@@ -226,8 +235,8 @@ void begin_turn(game_state& s, event_log* events) {
 bool can_deploy(const game_state& s, int local_segment) {
   if (s.players[s.active].followers == 0) return false;
   const auto& pt = s.board.placed()[s.placed];
-  const auto& d = s.features.data(
-      s.features.root(static_cast<segment_t>(pt.first_segment + local_segment)));
+  const auto& d =
+      s.features.data(s.features.root(static_cast<segment_t>(pt.first_segment + local_segment)));
   return d.follower_total() == 0 && !d.completed;
 }
 
@@ -239,9 +248,10 @@ status check_legal(const game_state& s, const move& m) {
   if (m.seat != s.deciding)
     return make_error(ec::not_your_turn, "seat " + std::to_string(s.deciding) + " is to act");
   const auto unexpected = [&] {
-    return make_error(ec::unexpected_move, std::string(move_type_names[static_cast<int>(m.type)]) +
-                                               " is not possible now: waiting for " +
-                                               std::string(decision_names[static_cast<int>(s.awaiting)]));
+    return make_error(ec::unexpected_move,
+                      std::string(move_type_names[static_cast<int>(m.type)]) +
+                          " is not possible now: waiting for " +
+                          std::string(decision_names[static_cast<int>(s.awaiting)]));
   };
   switch (m.type) {
     case move_type::place_tile: {
@@ -249,9 +259,9 @@ status check_legal(const game_state& s, const move& m) {
       if (m.rotation > 3) return make_error(ec::bad_rotation, "rotation must be 0, 90, 180 or 270");
       const int o = s.board.open_at(m.at);
       if (o < 0)
-        return make_error(ec::square_not_open,
-                          "square (" + std::to_string(m.at.x) + "," + std::to_string(m.at.y) +
-                              ") is taken or not next to a placed tile");
+        return make_error(ec::square_not_open, "square (" + std::to_string(m.at.x) + "," +
+                                                   std::to_string(m.at.y) +
+                                                   ") is taken or not next to a placed tile");
       if (!board::fits(s.board.open()[o], tiles()[s.drawn], m.rotation))
         return make_error(ec::tile_does_not_fit, "a side of the tile does not match its neighbour");
       return {};
@@ -268,8 +278,8 @@ status check_legal(const game_state& s, const move& m) {
         return make_error(ec::unknown_feature, "no such feature on this tile");
       if (s.players[m.seat].followers == 0)
         return make_error(ec::no_figure_available, "no follower left in supply");
-      const auto& d = s.features.data(
-          s.features.root(static_cast<segment_t>(pt.first_segment + m.feature)));
+      const auto& d =
+          s.features.data(s.features.root(static_cast<segment_t>(pt.first_segment + m.feature)));
       if (d.completed) return make_error(ec::feature_completed, "the feature is already completed");
       if (d.follower_total() > 0)
         return make_error(ec::feature_occupied, "the feature already holds a follower");
@@ -280,14 +290,16 @@ status check_legal(const game_state& s, const move& m) {
       return {};
     case move_type::protect:  // an expansion's step: a follower that cannot be protected
       return check_extra_move(
-          s, m, s.awaiting == decision::protect
-                    ? make_error(ec::figure_not_allowed, "no follower of yours can be protected there")
-                    : unexpected());
+          s, m,
+          s.awaiting == decision::protect
+              ? make_error(ec::figure_not_allowed, "no follower of yours can be protected there")
+              : unexpected());
     case move_type::return_figure:  // an expansion's figure action, for a figure not offered
       return check_extra_move(
-          s, m, s.awaiting == decision::figure
-                    ? make_error(ec::figure_not_allowed, "no figure of yours can be taken back there now")
-                    : unexpected());
+          s, m,
+          s.awaiting == decision::figure
+              ? make_error(ec::figure_not_allowed, "no figure of yours can be taken back there now")
+              : unexpected());
     default:
       return check_extra_move(s, m, unexpected());
   }

@@ -14,7 +14,8 @@ std::string square_text(square_pos p) {
 
 void public_fields(const game_state& s, view_doc& d) {
   auto& eggs = d.array("eggs");
-  for (int seat = 0; seat < s.seats; ++seat) eggs.items.push_back(std::to_string(easter::eggs(s, seat)));
+  for (int seat = 0; seat < s.seats; ++seat)
+    eggs.items.push_back(std::to_string(easter::eggs(s, seat)));
   const auto at = easter::bunny(s);
   d.scalar("bunny", at ? square_text(*at) : "null");
   const auto go = easter::current_go(s);
@@ -43,7 +44,8 @@ void event_fields(const event& e, nlohmann::json& j) {
 }  // namespace
 
 namespace views {
-const expansion_view easter{expansion::easter, public_fields, nullptr, nullptr, nullptr, event_fields};
+const expansion_view easter{expansion::easter, public_fields, nullptr,
+                            nullptr,           nullptr,       event_fields};
 }  // namespace views
 
 }  // namespace carcassonne::protocol

@@ -40,6 +40,6 @@ extern const expansion_view hills_and_sheep;
 extern const expansion_view peasant_revolts;
 extern const expansion_view gifts;
 extern const expansion_view easter;
-}
+}  // namespace views
 
 }  // namespace carcassonne::protocol

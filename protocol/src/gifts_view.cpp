@@ -15,7 +15,8 @@ void public_fields(const game_state& s, view_doc& d) {
   auto& discard = d.array("gift_discard");
   for (auto c : st.discard) discard.items.push_back(json_string(gf::card_names[c]));
   auto& hands = d.array("hand_sizes");
-  for (int seat = 0; seat < s.seats; ++seat) hands.items.push_back(std::to_string(st.hands[seat].size()));
+  for (int seat = 0; seat < s.seats; ++seat)
+    hands.items.push_back(std::to_string(st.hands[seat].size()));
   d.scalar("extra_tile", s.awaiting == decision::choose_tile && st.extra >= 0
                              ? json_string(tiles()[static_cast<tile_type_id>(st.extra)].id)
                              : "null");
@@ -33,8 +34,8 @@ void event_fields(const event& e, nlohmann::json& j) {
 }  // namespace
 
 namespace views {
-const expansion_view gifts{expansion::gifts, public_fields, nullptr, private_fields, nullptr,
-                           event_fields};
+const expansion_view gifts{expansion::gifts, public_fields, nullptr,
+                           private_fields,   nullptr,       event_fields};
 }  // namespace views
 
 }  // namespace carcassonne::protocol

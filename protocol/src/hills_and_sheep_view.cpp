@@ -50,8 +50,8 @@ void event_fields(const event& e, nlohmann::json& j) {
 }  // namespace
 
 namespace views {
-const expansion_view hills_and_sheep{expansion::hills_and_sheep, public_fields, supply, nullptr,
-                                     nullptr, event_fields};
+const expansion_view hills_and_sheep{
+    expansion::hills_and_sheep, public_fields, supply, nullptr, nullptr, event_fields};
 }  // namespace views
 
 }  // namespace carcassonne::protocol

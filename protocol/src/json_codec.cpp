@@ -36,7 +36,8 @@ struct reader {
     if (it == j.end() || !it->is_number_integer())
       return fail("malformed_move", std::string("'") + key + "' must be an integer");
     const auto v = it->get<long long>();
-    if (v < lo || v > hi) return fail("malformed_move", std::string("'") + key + "' is out of range");
+    if (v < lo || v > hi)
+      return fail("malformed_move", std::string("'") + key + "' is out of range");
     out = static_cast<int>(v);
     return true;
   }
@@ -50,7 +51,8 @@ struct reader {
   bool boolean(const char* key, bool& out) {
     auto it = j.find(key);
     if (it == j.end()) return true;  // optional, default false
-    if (!it->is_boolean()) return fail("malformed_move", std::string("'") + key + "' must be a boolean");
+    if (!it->is_boolean())
+      return fail("malformed_move", std::string("'") + key + "' must be a boolean");
     out = it->get<bool>();
     return true;
   }
@@ -67,8 +69,8 @@ struct reader {
     if (!string(key, id)) return false;
     const int t = s.board.tile_at(at);
     if (t < 0)
-      return fail("unknown_feature", "no tile at (" + std::to_string(at.x) + "," +
-                                         std::to_string(at.y) + ")");
+      return fail("unknown_feature",
+                  "no tile at (" + std::to_string(at.x) + "," + std::to_string(at.y) + ")");
     const auto idx = tiles()[s.board.placed()[t].type].segment_index(id);
     if (!idx) return fail("unknown_feature", "the tile at that square has no feature '" + id + "'");
     out = static_cast<std::uint8_t>(*idx);
@@ -86,7 +88,9 @@ struct reader {
 
 }  // namespace
 
-json to_json(const proto_error& e) { return {{"code", e.code}, {"message", e.message}}; }
+json to_json(const proto_error& e) {
+  return {{"code", e.code}, {"message", e.message}};
+}
 
 proto_error apply_json_move(game_state& s, const json& j, event_log* events) {
   auto m = move_from_json(j, s);
@@ -101,7 +105,8 @@ parsed<move> move_from_json(const json& j, const game_state& s) {
   move m;
   int seat = 0;
   std::string type;
-  if (!r.integer("seat", 0, max_seats - 1, seat) || !r.string("type", type)) return {std::nullopt, r.error};
+  if (!r.integer("seat", 0, max_seats - 1, seat) || !r.string("type", type))
+    return {std::nullopt, r.error};
   m.seat = static_cast<seat_t>(seat);
   const int t = find_name(move_type_names, type);
   if (t < 0) return {std::nullopt, {"malformed_move", "unknown move type '" + type + "'"}};
@@ -168,9 +173,10 @@ parsed<move> move_from_json(const json& j, const game_state& s) {
       }
       for (const auto& p : *it) {
         constexpr long long lim = std::numeric_limits<std::int16_t>::max();
-        if (!p.is_array() || p.size() != 2 || !p[0].is_number_integer() || !p[1].is_number_integer() ||
-            p[0].get<long long>() < -lim || p[0].get<long long>() > lim ||
-            p[1].get<long long>() < -lim || p[1].get<long long>() > lim) {
+        if (!p.is_array() || p.size() != 2 || !p[0].is_number_integer() ||
+            !p[1].is_number_integer() || p[0].get<long long>() < -lim ||
+            p[0].get<long long>() > lim || p[1].get<long long>() < -lim ||
+            p[1].get<long long>() > lim) {
           r.fail("malformed_move", "each path entry is [x, y], integers in range");
           break;
         }
@@ -239,7 +245,8 @@ std::string move_text(const move& m, const game_state& s) {
       std::string path = "[";
       for (int i = 0; i < m.path_length; ++i) {
         if (i) path += ",";
-        path += '[';  // appended piece by piece: GCC 12 warns (-Wrestrict, falsely) on "[" + string&&
+        path +=
+            '[';  // appended piece by piece: GCC 12 warns (-Wrestrict, falsely) on "[" + string&&
         path += std::to_string(m.path[i].x);
         path += ',';
         path += std::to_string(m.path[i].y);
@@ -253,7 +260,9 @@ std::string move_text(const move& m, const game_state& s) {
   return out;
 }
 
-json move_to_json(const move& m, const game_state& s) { return json::parse(move_text(m, s)); }
+json move_to_json(const move& m, const game_state& s) {
+  return json::parse(move_text(m, s));
+}
 
 json event_to_json(const event& e) {
   json j{{"type", event_type_names[static_cast<int>(e.type)]}};
@@ -273,7 +282,8 @@ json event_to_json(const event& e) {
   };
   const auto expansion_fields = [&] {
     for (int x = 0; x < expansion_count; ++x)
-      if (const auto* v = find_view(static_cast<expansion>(x)); v && v->event_fields) v->event_fields(e, j);
+      if (const auto* v = find_view(static_cast<expansion>(x)); v && v->event_fields)
+        v->event_fields(e, j);
   };
   switch (e.type) {
     case event_type::turn_started:
@@ -301,11 +311,13 @@ json event_to_json(const event& e) {
       break;
     case event_type::points:
       // Egg points and points for unopened gifts belong to no feature.
-      if (e.value != static_cast<int>(points_reason::eggs) && e.value != static_cast<int>(points_reason::gifts))
+      if (e.value != static_cast<int>(points_reason::eggs) &&
+          e.value != static_cast<int>(points_reason::gifts))
         feature_at();
       j["points"] = e.points;
       j["final"] = e.final;
-      if (e.value != 0 && e.value < points_reason_names.size()) j["reason"] = points_reason_names[e.value];
+      if (e.value != 0 && e.value < points_reason_names.size())
+        j["reason"] = points_reason_names[e.value];
       break;
     case event_type::tile_hidden:
       break;

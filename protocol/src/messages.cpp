@@ -39,7 +39,8 @@ struct fields {
   bool sequence(const char* key, std::optional<std::uint64_t>& out) {
     auto it = j.find(key);
     if (it == j.end()) return true;
-    if (!it->is_number_unsigned()) return fail(std::string("'") + key + "' must be a sequence number");
+    if (!it->is_number_unsigned())
+      return fail(std::string("'") + key + "' must be a sequence number");
     out = it->get<std::uint64_t>();
     return true;
   }
@@ -86,7 +87,8 @@ parsed_request parse_request(std::string_view text) {
   client_message msg;
   if (type == "hello") {
     hello_msg m;
-    f.integer("protocol", 1, 1'000'000, m.protocol) && f.string("client", m.client, max_name, false);
+    f.integer("protocol", 1, 1'000'000, m.protocol) &&
+        f.string("client", m.client, max_name, false);
     msg = m;
   } else if (type == "create_room") {
     create_room_msg m;
@@ -123,8 +125,10 @@ parsed_request parse_request(std::string_view text) {
   } else if (type == "move") {
     move_msg m;
     auto mv = j.find("move");
-    if (mv == j.end() || !mv->is_object()) f.fail("'move' must be an object");
-    else m.move = *mv;
+    if (mv == j.end() || !mv->is_object())
+      f.fail("'move' must be an object");
+    else
+      m.move = *mv;
     f.sequence("seq", m.seq);
     msg = m;
   } else if (type == "resume") {

@@ -4,7 +4,9 @@ namespace carcassonne::protocol {
 
 namespace {
 
-proto_error bad(std::string message) { return {"bad_record", std::move(message)}; }
+proto_error bad(std::string message) {
+  return {"bad_record", std::move(message)};
+}
 
 // Script keys of the expansions; each is checked by its expansion's module when it runs.
 bool known_script_key(const std::string& key) {
@@ -37,7 +39,9 @@ parsed<game_record> parse_setup(const json& setup) {
     for (const auto& name : *e) {
       if (!name.is_string()) return {std::nullopt, bad("expansion names are strings")};
       const auto x = find_expansion(name.get<std::string>());
-      if (!x) return {std::nullopt, {"unknown_expansion", "unknown expansion '" + name.get<std::string>() + "'"}};
+      if (!x)
+        return {std::nullopt,
+                {"unknown_expansion", "unknown expansion '" + name.get<std::string>() + "'"}};
       r.setup.expansions.add(*x);
     }
   }
@@ -65,15 +69,18 @@ parsed<game_record> parse_setup(const json& setup) {
   if (auto script = setup.find("script"); script != setup.end()) {
     if (!script->is_object()) return {std::nullopt, bad("'setup.script' must be an object")};
     for (const auto& [key, value] : script->items()) {
-      if (!known_script_key(key)) return {std::nullopt, {"bad_script", "unknown script key '" + key + "'"}};
-      if (!value.is_array()) return {std::nullopt, {"bad_script", "script." + key + " must be a list"}};
+      if (!known_script_key(key))
+        return {std::nullopt, {"bad_script", "unknown script key '" + key + "'"}};
+      if (!value.is_array())
+        return {std::nullopt, {"bad_script", "script." + key + " must be a list"}};
     }
     if (auto deck = script->find("deck"); deck != script->end()) {
       std::vector<tile_type_id> ids;
       for (const auto& t : *deck) {
         if (!t.is_string()) return {std::nullopt, {"bad_script", "script.deck holds tile ids"}};
         const auto id = tiles().find(t.get<std::string>());
-        if (!id) return {std::nullopt, {"unknown_tile", "unknown tile id '" + t.get<std::string>() + "'"}};
+        if (!id)
+          return {std::nullopt, {"unknown_tile", "unknown tile id '" + t.get<std::string>() + "'"}};
         ids.push_back(*id);
       }
       r.setup.script.deck = std::move(ids);
@@ -83,9 +90,12 @@ parsed<game_record> parse_setup(const json& setup) {
       if (key == "deck") continue;
       auto& list = r.setup.script.draws[key];
       for (const auto& entry : value) {
-        if (entry.is_string()) list.push_back(entry.get<std::string>());
-        else if (entry.is_number_integer()) list.push_back(std::to_string(entry.get<long long>()));
-        else return {std::nullopt, {"bad_script", "script." + key + " holds names or numbers"}};
+        if (entry.is_string())
+          list.push_back(entry.get<std::string>());
+        else if (entry.is_number_integer())
+          list.push_back(std::to_string(entry.get<long long>()));
+        else
+          return {std::nullopt, {"bad_script", "script." + key + " holds names or numbers"}};
       }
     }
   }
@@ -109,7 +119,9 @@ parsed<game_record> parse_record(std::string_view text) {
   return r;
 }
 
-json record_to_json(const game_record& r) { return record_to_json(r.setup_json, r.moves); }
+json record_to_json(const game_record& r) {
+  return record_to_json(r.setup_json, r.moves);
+}
 
 json record_to_json(const json& setup, const json& moves) {
   return {{"format", record_format}, {"setup", setup}, {"moves", moves}};

@@ -11,7 +11,9 @@ using json = nlohmann::json;
 
 namespace {
 
-std::string num(long long v) { return std::to_string(v); }
+std::string num(long long v) {
+  return std::to_string(v);
+}
 
 std::string awaiting_text(const game_state& s) {
   if (s.finished) return "null";
@@ -61,7 +63,8 @@ view_doc public_doc(const game_state& s, const std::vector<std::string>& names) 
   d.scalar("status", s.finished ? R"("finished")" : R"("playing")");
   auto& expansions = d.array("expansions");
   for (int e = 0; e < expansion_count; ++e)
-    if (s.expansions.has(static_cast<expansion>(e))) expansions.items.push_back(json_string(expansion_names[e]));
+    if (s.expansions.has(static_cast<expansion>(e)))
+      expansions.items.push_back(json_string(expansion_names[e]));
   d.scalar("turn", num(s.turn));
   d.scalar("active", s.finished ? "null" : num(s.active));
   d.scalar("awaiting", awaiting_text(s));
@@ -103,7 +106,9 @@ json public_view(const game_state& s, const std::vector<std::string>& names) {
   return json::parse(public_doc(s, names).text());
 }
 
-json private_view(const game_state& s, int viewer) { return json::parse(private_doc(s, viewer).text()); }
+json private_view(const game_state& s, int viewer) {
+  return json::parse(private_doc(s, viewer).text());
+}
 
 json build_view(const game_state& s, int viewer, const std::vector<std::string>& names) {
   const auto mine = private_doc(s, viewer);

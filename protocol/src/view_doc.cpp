@@ -8,11 +8,21 @@ void append_quoted(std::string& out, std::string_view s) {
   out.push_back('"');
   for (unsigned char c : s) {
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
       default:
         if (c < 0x20) {
           char buf[8];
@@ -89,13 +99,16 @@ void op(std::string& ops, const char* kind, std::string_view prefix, std::string
   ops.push_back('"');
   if (value_text || value_field) {
     ops += R"(,"value":)";
-    if (value_text) ops += *value_text;
-    else append_value(ops, *value_field);
+    if (value_text)
+      ops += *value_text;
+    else
+      append_value(ops, *value_field);
   }
   ops.push_back('}');
 }
 
-void diff_array(const view_field& a, const view_field& b, std::string_view prefix, std::string& ops) {
+void diff_array(const view_field& a, const view_field& b, std::string_view prefix,
+                std::string& ops) {
   const std::size_t common = std::min(a.items.size(), b.items.size());
   std::size_t changed = 0;
   for (std::size_t i = 0; i < common; ++i) changed += a.items[i] != b.items[i];
@@ -103,7 +116,8 @@ void diff_array(const view_field& a, const view_field& b, std::string_view prefi
   if (total == 0) return;
   if (2 * total > b.items.size() + 1) return op(ops, "replace", prefix, b.key, {}, nullptr, &b);
   for (std::size_t i = 0; i < common; ++i)
-    if (a.items[i] != b.items[i]) op(ops, "replace", prefix, b.key, std::to_string(i), &b.items[i], nullptr);
+    if (a.items[i] != b.items[i])
+      op(ops, "replace", prefix, b.key, std::to_string(i), &b.items[i], nullptr);
   for (std::size_t i = a.items.size(); i > common; --i)  // remove from the end backwards
     op(ops, "remove", prefix, b.key, std::to_string(i - 1), nullptr, nullptr);
   for (std::size_t i = common; i < b.items.size(); ++i)
@@ -130,14 +144,18 @@ std::size_t view_doc::bytes() const {
   return n;
 }
 
-void diff_docs(const view_doc& from, const view_doc& to, std::string_view prefix, std::string& ops) {
+void diff_docs(const view_doc& from, const view_doc& to, std::string_view prefix,
+               std::string& ops) {
   for (const auto& f : from.fields)
     if (!to.find(f.key)) op(ops, "remove", prefix, f.key, {}, nullptr, nullptr);
   for (const auto& f : to.fields) {
     const view_field* old = from.find(f.key);
-    if (!old) op(ops, "add", prefix, f.key, {}, nullptr, &f);
-    else if (old->is_array && f.is_array) diff_array(*old, f, prefix, ops);
-    else if (old->is_array != f.is_array || old->text != f.text) op(ops, "replace", prefix, f.key, {}, nullptr, &f);
+    if (!old)
+      op(ops, "add", prefix, f.key, {}, nullptr, &f);
+    else if (old->is_array && f.is_array)
+      diff_array(*old, f, prefix, ops);
+    else if (old->is_array != f.is_array || old->text != f.text)
+      op(ops, "replace", prefix, f.key, {}, nullptr, &f);
   }
 }
 

@@ -17,12 +17,16 @@ int run_backup(std::span<const std::string> args, std::ostream& out, std::ostrea
   if (const char* dir = std::getenv("CARCASSONNE_DATA_DIR"); dir && *dir) c.data_dir = dir;
   std::string dest;
   for (std::size_t i = 0; i < args.size(); ++i) {
-    if (args[i] == "--data-dir" && i + 1 < args.size()) c.data_dir = args[++i];
-    else if (dest.empty() && !args[i].starts_with("--")) dest = args[i];
-    else dest.clear(), i = args.size();
+    if (args[i] == "--data-dir" && i + 1 < args.size())
+      c.data_dir = args[++i];
+    else if (dest.empty() && !args[i].starts_with("--"))
+      dest = args[i];
+    else
+      dest.clear(), i = args.size();
   }
   if (dest.empty()) {
-    err << "usage: carcassonne backup DEST [--data-dir DIR]   (DIR: CARCASSONNE_DATA_DIR, default data)\n";
+    err << "usage: carcassonne backup DEST [--data-dir DIR]   (DIR: CARCASSONNE_DATA_DIR, default "
+           "data)\n";
     return 1;
   }
   if (!std::filesystem::exists(c.database_path())) {
@@ -35,7 +39,9 @@ int run_backup(std::span<const std::string> args, std::ostream& out, std::ostrea
     err << "carcassonne backup: " << error << "\n";
     return 1;
   }
-  out << nlohmann::json{{"database", c.database_path()}, {"backup", dest}, {"rooms", rooms},
+  out << nlohmann::json{{"database", c.database_path()},
+                        {"backup", dest},
+                        {"rooms", rooms},
                         {"bytes", std::filesystem::file_size(dest)}}
              .dump()
       << "\n";

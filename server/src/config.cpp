@@ -40,16 +40,20 @@ const std::vector<setting>& settings() {
       {"--address", "CARCASSONNE_ADDRESS", "address to listen on (default 0.0.0.0)",
        [](config& c, const std::string& v) { return !v.empty() && (c.address = v, true); }},
       {"--port", "CARCASSONNE_PORT", "TCP port for HTTP and WebSocket (default 8080; 0 = any)",
-       [](config& c, const std::string& v) { return parse_number<std::uint16_t>(v, 0, 65535, c.port); }},
+       [](config& c, const std::string& v) {
+         return parse_number<std::uint16_t>(v, 0, 65535, c.port);
+       }},
       {"--threads", "CARCASSONNE_THREADS", "I/O threads (default 0 = one per core)",
        [](config& c, const std::string& v) { return parse_number(v, 0, 256, c.threads); }},
-      {"--log-level", "CARCASSONNE_LOG_LEVEL", "trace, debug, info, warn, error, off (default info)",
+      {"--log-level", "CARCASSONNE_LOG_LEVEL",
+       "trace, debug, info, warn, error, off (default info)",
        [](config& c, const std::string& v) {
          for (const char* l : {"trace", "debug", "info", "warn", "error", "off"})
            if (v == l) return c.log_level = v, true;
          return false;
        }},
-      {"--max-message", "CARCASSONNE_MAX_MESSAGE", "largest incoming frame in bytes (default 16384)",
+      {"--max-message", "CARCASSONNE_MAX_MESSAGE",
+       "largest incoming frame in bytes (default 16384)",
        [](config& c, const std::string& v) {
          return parse_number<std::size_t>(v, 256, 1 << 24, c.max_message_bytes);
        }},
@@ -68,7 +72,8 @@ const std::vector<setting>& settings() {
        [](config& c, const std::string& v) {
          return parse_number<std::size_t>(v, 4096, std::size_t{1} << 26, c.socket_send_buffer);
        }},
-      {"--message-rate", "CARCASSONNE_MESSAGE_RATE", "messages per second per connection (default 20)",
+      {"--message-rate", "CARCASSONNE_MESSAGE_RATE",
+       "messages per second per connection (default 20)",
        [](config& c, const std::string& v) { return parse_number(v, 0.1, 1e6, c.message_rate); }},
       {"--message-burst", "CARCASSONNE_MESSAGE_BURST", "burst allowance over the rate (default 40)",
        [](config& c, const std::string& v) { return parse_number(v, 1.0, 1e6, c.message_burst); }},
@@ -76,19 +81,28 @@ const std::vector<setting>& settings() {
        "rate-limited messages before the connection is closed (default 3)",
        [](config& c, const std::string& v) { return parse_number(v, 1, 1000000, c.rate_strikes); }},
       {"--max-rooms", "CARCASSONNE_MAX_ROOMS", "rooms kept at once (default 10000)",
-       [](config& c, const std::string& v) { return parse_number<std::size_t>(v, 1, 10000000, c.max_rooms); }},
-      {"--max-connections", "CARCASSONNE_MAX_CONNECTIONS", "open connections at once (default 20000)",
+       [](config& c, const std::string& v) {
+         return parse_number<std::size_t>(v, 1, 10000000, c.max_rooms);
+       }},
+      {"--max-connections", "CARCASSONNE_MAX_CONNECTIONS",
+       "open connections at once (default 20000)",
        [](config& c, const std::string& v) {
          return parse_number<std::size_t>(v, 1, 10000000, c.max_connections);
        }},
       {"--max-spectators", "CARCASSONNE_MAX_SPECTATORS", "spectators per room (default 64)",
-       [](config& c, const std::string& v) { return parse_number<std::size_t>(v, 0, 100000, c.max_spectators); }},
+       [](config& c, const std::string& v) {
+         return parse_number<std::size_t>(v, 0, 100000, c.max_spectators);
+       }},
       {"--idle-timeout", "CARCASSONNE_IDLE_TIMEOUT",
        "seconds without any frame or pong before a connection is closed (default 300)",
-       [](config& c, const std::string& v) { return parse_number(v, 5, 86400, c.idle_timeout_seconds); }},
+       [](config& c, const std::string& v) {
+         return parse_number(v, 5, 86400, c.idle_timeout_seconds);
+       }},
       {"--shutdown-grace", "CARCASSONNE_SHUTDOWN_GRACE",
        "seconds given to clients to close on SIGTERM/SIGINT (default 3)",
-       [](config& c, const std::string& v) { return parse_number(v, 0, 60, c.shutdown_grace_seconds); }},
+       [](config& c, const std::string& v) {
+         return parse_number(v, 0, 60, c.shutdown_grace_seconds);
+       }},
       {"--allow-scripted", "CARCASSONNE_ALLOW_SCRIPTED",
        "accept setup.seed and setup.script in create_room: for tests only (default false)",
        [](config& c, const std::string& v) { return parse_bool(v, c.allow_scripted_rooms); }},
@@ -102,13 +116,15 @@ const std::vector<setting>& settings() {
          return parse_bool(v, c.journal);
        }},
       {"--journal-sync", "CARCASSONNE_JOURNAL_SYNC",
-       "full: a commit survives power loss; normal: it survives a crash of the server (default full)",
+       "full: a commit survives power loss; normal: it survives a crash of the server (default "
+       "full)",
        [](config& c, const std::string& v) {
          if (v != "full" && v != "normal") return false;
          return c.journal_full_sync = v == "full", true;
        }},
       {"--web-root", "CARCASSONNE_WEB_ROOT",
-       "serve the web page from this folder (server/web) instead of the copy built in: for development",
+       "serve the web page from this folder (server/web) instead of the copy built in: for "
+       "development",
        [](config& c, const std::string& v) { return !v.empty() && (c.web_root = v, true); }},
   };
   return list;
@@ -120,7 +136,8 @@ std::string config_help() {
   std::string h =
       "usage: carcassonne serve [OPTIONS]\n\n"
       "Serves the game over WebSocket (/ws) and HTTP (/healthz, /metrics, /api/rooms,\n"
-      "/api/rooms/ID/record) on one port. Every option can also be set by its environment variable; a flag wins.\n"
+      "/api/rooms/ID/record) on one port. Every option can also be set by its environment "
+      "variable; a flag wins.\n"
       "Rooms and moves are stored in DATA_DIR/carcassonne.db and rebuilt on start.\n\n";
   for (const auto& s : settings()) {
     h += "  " + std::string(s.flag) + " VALUE";

@@ -1,4 +1,5 @@
-// One HTTP connection: /healthz, /metrics, /api/rooms, the web page, and the upgrade to WebSocket at /ws.
+// One HTTP connection: /healthz, /metrics, /api/rooms, the web page, and the upgrade to WebSocket
+// at /ws.
 #include <spdlog/spdlog.h>
 
 #include "net.hpp"
@@ -17,7 +18,8 @@ class http_session : public std::enable_shared_from_this<http_session> {
       : stream_(std::move(socket)), state_(std::move(state)) {}
 
   void run() {
-    net::dispatch(stream_.get_executor(), beast::bind_front_handler(&http_session::read, shared_from_this()));
+    net::dispatch(stream_.get_executor(),
+                  beast::bind_front_handler(&http_session::read, shared_from_this()));
   }
 
  private:
@@ -25,7 +27,8 @@ class http_session : public std::enable_shared_from_this<http_session> {
     parser_.emplace();
     parser_->body_limit(max_request_body);
     stream_.expires_after(request_timeout);
-    http::async_read(stream_, buffer_, *parser_, beast::bind_front_handler(&http_session::on_read, shared_from_this()));
+    http::async_read(stream_, buffer_, *parser_,
+                     beast::bind_front_handler(&http_session::on_read, shared_from_this()));
   }
 
   void on_read(beast::error_code ec, std::size_t) {
@@ -34,8 +37,10 @@ class http_session : public std::enable_shared_from_this<http_session> {
     auto request = parser_->release();
     if (websocket::is_upgrade(request)) {
       if (request.target() != "/ws") return respond(not_found(request));
-      if (state_->draining) return respond(text(request, http::status::service_unavailable, "shutting down\n"));
-      if (state_->stats.connections.load() >= static_cast<std::int64_t>(state_->cfg.max_connections))
+      if (state_->draining)
+        return respond(text(request, http::status::service_unavailable, "shutting down\n"));
+      if (state_->stats.connections.load() >=
+          static_cast<std::int64_t>(state_->cfg.max_connections))
         return respond(text(request, http::status::service_unavailable, "too many connections\n"));
       stream_.expires_never();
       return start_websocket_session(std::move(stream_), std::move(request), state_);
@@ -43,8 +48,9 @@ class http_session : public std::enable_shared_from_this<http_session> {
     respond(route(request));
   }
 
-  http::response<http::string_body> text(const http::request<http::string_body>& req, http::status status,
-                                         std::string body, const char* type = "text/plain; charset=utf-8") {
+  http::response<http::string_body> text(const http::request<http::string_body>& req,
+                                         http::status status, std::string body,
+                                         const char* type = "text/plain; charset=utf-8") {
     http::response<http::string_body> res{status, req.version()};
     res.set(http::field::server, "carcassonne");
     res.set(http::field::content_type, type);
@@ -67,7 +73,8 @@ class http_session : public std::enable_shared_from_this<http_session> {
       return state_->draining ? text(req, http::status::service_unavailable, "draining\n")
                               : text(req, http::status::ok, "ok\n");
     if (target == "/metrics")
-      return text(req, http::status::ok, state_->stats.render(), "text/plain; version=0.0.4; charset=utf-8");
+      return text(req, http::status::ok, state_->stats.render(),
+                  "text/plain; version=0.0.4; charset=utf-8");
     if (target == "/api/rooms")
       return text(req, http::status::ok, nlohmann::json{{"rooms", state_->rooms.list()}}.dump(),
                   "application/json");
@@ -80,16 +87,19 @@ class http_session : public std::enable_shared_from_this<http_session> {
   // "/api/rooms/{id}/record" -> id.
   static std::optional<std::string> record_room(std::string_view target) {
     constexpr std::string_view head = "/api/rooms/", tail = "/record";
-    if (target.size() <= head.size() + tail.size() || !target.starts_with(head) || !target.ends_with(tail))
+    if (target.size() <= head.size() + tail.size() || !target.starts_with(head) ||
+        !target.ends_with(tail))
       return std::nullopt;
     std::string id(target.substr(head.size(), target.size() - head.size() - tail.size()));
-    if (id.size() > 64 || id.find_first_not_of("0123456789abcdefghijklmnopqrstuvwxyz") != std::string::npos)
+    if (id.size() > 64 ||
+        id.find_first_not_of("0123456789abcdefghijklmnopqrstuvwxyz") != std::string::npos)
       return std::nullopt;
     return id;
   }
 
   // A finished game's record; never before the end, since it holds the seed (the deck order).
-  http::response<http::string_body> record(const http::request<http::string_body>& req, const std::string& id) {
+  http::response<http::string_body> record(const http::request<http::string_body>& req,
+                                           const std::string& id) {
     nlohmann::json rec;
     switch (state_->rooms.finished_record(id, rec)) {
       case lobby::record_status::found:
@@ -97,23 +107,26 @@ class http_session : public std::enable_shared_from_this<http_session> {
       case lobby::record_status::not_finished:
         return text(req, http::status::conflict,
                     nlohmann::json{{"error", "not_finished"},
-                                   {"message", "the record is published when the game is over"}}.dump(),
+                                   {"message", "the record is published when the game is over"}}
+                        .dump(),
                     "application/json");
       case lobby::record_status::unknown:
         break;
     }
-    return text(req, http::status::not_found,
-                nlohmann::json{{"error", "no_such_room"}, {"message", "no room '" + id + "'"}}.dump(),
-                "application/json");
+    return text(
+        req, http::status::not_found,
+        nlohmann::json{{"error", "no_such_room"}, {"message", "no room '" + id + "'"}}.dump(),
+        "application/json");
   }
 
   void respond(http::response<http::string_body> res) {
     auto shared = std::make_shared<http::response<http::string_body>>(std::move(res));
-    http::async_write(stream_, *shared, [self = shared_from_this(), shared](beast::error_code ec, std::size_t) {
-      if (ec) return;
-      if (!shared->keep_alive()) return self->close();
-      self->read();
-    });
+    http::async_write(stream_, *shared,
+                      [self = shared_from_this(), shared](beast::error_code ec, std::size_t) {
+                        if (ec) return;
+                        if (!shared->keep_alive()) return self->close();
+                        self->read();
+                      });
   }
 
   void close() {

@@ -39,14 +39,16 @@ struct group;
 
 class load_client : public std::enable_shared_from_this<load_client> {
  public:
-  load_client(group& g, int index, net::strand<net::io_context::executor_type> strand, std::uint64_t seed)
+  load_client(group& g, int index, net::strand<net::io_context::executor_type> strand,
+              std::uint64_t seed)
       : ws_(strand), group_(g), index_(index), chooser_(seed) {}
   void start(const tcp::resolver::results_type& endpoints);
   void send(const json& j);
   void close() {
     if (!open_) return;
     open_ = false;
-    ws_.async_close(websocket::close_code::normal, [self = shared_from_this()](beast::error_code) {});
+    ws_.async_close(websocket::close_code::normal,
+                    [self = shared_from_this()](beast::error_code) {});
   }
   int index() const { return index_; }
   // Joins the group's newest room once this client is out of its previous one.
@@ -99,26 +101,33 @@ struct group {
     room.clear();
     joined = 0;
     pending.clear();
-    if (!stopping) clients[0]->send({{"type", "create_room"}, {"seats", size}, {"public", false}, {"name", "load"}});
+    if (!stopping)
+      clients[0]->send(
+          {{"type", "create_room"}, {"seats", size}, {"public", false}, {"name", "load"}});
   }
 };
 
-int load_client::group_generation() const { return group_.generation; }
-const std::string& load_client::group_room() const { return group_.room; }
+int load_client::group_generation() const {
+  return group_.generation;
+}
+const std::string& load_client::group_room() const {
+  return group_.room;
+}
 
 void load_client::start(const tcp::resolver::results_type& endpoints) {
-  beast::get_lowest_layer(ws_).async_connect(endpoints, [self = shared_from_this()](beast::error_code ec, auto) {
-    if (ec) return void(++self->group_.errors);
-    beast::get_lowest_layer(self->ws_).expires_never();
-    beast::get_lowest_layer(self->ws_).socket().set_option(tcp::no_delay(true), ec);
-    self->ws_.async_handshake("127.0.0.1", "/ws", [self](beast::error_code ec2) {
-      if (ec2) return void(++self->group_.errors);
-      self->open_ = true;
-      self->send({{"type", "hello"}, {"protocol", 1}, {"client", "loadtest"}});
-      if (self->index_ == 0) self->group_.new_room();
-      self->read();
-    });
-  });
+  beast::get_lowest_layer(ws_).async_connect(
+      endpoints, [self = shared_from_this()](beast::error_code ec, auto) {
+        if (ec) return void(++self->group_.errors);
+        beast::get_lowest_layer(self->ws_).expires_never();
+        beast::get_lowest_layer(self->ws_).socket().set_option(tcp::no_delay(true), ec);
+        self->ws_.async_handshake("127.0.0.1", "/ws", [self](beast::error_code ec2) {
+          if (ec2) return void(++self->group_.errors);
+          self->open_ = true;
+          self->send({{"type", "hello"}, {"protocol", 1}, {"client", "loadtest"}});
+          if (self->index_ == 0) self->group_.new_room();
+          self->read();
+        });
+      });
 }
 
 void load_client::send(const json& j) {
@@ -129,12 +138,13 @@ void load_client::send(const json& j) {
 
 void load_client::write_next() {
   writing_ = true;
-  ws_.async_write(net::buffer(out_.front()), [self = shared_from_this()](beast::error_code ec, std::size_t) {
-    self->writing_ = false;
-    if (ec) return;
-    self->out_.pop_front();
-    if (!self->out_.empty()) self->write_next();
-  });
+  ws_.async_write(net::buffer(out_.front()),
+                  [self = shared_from_this()](beast::error_code ec, std::size_t) {
+                    self->writing_ = false;
+                    if (ec) return;
+                    self->out_.pop_front();
+                    if (!self->out_.empty()) self->write_next();
+                  });
 }
 
 void load_client::read() {
@@ -173,7 +183,8 @@ void load_client::on_message(const json& m) {
     if (auto it = g.pending.find(seq_); it != g.pending.end() && ++it->second.receipts == g.size) {
       const auto now = clock_type::now();
       if (it->second.sent >= g.measure_from && now <= g.measure_until) {
-        g.latencies_ms.push_back(std::chrono::duration<double, std::milli>(now - it->second.sent).count());
+        g.latencies_ms.push_back(
+            std::chrono::duration<double, std::milli>(now - it->second.sent).count());
         ++g.moves;
       }
       g.pending.erase(it);
@@ -185,8 +196,10 @@ void load_client::on_message(const json& m) {
       view_ = nullptr;
       room_.clear();
       send({{"type", "leave"}});
-      if (index_ == 0) g.new_room();
-      else join_current();  // the next room may already exist
+      if (index_ == 0)
+        g.new_room();
+      else
+        join_current();  // the next room may already exist
       return;
     }
     act();
@@ -211,13 +224,20 @@ bool parse_options(std::span<const std::string> args, load_options& o, std::ostr
   for (std::size_t i = 0; i < args.size(); ++i) {
     const bool has = i + 1 < args.size();
     try {
-      if (args[i] == "--host" && has) o.host = args[++i];
-      else if (args[i] == "--port" && has) o.port = args[++i];
-      else if (args[i] == "--rooms" && has) o.rooms = std::stoi(args[++i]);
-      else if (args[i] == "--clients-per-room" && has) o.clients = std::stoi(args[++i]);
-      else if (args[i] == "--duration" && has) o.duration = std::stod(args[++i]);
-      else if (args[i] == "--threads" && has) o.threads = std::stoi(args[++i]);
-      else throw std::invalid_argument(args[i]);
+      if (args[i] == "--host" && has)
+        o.host = args[++i];
+      else if (args[i] == "--port" && has)
+        o.port = args[++i];
+      else if (args[i] == "--rooms" && has)
+        o.rooms = std::stoi(args[++i]);
+      else if (args[i] == "--clients-per-room" && has)
+        o.clients = std::stoi(args[++i]);
+      else if (args[i] == "--duration" && has)
+        o.duration = std::stod(args[++i]);
+      else if (args[i] == "--threads" && has)
+        o.threads = std::stoi(args[++i]);
+      else
+        throw std::invalid_argument(args[i]);
     } catch (...) {
       err << "usage: carcassonne loadtest [--host H] [--port P] --rooms R --clients-per-room C "
              "--duration S [--threads T]\n";
@@ -260,10 +280,12 @@ int run_loadtest(std::span<const std::string> args, std::ostream& out, std::ostr
     auto g = std::make_unique<group>();
     g->size = o.clients;
     g->measure_from = start + std::chrono::duration_cast<clock_type::duration>(warmup);
-    g->measure_until = start + std::chrono::duration_cast<clock_type::duration>(std::chrono::duration<double>(o.duration));
+    g->measure_until = start + std::chrono::duration_cast<clock_type::duration>(
+                                   std::chrono::duration<double>(o.duration));
     auto strand = net::make_strand(io);
     for (int c = 0; c < o.clients; ++c)
-      g->clients.push_back(std::make_shared<load_client>(*g, c, strand, static_cast<std::uint64_t>(r) * 16 + c));
+      g->clients.push_back(
+          std::make_shared<load_client>(*g, c, strand, static_cast<std::uint64_t>(r) * 16 + c));
     strands.push_back(strand);
     groups.push_back(std::move(g));
   }
@@ -271,7 +293,8 @@ int run_loadtest(std::span<const std::string> args, std::ostream& out, std::ostr
     net::post(strands[r], [g = groups[r].get(), &endpoints] {
       for (auto& c : g->clients) c->start(endpoints);
     });
-  net::steady_timer stop_timer(io, std::chrono::duration_cast<clock_type::duration>(std::chrono::duration<double>(o.duration)));
+  net::steady_timer stop_timer(io, std::chrono::duration_cast<clock_type::duration>(
+                                       std::chrono::duration<double>(o.duration)));
   stop_timer.async_wait([&](beast::error_code) {
     for (std::size_t r = 0; r < groups.size(); ++r)
       net::post(strands[r], [g = groups[r].get()] {
@@ -295,19 +318,20 @@ int run_loadtest(std::span<const std::string> args, std::ostream& out, std::ostr
     if (first_error.empty()) first_error = g->first_error;
   }
   const double measured = o.duration - warmup.count();
-  json result{{"rooms", o.rooms},
-              {"clients", o.rooms * o.clients},
-              {"duration_s", o.duration},
-              {"measured_s", measured},
-              {"moves", moves},
-              {"moves_per_second", moves / measured},
-              {"games_finished", games},
-              {"errors", errors},
-              {"latency_ms",
-               {{"p50", percentile(latencies, 0.50)},
-                {"p95", percentile(latencies, 0.95)},
-                {"p99", percentile(latencies, 0.99)},
-                {"max", latencies.empty() ? 0.0 : *std::max_element(latencies.begin(), latencies.end())}}}};
+  json result{
+      {"rooms", o.rooms},
+      {"clients", o.rooms * o.clients},
+      {"duration_s", o.duration},
+      {"measured_s", measured},
+      {"moves", moves},
+      {"moves_per_second", moves / measured},
+      {"games_finished", games},
+      {"errors", errors},
+      {"latency_ms",
+       {{"p50", percentile(latencies, 0.50)},
+        {"p95", percentile(latencies, 0.95)},
+        {"p99", percentile(latencies, 0.99)},
+        {"max", latencies.empty() ? 0.0 : *std::max_element(latencies.begin(), latencies.end())}}}};
   if (!first_error.empty()) result["first_error"] = json::parse(first_error);
   out << result.dump() << '\n';
   return moves > 0 ? 0 : 2;

@@ -9,7 +9,8 @@
 
 namespace carcassonne::server {
 
-lobby::created lobby::create(const protocol::create_room_msg& m, std::weak_ptr<const client_link> creator) {
+lobby::created lobby::create(const protocol::create_room_msg& m,
+                             std::weak_ptr<const client_link> creator) {
   json setup = m.setup;
   for (const char* key : {"players"}) setup.erase(key);
   if (!config_.allow_scripted_rooms && (setup.contains("seed") || setup.contains("script")))
@@ -46,12 +47,14 @@ lobby::created lobby::create(const protocol::create_room_msg& m, std::weak_ptr<c
 
 std::shared_ptr<room_entry> lobby::add(std::shared_ptr<room> r) {
   const std::string id = r->id();
-  auto entry = std::make_shared<room_entry>(room_entry{std::move(r), boost::asio::make_strand(executor_)});
+  auto entry =
+      std::make_shared<room_entry>(room_entry{std::move(r), boost::asio::make_strand(executor_)});
   if (store_) {
     // Durability callbacks come back on the room's strand, while the room exists.
-    entry->game_room->attach_store(store_, [weak = std::weak_ptr<room_entry>(entry)](std::function<void()> f) {
-      if (auto e = weak.lock()) boost::asio::post(e->strand, [e, f = std::move(f)] { f(); });
-    });
+    entry->game_room->attach_store(
+        store_, [weak = std::weak_ptr<room_entry>(entry)](std::function<void()> f) {
+          if (auto e = weak.lock()) boost::asio::post(e->strand, [e, f = std::move(f)] { f(); });
+        });
   }
   rooms_[id] = entry;
   order_.push_back(id);
@@ -72,13 +75,15 @@ bool lobby::restore(std::string& error) {
     std::lock_guard lock(mutex_);
     add(std::shared_ptr<room>(std::move(r)));
   }
-  spdlog::info("database: {} rooms rebuilt ({} games in progress, {} moves replayed)", stored.size(), games, moves);
+  spdlog::info("database: {} rooms rebuilt ({} games in progress, {} moves replayed)",
+               stored.size(), games, moves);
   return true;
 }
 
 lobby::record_status lobby::finished_record(const std::string& id, nlohmann::json& record) const {
   if (auto e = find(id)) {
-    if (auto r = e->game_room->finished_record()) return record = std::move(*r), record_status::found;
+    if (auto r = e->game_room->finished_record())
+      return record = std::move(*r), record_status::found;
     return record_status::not_finished;
   }
   if (!store_) return record_status::unknown;
@@ -120,7 +125,8 @@ bool lobby::make_space() {
     }
   };
   sweep([](const room& r) { return r.abandoned(); }, false);
-  if (rooms_.size() == before) sweep([](const room& r) { return r.summary().connections == 0; }, true);
+  if (rooms_.size() == before)
+    sweep([](const room& r) { return r.summary().connections == 0; }, true);
   metrics_.rooms.store(static_cast<std::int64_t>(rooms_.size()));
   return rooms_.size() < before;
 }

@@ -11,13 +11,17 @@ namespace carcassonne::server {
 const std::vector<std::string>& metrics::codes() {
   static const std::vector<std::string> list = [] {
     std::vector<std::string> l;
-    for (int c = 0; c < error_code_count; ++c) l.emplace_back(code_name(static_cast<error_code>(c)));
-    for (const char* c : {"bad_json", "bad_message", "unknown_type", "protocol_version", "bad_record",
-                          "malformed_move", "stale_sequence", "wrong_seat", "not_seated", "not_started",
-                          "not_in_room", "already_in_room", "no_such_room", "no_such_seat", "room_full",
-                          "seat_taken", "bad_token", "not_creator", "already_started",
-                          "too_few_players", "too_many_spectators", "server_full", "bad_setup",
-                          "rate_limited", "storage_failed", "not_finished", "other"})
+    for (int c = 0; c < error_code_count; ++c)
+      l.emplace_back(code_name(static_cast<error_code>(c)));
+    for (const char* c : {"bad_json",         "bad_message",     "unknown_type",
+                          "protocol_version", "bad_record",      "malformed_move",
+                          "stale_sequence",   "wrong_seat",      "not_seated",
+                          "not_started",      "not_in_room",     "already_in_room",
+                          "no_such_room",     "no_such_seat",    "room_full",
+                          "seat_taken",       "bad_token",       "not_creator",
+                          "already_started",  "too_few_players", "too_many_spectators",
+                          "server_full",      "bad_setup",       "rate_limited",
+                          "storage_failed",   "not_finished",    "other"})
       l.emplace_back(c);
     return l;
   }();
@@ -65,29 +69,32 @@ std::string metrics::render() const {
   o << "# HELP carcassonne_requests_rejected_total Requests and moves refused, by error code.\n"
        "# TYPE carcassonne_requests_rejected_total counter\n";
   for (std::size_t i = 0; i < codes().size() && i < max_codes; ++i)
-    o << "carcassonne_requests_rejected_total{code=\"" << codes()[i] << "\"} " << rejected_[i].load()
-      << '\n';
-  o << "# HELP carcassonne_move_seconds Time from receiving a move to queueing its last broadcast.\n"
+    o << "carcassonne_requests_rejected_total{code=\"" << codes()[i] << "\"} "
+      << rejected_[i].load() << '\n';
+  o << "# HELP carcassonne_move_seconds Time from receiving a move to queueing its last "
+       "broadcast.\n"
        "# TYPE carcassonne_move_seconds histogram\n";
   std::int64_t cumulative = 0;
   for (std::size_t b = 0; b < latency_buckets.size(); ++b) {
     cumulative += latency_[b].load();
-    o << "carcassonne_move_seconds_bucket{le=\"" << latency_buckets[b] << "\"} " << cumulative << '\n';
+    o << "carcassonne_move_seconds_bucket{le=\"" << latency_buckets[b] << "\"} " << cumulative
+      << '\n';
   }
   cumulative += latency_[latency_buckets.size()].load();
   o << "carcassonne_move_seconds_bucket{le=\"+Inf\"} " << cumulative << '\n'
     << "carcassonne_move_seconds_sum " << static_cast<double>(latency_sum_ns_.load()) / 1e9 << '\n'
     << "carcassonne_move_seconds_count " << latency_count_.load() << '\n';
   if (journal) {
-    gauge("carcassonne_journal_commits_total", "Database transactions committed (or failed).", "counter",
-          journal->commits.load());
-    gauge("carcassonne_journal_writes_total", "Room and move writes, many per transaction.", "counter",
-          journal->writes.load());
-    gauge("carcassonne_journal_failures_total", "Transactions that failed.", "counter", journal->failures.load());
+    gauge("carcassonne_journal_commits_total", "Database transactions committed (or failed).",
+          "counter", journal->commits.load());
+    gauge("carcassonne_journal_writes_total", "Room and move writes, many per transaction.",
+          "counter", journal->writes.load());
+    gauge("carcassonne_journal_failures_total", "Transactions that failed.", "counter",
+          journal->failures.load());
     o << "# HELP carcassonne_journal_commit_seconds_total Time spent in database transactions.\n"
          "# TYPE carcassonne_journal_commit_seconds_total counter\n"
-      << "carcassonne_journal_commit_seconds_total " << static_cast<double>(journal->commit_ns.load()) / 1e9
-      << '\n';
+      << "carcassonne_journal_commit_seconds_total "
+      << static_cast<double>(journal->commit_ns.load()) / 1e9 << '\n';
   }
   return o.str();
 }

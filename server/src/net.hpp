@@ -38,7 +38,8 @@ struct shared_state {
   std::atomic<bool> draining{false};
 
   std::mutex sessions_mutex;
-  std::set<std::weak_ptr<websocket_session>, std::owner_less<std::weak_ptr<websocket_session>>> sessions;
+  std::set<std::weak_ptr<websocket_session>, std::owner_less<std::weak_ptr<websocket_session>>>
+      sessions;
 };
 
 // Starts an HTTP session on an accepted socket (it may upgrade to a WebSocket session).

@@ -7,7 +7,8 @@ namespace carcassonne::server {
 std::string random_hex(int hex_digits) {
   thread_local std::mt19937_64 generator{[] {
     std::random_device device;
-    std::seed_seq seq{device(), device(), device(), device(), device(), device(), device(), device()};
+    std::seed_seq seq{device(), device(), device(), device(),
+                      device(), device(), device(), device()};
     return std::mt19937_64(seq);
   }()};
   static constexpr char digits[] = "0123456789abcdef";

@@ -20,7 +20,8 @@ int record_error(std::ostream& out, std::ostream& err, const protocol::proto_err
 }
 
 int move_error(std::ostream& out, std::size_t index, const protocol::proto_error& e) {
-  out << json{{"error", {{"move", index}, {"code", e.code}, {"message", e.message}}}}.dump() << '\n';
+  out << json{{"error", {{"move", index}, {"code", e.code}, {"message", e.message}}}}.dump()
+      << '\n';
   return 3;
 }
 
@@ -43,7 +44,8 @@ int run_replay(std::span<const std::string> args, std::istream& in, std::ostream
         } catch (...) {
           used = 0;
         }
-        if (who.empty() || used != who.size() || who.find_first_not_of("0123456789") != std::string::npos) {
+        if (who.empty() || used != who.size() ||
+            who.find_first_not_of("0123456789") != std::string::npos) {
           err << "carcassonne replay: --as takes a seat number or 'spectator'\n";
           return 1;
         }
@@ -89,9 +91,11 @@ int run_replay(std::span<const std::string> args, std::istream& in, std::ostream
   };
   flush_events();
   for (std::size_t i = 0; i < r.moves.size(); ++i) {
-    if (auto e = protocol::apply_json_move(s, r.moves[i], with_events ? &events : nullptr); !e.code.empty()) {
+    if (auto e = protocol::apply_json_move(s, r.moves[i], with_events ? &events : nullptr);
+        !e.code.empty()) {
       // A scripted draw that cannot be made is the record's fault, not the move's (exit 2).
-      if (e.code == code_name(error_code::bad_script) || e.code == code_name(error_code::script_exhausted))
+      if (e.code == code_name(error_code::bad_script) ||
+          e.code == code_name(error_code::script_exhausted))
         return record_error(out, err, e);
       return move_error(out, i, e);
     }
@@ -99,9 +103,8 @@ int run_replay(std::span<const std::string> args, std::istream& in, std::ostream
   }
 
   // Without --as: the public (spectator) view, with the legal moves of the seat to act.
-  json v = protocol::build_view(s, full ? to_act(s) == no_seat ? protocol::spectator : to_act(s)
-                                        : viewer,
-                                r.names);
+  json v = protocol::build_view(
+      s, full ? to_act(s) == no_seat ? protocol::spectator : to_act(s) : viewer, r.names);
   if (full) v["viewer"] = "replay";
   v["moves"] = r.moves.size();
   if (with_events) v["events"] = std::move(event_json);

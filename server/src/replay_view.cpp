@@ -5,7 +5,8 @@
 
 namespace carcassonne::server {
 
-std::optional<replay_frame> replay_to(const nlohmann::json& record, std::size_t move, protocol::proto_error& error) {
+std::optional<replay_frame> replay_to(const nlohmann::json& record, std::size_t move,
+                                      protocol::proto_error& error) {
   using nlohmann::json;
   auto parsed = protocol::parse_setup(record.value("setup", json::object()));
   if (!parsed.ok()) return error = parsed.error, std::nullopt;
@@ -20,7 +21,8 @@ std::optional<replay_frame> replay_to(const nlohmann::json& record, std::size_t 
   game_state& state = g.value();
   for (std::size_t i = 0; i < move; ++i) {
     events.clear();
-    if (auto e = protocol::apply_json_move(state, moves[i], &events); !e.code.empty()) return error = e, std::nullopt;
+    if (auto e = protocol::apply_json_move(state, moves[i], &events); !e.code.empty())
+      return error = e, std::nullopt;
   }
   replay_frame out;
   out.moves = moves.size();

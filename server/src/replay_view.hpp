@@ -17,6 +17,7 @@ struct replay_frame {
 };
 
 // Nothing when the record does not replay (with the error), or `move` is past the end.
-std::optional<replay_frame> replay_to(const nlohmann::json& record, std::size_t move, protocol::proto_error& error);
+std::optional<replay_frame> replay_to(const nlohmann::json& record, std::size_t move,
+                                      protocol::proto_error& error);
 
 }  // namespace carcassonne::server

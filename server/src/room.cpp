@@ -24,14 +24,23 @@ void append_room_ops(std::string& ops, const json& from, const json& to) {
 }  // namespace
 
 json room_summary::to_json() const {
-  return {{"id", id},         {"name", name},         {"state", state},
-          {"public", is_public}, {"seats", seats},     {"taken", taken},
-          {"players", players}, {"expansions", expansions}, {"spectators", spectators},
+  return {{"id", id},
+          {"name", name},
+          {"state", state},
+          {"public", is_public},
+          {"seats", seats},
+          {"taken", taken},
+          {"players", players},
+          {"expansions", expansions},
+          {"spectators", spectators},
           {"spectator_delay", spectator_delay}};
 }
 
 room::room(room_settings settings, metrics* m, std::weak_ptr<const client_link> creator)
-    : settings_(std::move(settings)), metrics_(m), creator_(std::move(creator)), seats_(settings_.seats) {
+    : settings_(std::move(settings)),
+      metrics_(m),
+      creator_(std::move(creator)),
+      seats_(settings_.seats) {
   if (!settings_.setup.is_object()) settings_.setup = json::object();
   info_ = room_info();
   publish_summary();
@@ -44,7 +53,8 @@ int room::seat_of(const client_link* c) const {
 }
 
 bool room::is_spectator(const client_link* c) const {
-  return std::any_of(spectators_.begin(), spectators_.end(), [&](const client_ptr& s) { return s.get() == c; });
+  return std::any_of(spectators_.begin(), spectators_.end(),
+                     [&](const client_ptr& s) { return s.get() == c; });
 }
 
 void room::out(const client_ptr& c, frame_ptr frame) {
@@ -117,7 +127,8 @@ void room::advance_spectators() {
   const std::size_t target =
       game_->finished ? journal_.size() : (journal_.size() > delay ? journal_.size() - delay : 0);
   while (spectator_moves_ < target) {
-    (void)protocol::apply_json_move(*spectator_game_, journal_[spectator_moves_]);  // accepted once already
+    (void)protocol::apply_json_move(*spectator_game_,
+                                    journal_[spectator_moves_]);  // accepted once already
     ++spectator_moves_;
   }
 }
@@ -135,8 +146,8 @@ void room::broadcast(const event_log& events) {
     events_text += protocol::event_to_json(events[i]).dump();
   }
   events_text += ']';
-  const std::string prefix = R"({"type":"patch","room":)" + json(settings_.id).dump() + R"(,"seq":)" +
-                             std::to_string(seq_) + R"(,"events":)";
+  const std::string prefix = R"({"type":"patch","room":)" + json(settings_.id).dump() +
+                             R"(,"seq":)" + std::to_string(seq_) + R"(,"events":)";
 
   // Seats: the public diff once, then each seat's private part.
   const bool game_appeared = game_ && public_.fields.empty();

@@ -15,7 +15,9 @@ namespace carcassonne::server {
 void room::join(const client_ptr& c, const protocol::join_msg& m, const json& id) {
   if (seat_of(c.get()) >= 0 || is_spectator(c.get()))
     return fail(c, id, "already_in_room", "you are already in this room");
-  if (game_) return fail(c, id, "already_started", "the game has started; seated players resume with their token");
+  if (game_)
+    return fail(c, id, "already_started",
+                "the game has started; seated players resume with their token");
   int seat = -1;
   if (m.seat) {
     if (*m.seat >= settings_.seats) return fail(c, id, "no_such_seat", "the room has no such seat");
@@ -34,9 +36,11 @@ void room::join(const client_ptr& c, const protocol::join_msg& m, const json& id
   s.client = c;
   if (is_creator(c.get()) && creator_seat_ < 0) creator_seat_ = seat;
   c->set_room(settings_.id, true);
-  spdlog::info("room {} seat {}: joined as {}", settings_.id, seat, json(m.name).dump());  // escaped: one line
-  persist_meta();  // the token is only handed out once the seat is durable
-  send(c, protocol::reply("joined", id, {{"room", settings_.id}, {"seat", seat}, {"token", token}}));
+  spdlog::info("room {} seat {}: joined as {}", settings_.id, seat,
+               json(m.name).dump());  // escaped: one line
+  persist_meta();                     // the token is only handed out once the seat is durable
+  send(c,
+       protocol::reply("joined", id, {{"room", settings_.id}, {"seat", seat}, {"token", token}}));
   // The newcomer gets the last view sent to everyone, then the same patch as everyone.
   send_snapshot(c, seat, nullptr);
   broadcast({});
@@ -65,7 +69,8 @@ void room::resume(const client_ptr& c, const protocol::resume_msg& m, const json
     return fail(c, id, "already_in_room", "this connection already holds another seat");
   if (it->client && it->client != c) {
     // The seat moves to the new connection; the old one is told and leaves the room.
-    send(it->client, protocol::reply("replaced", nullptr, {{"room", settings_.id}, {"seat", seat}}));
+    send(it->client,
+         protocol::reply("replaced", nullptr, {{"room", settings_.id}, {"seat", seat}}));
     it->client->set_room(settings_.id, false);
   }
   std::erase_if(spectators_, [&](const client_ptr& s) { return s == c; });
@@ -103,9 +108,10 @@ void room::disconnected(const client_ptr& c) {
   if (seat >= 0) {
     seats_[seat].client = nullptr;  // the seat stays its owner's (resume)
     spdlog::info("room {} seat {}: disconnected", settings_.id, seat);
-  }
-  else if (is_spectator(c.get())) std::erase_if(spectators_, [&](const client_ptr& s) { return s == c; });
-  else return;
+  } else if (is_spectator(c.get()))
+    std::erase_if(spectators_, [&](const client_ptr& s) { return s == c; });
+  else
+    return;
   broadcast({});
 }
 
@@ -114,8 +120,10 @@ void room::start(const client_ptr& c, const json& id) {
   if (!is_creator(c.get()) && (seat < 0 || seat != creator_seat_))
     return fail(c, id, "not_creator", "only the room's creator starts the game");
   if (game_) return fail(c, id, "already_started", "the game has already started");
-  const auto taken_count = std::count_if(seats_.begin(), seats_.end(), [](const seat_slot& s) { return s.taken; });
-  if (taken_count < min_seats) return fail(c, id, "too_few_players", "at least 2 seats must be taken");
+  const auto taken_count =
+      std::count_if(seats_.begin(), seats_.end(), [](const seat_slot& s) { return s.taken; });
+  if (taken_count < min_seats)
+    return fail(c, id, "too_few_players", "at least 2 seats must be taken");
   // Seats are renumbered in order without gaps: the engine's seat i is the i-th taken seat.
   std::vector<seat_slot> taken;
   for (const auto& s : seats_)
@@ -161,14 +169,16 @@ void room::move(const client_ptr& c, const protocol::move_msg& m, const json& id
       if (answered_id == id) return out(c, frame);
   }
   if (storage_failed_)
-    return fail(c, id, "storage_failed", "the server could not store this room's last change: it takes no more moves");
+    return fail(c, id, "storage_failed",
+                "the server could not store this room's last change: it takes no more moves");
   const auto refuse = [&](const protocol::proto_error& e) {
     if (metrics_) metrics_->rejected(e.code);
     answer(c, seat, id, protocol::error_message(e, id));
   };
   if (m.seq && *m.seq != seq_)
-    return refuse({"stale_sequence", "your view is at " + std::to_string(*m.seq) + ", the room at " +
-                                         std::to_string(seq_) + ": apply the missing patches or ask for a snapshot"});
+    return refuse({"stale_sequence", "your view is at " + std::to_string(*m.seq) +
+                                         ", the room at " + std::to_string(seq_) +
+                                         ": apply the missing patches or ask for a snapshot"});
   json mv = m.move;
   if (mv.contains("seat") && mv["seat"] != json(seat))
     return refuse({"wrong_seat", "you hold seat " + std::to_string(seat)});
@@ -181,7 +191,8 @@ void room::move(const client_ptr& c, const protocol::move_msg& m, const json& id
     return refuse(protocol::from_engine(st.err()));
   journal_.push_back(normal);
   // In the journal before anyone hears of it: the answer and the patch wait for the commit.
-  persist(move_write{settings_.id, static_cast<std::int64_t>(journal_.size() - 1), normal.dump(), id.dump(), seq_ + 1});
+  persist(move_write{settings_.id, static_cast<std::int64_t>(journal_.size() - 1), normal.dump(),
+                     id.dump(), seq_ + 1});
   if (game_->finished) persist_meta();
   spdlog::debug("room {} seat {}: {}", settings_.id, seat, normal.dump());
   if (game_->finished) {
@@ -190,7 +201,8 @@ void room::move(const client_ptr& c, const protocol::move_msg& m, const json& id
       if (s) scores += ' ';
       scores += std::to_string(game_->players[s].score);
     }
-    spdlog::info("room {}: game finished after {} moves, scores {}", settings_.id, journal_.size(), scores);
+    spdlog::info("room {}: game finished after {} moves, scores {}", settings_.id, journal_.size(),
+                 scores);
   }
   if (metrics_) {
     metrics_->moves_accepted.fetch_add(1, std::memory_order_relaxed);
@@ -206,9 +218,12 @@ void room::move(const client_ptr& c, const protocol::move_msg& m, const json& id
 void room::chat(const client_ptr& c, const protocol::chat_msg& m, const json& id) {
   const int seat = seat_of(c.get());
   if (seat < 0) return fail(c, id, "not_seated", "only seated players chat");
-  const auto frame = std::make_shared<const std::string>(
-      json{{"type", "chat"}, {"room", settings_.id}, {"seat", seat}, {"name", seats_[seat].name}, {"text", m.text}}
-          .dump());
+  const auto frame = std::make_shared<const std::string>(json{
+      {"type", "chat"},
+      {"room", settings_.id},
+      {"seat", seat},
+      {"name", seats_[seat].name},
+      {"text", m.text}}.dump());
   for (const auto& s : seats_) out(s.client, frame);
   for (const auto& s : spectators_) out(s, frame);
   if (!id.is_null()) send(c, protocol::reply("chat_sent", id));
@@ -216,7 +231,8 @@ void room::chat(const client_ptr& c, const protocol::chat_msg& m, const json& id
 
 void room::snapshot(const client_ptr& c, const json& id) {
   const int seat = seat_of(c.get());
-  if (seat < 0 && !is_spectator(c.get())) return fail(c, id, "not_in_room", "you are not in this room");
+  if (seat < 0 && !is_spectator(c.get()))
+    return fail(c, id, "not_in_room", "you are not in this room");
   send_snapshot(c, seat, id);
 }
 

@@ -32,7 +32,8 @@ void room::on_durable(std::uint64_t n, bool ok) {
     // The change stays in memory but could be lost: the room refuses further moves rather than
     // build on it. Held frames still go out so that nobody waits forever.
     storage_failed_ = true;
-    spdlog::error("room {}: a write to the database failed; the room takes no more moves", settings_.id);
+    spdlog::error("room {}: a write to the database failed; the room takes no more moves",
+                  settings_.id);
   }
   writes_durable_ = std::max(writes_durable_, n);
   while (!outbox_.empty() && outbox_.front().needs <= writes_durable_) {
@@ -44,7 +45,8 @@ void room::on_durable(std::uint64_t n, bool ok) {
 json room::stored_meta() const {
   json seats = json::array();
   for (const auto& s : seats_)
-    seats.push_back(s.taken ? json{{"name", s.name}, {"token_sha256", s.token_hash}} : json(nullptr));
+    seats.push_back(s.taken ? json{{"name", s.name}, {"token_sha256", s.token_hash}}
+                            : json(nullptr));
   return {{"id", settings_.id},
           {"name", settings_.name},
           {"public", settings_.is_public},
@@ -107,8 +109,10 @@ std::unique_ptr<room> room::restore(const stored_room& stored, metrics* m, std::
         // Duplicates of moves answered before the restart are still recognised.
         if (!e.client_id.is_null() && e.move.contains("seat")) {
           auto& cache = r->seats_.at(e.move["seat"].get<std::size_t>()).answered;
-          cache.emplace_back(e.client_id, std::make_shared<const std::string>(
-                                              protocol::reply("move_accepted", e.client_id, {{"seq", e.seq}}).dump()));
+          cache.emplace_back(
+              e.client_id,
+              std::make_shared<const std::string>(
+                  protocol::reply("move_accepted", e.client_id, {{"seq", e.seq}}).dump()));
           if (cache.size() > answers_kept) cache.pop_front();
         }
       }

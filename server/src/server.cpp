@@ -11,7 +11,8 @@
 namespace carcassonne::server {
 
 struct server::impl {
-  explicit impl(config c) : state(std::make_shared<shared_state>(io, std::move(c))), acceptor(io), signals(io) {}
+  explicit impl(config c)
+      : state(std::make_shared<shared_state>(io, std::move(c))), acceptor(io), signals(io) {}
 
   void accept() {
     acceptor.async_accept(net::make_strand(io), [this](beast::error_code ec, tcp::socket socket) {
@@ -23,8 +24,9 @@ struct server::impl {
         // Nagle's algorithm holds the second one until the peer's delayed ACK (~40 ms).
         beast::error_code ignored;
         socket.set_option(tcp::no_delay(true), ignored);
-        socket.set_option(net::socket_base::send_buffer_size(static_cast<int>(state->cfg.socket_send_buffer)),
-                          ignored);
+        socket.set_option(
+            net::socket_base::send_buffer_size(static_cast<int>(state->cfg.socket_send_buffer)),
+            ignored);
         start_http_session(std::move(socket), state);
       }
       accept();
@@ -39,7 +41,8 @@ struct server::impl {
       acceptor.close(ignored);
       signals.cancel(ignored);
       close_all_sessions(*state);
-      grace = std::make_unique<net::steady_timer>(io, std::chrono::seconds(state->cfg.shutdown_grace_seconds));
+      grace = std::make_unique<net::steady_timer>(
+          io, std::chrono::seconds(state->cfg.shutdown_grace_seconds));
       grace->async_wait([this](beast::error_code ec) {
         if (!ec) io.stop();
       });
@@ -97,13 +100,17 @@ bool server::listen(std::string& error) {
   if (!ec) a.set_option(net::socket_base::reuse_address(true), ec);
   if (!ec) a.bind(endpoint, ec);
   if (!ec) a.listen(net::socket_base::max_listen_connections, ec);
-  if (ec) return error = "cannot listen on " + impl_->state->cfg.address + ":" +
-                         std::to_string(impl_->state->cfg.port) + ": " + ec.message(), false;
+  if (ec)
+    return error = "cannot listen on " + impl_->state->cfg.address + ":" +
+                   std::to_string(impl_->state->cfg.port) + ": " + ec.message(),
+           false;
   impl_->accept();
   return true;
 }
 
-std::uint16_t server::port() const { return impl_->acceptor.local_endpoint().port(); }
+std::uint16_t server::port() const {
+  return impl_->acceptor.local_endpoint().port();
+}
 
 void server::run() {
   int n = impl_->state->cfg.threads;
@@ -114,7 +121,9 @@ void server::run() {
   for (auto& t : threads) t.join();
 }
 
-void server::stop() { impl_->stop(); }
+void server::stop() {
+  impl_->stop();
+}
 
 void server::stop_on_signals() {
   impl_->signals.add(SIGINT);
@@ -126,8 +135,12 @@ void server::stop_on_signals() {
   });
 }
 
-metrics& server::stats() { return impl_->state->stats; }
-lobby& server::rooms() { return impl_->state->rooms; }
+metrics& server::stats() {
+  return impl_->state->stats;
+}
+lobby& server::rooms() {
+  return impl_->state->rooms;
+}
 
 int run_serve(std::span<const std::string> args, std::ostream& out, std::ostream& err) {
   std::string message;
@@ -139,15 +152,18 @@ int run_serve(std::span<const std::string> args, std::ostream& out, std::ostream
   }
   spdlog::set_level(spdlog::level::from_str(cfg->log_level));
   spdlog::set_pattern("%Y-%m-%dT%H:%M:%S.%e %^%l%$ %v");
-  if (cfg->journal) spdlog::info("database {}", cfg->database_path());
-  else spdlog::warn("journal off: rooms live in memory only and are lost when the server stops");
+  if (cfg->journal)
+    spdlog::info("database {}", cfg->database_path());
+  else
+    spdlog::warn("journal off: rooms live in memory only and are lost when the server stops");
   server s(*cfg);
   if (!s.listen(message)) {
     err << "carcassonne serve: " << message << '\n';
     return 1;
   }
   s.stop_on_signals();
-  spdlog::info("listening on {}:{} (WebSocket /ws, HTTP /healthz /metrics /api/rooms)", cfg->address, s.port());
+  spdlog::info("listening on {}:{} (WebSocket /ws, HTTP /healthz /metrics /api/rooms)",
+               cfg->address, s.port());
   s.run();
   spdlog::info("stopped");
   return 0;

@@ -117,7 +117,8 @@ std::optional<static_file> find_static_file(std::string_view target, const std::
 http::response<http::string_body> static_file_response(const http::request<http::string_body>& req,
                                                        const static_file& file) {
   const bool fresh = etag_matches(req[http::field::if_none_match], file.etag);
-  http::response<http::string_body> res{fresh ? http::status::not_modified : http::status::ok, req.version()};
+  http::response<http::string_body> res{fresh ? http::status::not_modified : http::status::ok,
+                                        req.version()};
   res.set(http::field::server, "carcassonne");
   res.set(http::field::etag, file.etag);
   // no-cache: the browser may keep a copy but asks every time; an unchanged file costs a 304.
@@ -125,10 +126,11 @@ http::response<http::string_body> static_file_response(const http::request<http:
   res.set("X-Content-Type-Options", "nosniff");
   if (file.content_type.starts_with("text/html")) {
     // The page loads only its own files and talks only to its own server.
-    res.set("Content-Security-Policy",
-            "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
-            "img-src 'self' data:; connect-src 'self' ws: wss:; object-src 'none'; base-uri 'none'; "
-            "frame-ancestors 'none'");
+    res.set(
+        "Content-Security-Policy",
+        "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+        "img-src 'self' data:; connect-src 'self' ws: wss:; object-src 'none'; base-uri 'none'; "
+        "frame-ancestors 'none'");
     res.set("Referrer-Policy", "no-referrer");
   }
   res.keep_alive(req.keep_alive());
@@ -143,10 +145,11 @@ http::response<http::string_body> static_file_response(const http::request<http:
   return res;
 }
 
-std::optional<http::response<http::string_body>> serve_static(const http::request<http::string_body>& req,
-                                                              const std::string& web_root) {
+std::optional<http::response<http::string_body>> serve_static(
+    const http::request<http::string_body>& req, const std::string& web_root) {
   if (req.method() != http::verb::get && req.method() != http::verb::head) return std::nullopt;
-  const auto file = find_static_file(std::string_view(req.target().data(), req.target().size()), web_root);
+  const auto file =
+      find_static_file(std::string_view(req.target().data(), req.target().size()), web_root);
   if (!file) return std::nullopt;
   return static_file_response(req, *file);
 }

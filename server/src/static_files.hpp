@@ -28,7 +28,7 @@ http::response<http::string_body> static_file_response(const http::request<http:
                                                        const static_file& file);
 
 // The whole answer for a GET/HEAD of one of the paths above, or nothing when `req` is not one.
-std::optional<http::response<http::string_body>> serve_static(const http::request<http::string_body>& req,
-                                                              const std::string& web_root);
+std::optional<http::response<http::string_body>> serve_static(
+    const http::request<http::string_body>& req, const std::string& web_root);
 
 }  // namespace carcassonne::server

@@ -98,8 +98,10 @@ std::unique_ptr<store> store::open(const store_options& options, std::string& er
   if (!s->write_db_) return fail("cannot open: " + why);
   // The first statements read the file: a file that is not a database fails here.
   const auto mode = scalar(s->write_db_, "PRAGMA journal_mode=WAL", why);
-  if (!mode) return fail(why + " (not an SQLite database, or damaged: restore a backup, or move the file away "
-                               "to start with an empty server)");
+  if (!mode)
+    return fail(why +
+                " (not an SQLite database, or damaged: restore a backup, or move the file away "
+                "to start with an empty server)");
   if (*mode != "wal") return fail("cannot switch to WAL mode (journal_mode is " + *mode + ")");
   const auto check = scalar(s->write_db_, "PRAGMA quick_check", why);
   if (!check || *check != "ok")
@@ -109,7 +111,8 @@ std::unique_ptr<store> store::open(const store_options& options, std::string& er
   if (std::stoi(*version) > schema_version)
     return fail("written by a newer server (schema " + *version + ", this server knows " +
                 std::to_string(schema_version) + "): upgrade the server");
-  if (!exec(s->write_db_, options.full_sync ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL", &why) ||
+  if (!exec(s->write_db_,
+            options.full_sync ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL", &why) ||
       !exec(s->write_db_, schema, &why) ||
       !exec(s->write_db_, ("PRAGMA user_version=" + std::to_string(schema_version)).c_str(), &why))
     return fail("cannot set up the schema: " + why);
@@ -166,15 +169,17 @@ void store::writer_loop() {
       if (ok) ok = apply(w);
     if (ok) ok = exec(write_db_, "COMMIT");
     if (!ok) {
-      spdlog::error("database: a commit of {} writes failed: {}", batch.size(), sqlite3_errmsg(write_db_));
+      spdlog::error("database: a commit of {} writes failed: {}", batch.size(),
+                    sqlite3_errmsg(write_db_));
       exec(write_db_, "ROLLBACK");
       failures.fetch_add(1);
     }
     commits.fetch_add(1, std::memory_order_relaxed);
     writes.fetch_add(static_cast<std::int64_t>(batch.size()), std::memory_order_relaxed);
-    commit_ns.fetch_add(std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0)
-                            .count(),
-                        std::memory_order_relaxed);
+    commit_ns.fetch_add(
+        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0)
+            .count(),
+        std::memory_order_relaxed);
     for (auto& [w, done] : batch)
       if (done) done(ok);
     {
@@ -189,7 +194,8 @@ void store::writer_loop() {
 struct store::write_statements {
   explicit write_statements(sqlite3* db)
       : save(db,
-             "INSERT INTO rooms(id, state, meta, ord) VALUES(?1, ?2, ?3, (SELECT IFNULL(MAX(ord), 0) + 1 FROM rooms)) "
+             "INSERT INTO rooms(id, state, meta, ord) VALUES(?1, ?2, ?3, (SELECT IFNULL(MAX(ord), "
+             "0) + 1 FROM rooms)) "
              "ON CONFLICT(id) DO UPDATE SET state = excluded.state, meta = excluded.meta"),
         append(db, "INSERT INTO moves(room, n, move, client_id, seq) VALUES(?1, ?2, ?3, ?4, ?5)"),
         drop_moves(db, "DELETE FROM moves WHERE room = ?1"),
@@ -234,7 +240,8 @@ std::optional<stored_room> store::read_room(sqlite3_stmt* row, std::string& erro
   r.id = text_column(row, 0);
   r.state = text_column(row, 1);
   r.meta = nlohmann::json::parse(text_column(row, 2), nullptr, false);
-  if (r.meta.is_discarded() || !r.meta.is_object()) return error = "room " + r.id + ": unreadable meta", std::nullopt;
+  if (r.meta.is_discarded() || !r.meta.is_object())
+    return error = "room " + r.id + ": unreadable meta", std::nullopt;
   statement q(read_db_, "SELECT n, move, client_id, seq FROM moves WHERE room = ?1 ORDER BY n");
   if (!q) return error = sqlite3_errmsg(read_db_), std::nullopt;
   bind_text(q.s, 1, r.id);
@@ -242,12 +249,15 @@ std::optional<stored_room> store::read_room(sqlite3_stmt* row, std::string& erro
   while ((rc = sqlite3_step(q.s)) == SQLITE_ROW) {
     journal_entry e;
     if (sqlite3_column_int64(q.s, 0) != static_cast<std::int64_t>(r.moves.size()))
-      return error = "room " + r.id + ": journal has a gap at move " + std::to_string(r.moves.size()), std::nullopt;
+      return error =
+                 "room " + r.id + ": journal has a gap at move " + std::to_string(r.moves.size()),
+             std::nullopt;
     e.move = nlohmann::json::parse(text_column(q.s, 1), nullptr, false);
     e.client_id = nlohmann::json::parse(text_column(q.s, 2), nullptr, false);
     e.seq = static_cast<std::uint64_t>(sqlite3_column_int64(q.s, 3));
     if (e.move.is_discarded() || e.client_id.is_discarded())
-      return error = "room " + r.id + ": unreadable move " + std::to_string(r.moves.size()), std::nullopt;
+      return error = "room " + r.id + ": unreadable move " + std::to_string(r.moves.size()),
+             std::nullopt;
     r.moves.push_back(std::move(e));
   }
   if (rc != SQLITE_DONE) return error = sqlite3_errmsg(read_db_), std::nullopt;
@@ -280,8 +290,10 @@ std::optional<stored_room> store::load(const std::string& id, std::string& error
   return read_room(q.s, error);
 }
 
-bool store::backup(const std::string& source, const std::string& dest, std::size_t& rooms, std::string& error) {
-  if (std::filesystem::exists(dest)) return error = dest + " already exists: choose a new file", false;
+bool store::backup(const std::string& source, const std::string& dest, std::size_t& rooms,
+                   std::string& error) {
+  if (std::filesystem::exists(dest))
+    return error = dest + " already exists: choose a new file", false;
   std::string why;
   sqlite3* from = open_connection(source, SQLITE_OPEN_READONLY, why);
   if (!from) return error = "database " + source + ": cannot open: " + why, false;
@@ -296,18 +308,21 @@ bool store::backup(const std::string& source, const std::string& dest, std::size
     } else {
       int rc;
       // Pages in steps, so that a busy server's writer is never held up for long.
-      while ((rc = sqlite3_backup_step(b, 256)) == SQLITE_OK || rc == SQLITE_BUSY || rc == SQLITE_LOCKED)
+      while ((rc = sqlite3_backup_step(b, 256)) == SQLITE_OK || rc == SQLITE_BUSY ||
+             rc == SQLITE_LOCKED)
         sqlite3_sleep(1);
       sqlite3_backup_finish(b);
       if (rc != SQLITE_DONE) {
         ok = false;
-        error = "database " + source + ": " + sqlite3_errstr(rc) + " (not an SQLite database, or damaged?)";
+        error = "database " + source + ": " + sqlite3_errstr(rc) +
+                " (not an SQLite database, or damaged?)";
       }
     }
   }
   if (ok) {
     const auto check = scalar(to, "PRAGMA quick_check", why);
-    const auto count = check && *check == "ok" ? scalar(to, "SELECT COUNT(*) FROM rooms", why) : std::nullopt;
+    const auto count =
+        check && *check == "ok" ? scalar(to, "SELECT COUNT(*) FROM rooms", why) : std::nullopt;
     if (!count) {
       ok = false;
       error = dest + ": the copy does not check out: " + (check && *check != "ok" ? *check : why);

@@ -13,7 +13,8 @@
 
 namespace carcassonne::server {
 
-class websocket_session : public client_link, public std::enable_shared_from_this<websocket_session> {
+class websocket_session : public client_link,
+                          public std::enable_shared_from_this<websocket_session> {
  public:
   websocket_session(beast::tcp_stream stream, std::shared_ptr<shared_state> state)
       : ws_(std::move(stream)), state_(std::move(state)), tokens_(state_->cfg.message_burst) {}
@@ -24,20 +25,23 @@ class websocket_session : public client_link, public std::enable_shared_from_thi
     timeouts.keep_alive_pings = true;
     ws_.set_option(timeouts);
     ws_.read_message_max(state_->cfg.max_message_bytes);
-    ws_.set_option(websocket::stream_base::decorator([](websocket::response_type& res) {
-      res.set(http::field::server, "carcassonne");
-    }));
-    ws_.async_accept(request, beast::bind_front_handler(&websocket_session::on_accept, shared_from_this()));
+    ws_.set_option(websocket::stream_base::decorator(
+        [](websocket::response_type& res) { res.set(http::field::server, "carcassonne"); }));
+    ws_.async_accept(request,
+                     beast::bind_front_handler(&websocket_session::on_accept, shared_from_this()));
   }
 
   void deliver(frame_ptr frame) override {
-    net::post(ws_.get_executor(), [self = shared_from_this(), frame = std::move(frame)] { self->enqueue(frame); });
+    net::post(ws_.get_executor(),
+              [self = shared_from_this(), frame = std::move(frame)] { self->enqueue(frame); });
   }
 
   void set_room(const std::string& room_id, bool member) override {
     net::post(ws_.get_executor(), [self = shared_from_this(), room_id, member] {
-      if (member) self->room_ = room_id;
-      else if (self->room_ == room_id) self->room_.clear();
+      if (member)
+        self->room_ = room_id;
+      else if (self->room_ == room_id)
+        self->room_.clear();
     });
   }
 
@@ -67,14 +71,16 @@ class websocket_session : public client_link, public std::enable_shared_from_thi
   }
 
   void read() {
-    ws_.async_read(buffer_, beast::bind_front_handler(&websocket_session::on_read, shared_from_this()));
+    ws_.async_read(buffer_,
+                   beast::bind_front_handler(&websocket_session::on_read, shared_from_this()));
   }
 
   void on_read(beast::error_code ec, std::size_t bytes) {
     if (ec) {
       if (ec == websocket::error::message_too_big) {
         state_->stats.dropped_oversize.fetch_add(1);
-        spdlog::info("room {}: connection closed: frame over {} bytes", room_, state_->cfg.max_message_bytes);
+        spdlog::info("room {}: connection closed: frame over {} bytes", room_,
+                     state_->cfg.max_message_bytes);
       }
       return finish();
     }
@@ -119,16 +125,20 @@ class websocket_session : public client_link, public std::enable_shared_from_thi
   template <class Call>
   void to_room(const std::string& room_id, const nlohmann::json& id, Call call);
 
-  void send_json(const nlohmann::json& j) { enqueue(std::make_shared<const std::string>(j.dump())); }
+  void send_json(const nlohmann::json& j) {
+    enqueue(std::make_shared<const std::string>(j.dump()));
+  }
 
   void enqueue(frame_ptr frame) {
     if (closing_) return;
     queue_bytes_ += frame->size();
     queue_.push_back(std::move(frame));
-    if (queue_.size() > state_->cfg.max_outbound_messages || queue_bytes_ > state_->cfg.max_outbound_bytes) {
+    if (queue_.size() > state_->cfg.max_outbound_messages ||
+        queue_bytes_ > state_->cfg.max_outbound_bytes) {
       // A reader this slow would make the server hold unbounded memory: drop it. It can resume.
       state_->stats.dropped_slow.fetch_add(1);
-      spdlog::info("room {}: connection dropped: slow reader ({} frames queued)", room_, queue_.size());
+      spdlog::info("room {}: connection dropped: slow reader ({} frames queued)", room_,
+                   queue_.size());
       closing_ = true;
       beast::error_code ignored;
       beast::get_lowest_layer(ws_).socket().shutdown(tcp::socket::shutdown_both, ignored);
@@ -159,7 +169,8 @@ class websocket_session : public client_link, public std::enable_shared_from_thi
   void maybe_close() {
     if (!close_after_queue_ || writing_ || !queue_.empty() || closing_) return;
     closing_ = true;
-    ws_.async_close(close_code_, [self = shared_from_this()](beast::error_code) { self->finish(); });
+    ws_.async_close(close_code_,
+                    [self = shared_from_this()](beast::error_code) { self->finish(); });
   }
 
   // The connection is gone: leave the room (the seat stays reserved) and forget the session.
@@ -188,7 +199,8 @@ class websocket_session : public client_link, public std::enable_shared_from_thi
   beast::flat_buffer buffer_;
   std::deque<frame_ptr> queue_;
   std::size_t queue_bytes_ = 0;
-  bool writing_ = false, closing_ = false, close_after_queue_ = false, finished_ = false, counted_ = false;
+  bool writing_ = false, closing_ = false, close_after_queue_ = false, finished_ = false,
+       counted_ = false;
   websocket::close_reason close_code_{websocket::close_code::going_away};
   double tokens_;
   std::chrono::steady_clock::time_point last_refill_ = std::chrono::steady_clock::now();
@@ -219,7 +231,8 @@ void websocket_session::handle(const std::string& text) {
   const auto in_room = [&](const char* what) {
     if (!room_.empty()) return true;
     state_->stats.rejected("not_in_room");
-    send_json(error_message({"not_in_room", std::string(what) + " needs a room: join, spectate or resume first"}, id));
+    send_json(error_message(
+        {"not_in_room", std::string(what) + " needs a room: join, spectate or resume first"}, id));
     return false;
   };
   const auto not_elsewhere = [&](const std::string& target) {
@@ -234,7 +247,8 @@ void websocket_session::handle(const std::string& text) {
         if constexpr (std::is_same_v<T, hello_msg>) {
           if (m.protocol != protocol_version) {
             state_->stats.rejected("protocol_version");
-            return send_json(error_message({"protocol_version", "this server speaks protocol 1"}, id));
+            return send_json(
+                error_message({"protocol_version", "this server speaks protocol 1"}, id));
           }
           send_json(reply("welcome", id,
                           {{"protocol", protocol_version},
@@ -270,13 +284,17 @@ void websocket_session::handle(const std::string& text) {
             to_room(left, id, [id](room& r, const client_ptr& c) { r.leave(c, id); });
           }
         } else if constexpr (std::is_same_v<T, start_msg>) {
-          if (in_room("start")) to_room(room_, id, [id](room& r, const client_ptr& c) { r.start(c, id); });
+          if (in_room("start"))
+            to_room(room_, id, [id](room& r, const client_ptr& c) { r.start(c, id); });
         } else if constexpr (std::is_same_v<T, move_msg>) {
-          if (in_room("move")) to_room(room_, id, [m, id](room& r, const client_ptr& c) { r.move(c, m, id); });
+          if (in_room("move"))
+            to_room(room_, id, [m, id](room& r, const client_ptr& c) { r.move(c, m, id); });
         } else if constexpr (std::is_same_v<T, chat_msg>) {
-          if (in_room("chat")) to_room(room_, id, [m, id](room& r, const client_ptr& c) { r.chat(c, m, id); });
+          if (in_room("chat"))
+            to_room(room_, id, [m, id](room& r, const client_ptr& c) { r.chat(c, m, id); });
         } else if constexpr (std::is_same_v<T, snapshot_msg>) {
-          if (in_room("snapshot")) to_room(room_, id, [id](room& r, const client_ptr& c) { r.snapshot(c, id); });
+          if (in_room("snapshot"))
+            to_room(room_, id, [id](room& r, const client_ptr& c) { r.snapshot(c, id); });
         } else if constexpr (std::is_same_v<T, replay_msg>) {
           replay(m, id);
         }
@@ -291,13 +309,17 @@ void websocket_session::replay(const protocol::replay_msg& m, const nlohmann::js
   nlohmann::json record;
   const auto status = state_->rooms.finished_record(m.room, record);
   proto_error error;
-  if (status == lobby::record_status::unknown) error = {"no_such_room", "no room '" + m.room + "'"};
+  if (status == lobby::record_status::unknown)
+    error = {"no_such_room", "no room '" + m.room + "'"};
   else if (status == lobby::record_status::not_finished)
     error = {"not_finished", "a game is replayed once it is over; spectate it meanwhile"};
   else if (auto frame = replay_to(record, static_cast<std::size_t>(m.move), error))
     return send_json(reply("replay", id,
-                           {{"room", m.room}, {"move", m.move}, {"moves", frame->moves},
-                            {"events", std::move(frame->events)}, {"game", std::move(frame->game)}}));
+                           {{"room", m.room},
+                            {"move", m.move},
+                            {"moves", frame->moves},
+                            {"events", std::move(frame->events)},
+                            {"game", std::move(frame->game)}}));
   state_->stats.rejected(error.code);
   send_json(error_message(error, id));
 }

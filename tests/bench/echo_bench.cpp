@@ -63,39 +63,43 @@ class echo_client : public std::enable_shared_from_this<echo_client> {
  public:
   explicit echo_client(net::io_context& io) : ws_(net::make_strand(io)) {}
   void start(const tcp::endpoint& ep) {
-    beast::get_lowest_layer(ws_).async_connect(ep, [self = shared_from_this()](beast::error_code ec) {
-      if (ec) return;
-      beast::get_lowest_layer(self->ws_).socket().set_option(tcp::no_delay(true), ec);
-      self->ws_.async_handshake("127.0.0.1", "/", [self](beast::error_code ec2) {
-        if (!ec2) self->round();
-      });
-    });
+    beast::get_lowest_layer(ws_).async_connect(
+        ep, [self = shared_from_this()](beast::error_code ec) {
+          if (ec) return;
+          beast::get_lowest_layer(self->ws_).socket().set_option(tcp::no_delay(true), ec);
+          self->ws_.async_handshake("127.0.0.1", "/", [self](beast::error_code ec2) {
+            if (!ec2) self->round();
+          });
+        });
   }
 
  private:
   void round() {
     if (stopping) return;
-    ws_.async_write(net::buffer(message_), [self = shared_from_this()](beast::error_code ec, std::size_t) {
-      if (ec) return;
-      self->ws_.async_read(self->buffer_, [self](beast::error_code ec2, std::size_t) {
-        if (ec2) return;
-        self->buffer_.consume(self->buffer_.size());
-        ++round_trips;
-        self->round();
-      });
-    });
+    ws_.async_write(
+        net::buffer(message_), [self = shared_from_this()](beast::error_code ec, std::size_t) {
+          if (ec) return;
+          self->ws_.async_read(self->buffer_, [self](beast::error_code ec2, std::size_t) {
+            if (ec2) return;
+            self->buffer_.consume(self->buffer_.size());
+            ++round_trips;
+            self->round();
+          });
+        });
   }
   websocket::stream<beast::tcp_stream> ws_;
   beast::flat_buffer buffer_;
   // About the size of a move message of the game protocol.
-  std::string message_ = R"({"type":"move","id":12,"move":{"type":"place_tile","x":3,"y":-2,"rotation":90}})";
+  std::string message_ =
+      R"({"type":"move","id":12,"move":{"type":"place_tile","x":3,"y":-2,"rotation":90}})";
 };
 
 }  // namespace
 
 int main(int argc, char** argv) {
   if (argc < 4) {
-    std::cerr << "usage: echo_bench server PORT THREADS | client PORT CONNECTIONS SECONDS THREADS\n";
+    std::cerr
+        << "usage: echo_bench server PORT THREADS | client PORT CONNECTIONS SECONDS THREADS\n";
     return 1;
   }
   const std::string mode = argv[1];
@@ -123,9 +127,11 @@ int main(int argc, char** argv) {
     });
     for (int i = 1; i < n; ++i) threads.emplace_back([&] { io.run(); });
     io.run();
-    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
-    std::cout << "{\"connections\":" << connections << ",\"round_trips_per_second\":"
-              << static_cast<double>(round_trips.load()) / elapsed << "}\n";
+    const double elapsed =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+    std::cout << "{\"connections\":" << connections
+              << ",\"round_trips_per_second\":" << static_cast<double>(round_trips.load()) / elapsed
+              << "}\n";
   }
   for (auto& th : threads) th.join();
   return 0;

@@ -4,8 +4,8 @@
 // never hangs, and nothing sleeps; clients wait by reading frames until the one they expect.
 #pragma once
 #include <doctest/doctest.h>
-#include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
+#include <nlohmann/json.hpp>
 
 #include <boost/asio.hpp>
 #include <boost/beast/core.hpp>
@@ -19,13 +19,13 @@
 #include <algorithm>
 #include <atomic>
 #include <cctype>
-#include <map>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
 #include <future>
+#include <map>
 #include <optional>
 #include <random>
 #include <sstream>
@@ -140,13 +140,15 @@ inline http_reply http_request(std::uint16_t port, http::verb verb, const std::s
   parser.skip(verb == http::verb::head);  // a HEAD answer announces a body it does not send
   beast::flat_buffer buffer;
   beast::error_code result;
-  s.async_connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port), [&](beast::error_code ec) {
-    if (ec) return void(result = ec);
-    http::async_write(s, req, [&](beast::error_code ec2, std::size_t) {
-      if (ec2) return void(result = ec2);
-      http::async_read(s, buffer, parser, [&](beast::error_code ec3, std::size_t) { result = ec3; });
-    });
-  });
+  s.async_connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port),
+                  [&](beast::error_code ec) {
+                    if (ec) return void(result = ec);
+                    http::async_write(s, req, [&](beast::error_code ec2, std::size_t) {
+                      if (ec2) return void(result = ec2);
+                      http::async_read(s, buffer, parser,
+                                       [&](beast::error_code ec3, std::size_t) { result = ec3; });
+                    });
+                  });
   ioc.run();
   REQUIRE_MESSAGE(!result, target << ": " << result.message());
   http_reply r;
@@ -154,7 +156,8 @@ inline http_reply http_request(std::uint16_t port, http::verb verb, const std::s
   r.status = res.result_int();
   for (const auto& f : res) {
     std::string name(f.name_string());
-    std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
+    std::transform(name.begin(), name.end(), name.begin(),
+                   [](unsigned char c) { return std::tolower(c); });
     r.headers[name] = std::string(f.value());
   }
   r.body = res.body();
@@ -170,7 +173,8 @@ inline http_reply http_get(std::uint16_t port, const std::string& target,
 inline double metric(const std::string& text, const std::string& name) {
   std::istringstream in(text);
   for (std::string line; std::getline(in, line);)
-    if (line.size() > name.size() && line.compare(0, name.size(), name) == 0 && line[name.size()] == ' ')
+    if (line.size() > name.size() && line.compare(0, name.size(), name) == 0 &&
+        line[name.size()] == ' ')
       return std::stod(line.substr(name.size() + 1));
   return -1;
 }
@@ -188,10 +192,13 @@ class ws_client {
       layer.socket().open(tcp::v4());
       layer.socket().set_option(net::socket_base::receive_buffer_size(4096));
       const int segment = 536;
-      ::setsockopt(layer.socket().native_handle(), IPPROTO_TCP, TCP_MAXSEG, &segment, sizeof segment);
+      ::setsockopt(layer.socket().native_handle(), IPPROTO_TCP, TCP_MAXSEG, &segment,
+                   sizeof segment);
     }
     layer.expires_after(io_timeout);
-    auto ec = run([&](auto h) { layer.async_connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port), h); });
+    auto ec = run([&](auto h) {
+      layer.async_connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port), h);
+    });
     REQUIRE_MESSAGE(!ec, "connect: " << ec.message());
     ec = run([&](auto h) { ws_.async_handshake("127.0.0.1:" + std::to_string(port), "/ws", h); });
     REQUIRE_MESSAGE(!ec, "handshake: " << ec.message());
@@ -268,7 +275,8 @@ class ws_client {
     return wait_for([&](const json& m) { return m["type"] == type; }, "a '" + type + "' frame");
   }
   json wait_reply(const json& id) {
-    return wait_for([&](const json& m) { return m.contains("id") && m["id"] == id; }, "the answer to " + id.dump());
+    return wait_for([&](const json& m) { return m.contains("id") && m["id"] == id; },
+                    "the answer to " + id.dump());
   }
   void wait_seq(std::uint64_t n) {
     if (has_view && seq >= n) return;
@@ -330,7 +338,8 @@ class ws_client {
 
 // Creates a room (by `creator`, who alone may start it) and returns its id.
 inline std::string create_room(ws_client& creator, json setup = json::object(), int seats = 2) {
-  auto r = creator.request({{"type", "create_room"}, {"setup", std::move(setup)}, {"seats", seats}});
+  auto r =
+      creator.request({{"type", "create_room"}, {"setup", std::move(setup)}, {"seats", seats}});
   REQUIRE_MESSAGE(r["type"] == "room_created", r.dump());
   return r["room"].get<std::string>();
 }

@@ -62,9 +62,13 @@ TEST_CASE("e2e: refusals answer with an error code and the request's id, and cha
   refused(to_act, {{"type", "move"}, {"move", other_seat}}, "wrong_seat");
   const auto awaiting = to_act.view["game"]["awaiting"]["decision"];
   if (awaiting == "place_tile") {
-    refused(to_act, {{"type", "move"}, {"move", {{"type", "place_tile"}, {"x", 40}, {"y", 40}, {"rotation", 0}}}},
+    refused(to_act,
+            {{"type", "move"},
+             {"move", {{"type", "place_tile"}, {"x", 40}, {"y", 40}, {"rotation", 0}}}},
             "square_not_open");
-    refused(to_act, {{"type", "move"}, {"move", {{"type", "place_tile"}, {"x", 1}, {"y", 0}, {"rotation", 45}}}},
+    refused(to_act,
+            {{"type", "move"},
+             {"move", {{"type", "place_tile"}, {"x", 1}, {"y", 0}, {"rotation", 45}}}},
             "bad_rotation");
   }
   refused(to_act, {{"type", "move"}, {"move", {{"type", "fly"}}}}, "malformed_move");

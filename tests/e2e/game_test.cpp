@@ -5,7 +5,8 @@
 
 using namespace e2e;
 
-TEST_CASE("e2e: two players and a spectator play a whole seeded game; views, /api/rooms, /metrics") {
+TEST_CASE(
+    "e2e: two players and a spectator play a whole seeded game; views, /api/rooms, /metrics") {
   test_server server;
   const auto port = server.port();
   ws_client a(port), b(port), s(port);
@@ -84,7 +85,8 @@ TEST_CASE("e2e: a player loses its connection mid-game and resumes on a new one"
   CHECK_FALSE(b->gap);
   b->drop();  // the socket closes, no close handshake
   t.seats[1] = nullptr;
-  a.wait_view([](const json& v) { return v["room"]["seats"][1]["connected"] == false; }, "seat 1 away");
+  a.wait_view([](const json& v) { return v["room"]["seats"][1]["connected"] == false; },
+              "seat 1 away");
 
   // Ann plays on while it is her turn; Bob misses these patches and gets them in the snapshot.
   int away_moves = 0;
@@ -94,14 +96,16 @@ TEST_CASE("e2e: a player loses its connection mid-game and resumes on a new one"
   }
 
   ws_client b2(port);
-  auto r = b2.request({{"type", "resume"}, {"room", room}, {"token", token}, {"last_seq", last_seq}});
+  auto r =
+      b2.request({{"type", "resume"}, {"room", room}, {"token", token}, {"last_seq", last_seq}});
   REQUIRE_MESSAGE(r["type"] == "resumed", r.dump());
   CHECK(r["seat"] == 1);
   CHECK(r["room"] == room);
   b2.wait_seq(r["seq"].get<std::uint64_t>());
   CHECK(b2.seq >= last_seq);
   CHECK(b2.view["game"]["board"] == a.view["game"]["board"]);
-  a.wait_view([](const json& v) { return v["room"]["seats"][1]["connected"] == true; }, "seat 1 back");
+  a.wait_view([](const json& v) { return v["room"]["seats"][1]["connected"] == true; },
+              "seat 1 back");
   t.seats[1] = &b2;
   t.sync(a.seq);
 

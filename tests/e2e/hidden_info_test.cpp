@@ -11,9 +11,9 @@ namespace {
 
 // Every tile type of the base game (shared/reference/tiles.json).
 const std::vector<std::string> base_tiles{
-    "BA/L",   "BA/LR",   "BA/RCr", "BA/Cccc+", "BA/CccR+", "BA/CccR", "BA/CFc+", "BA/CFc.1",
-    "BA/Cc.1", "BA/Cc+", "BA/CcRr", "BA/CcRr+", "BA/Ccc",  "BA/Ccc+", "BA/CRr",  "BA/CRRR",
-    "BA/RrC", "BA/C",    "BA/CFC.2", "BA/CC.2", "BA/RRRR", "BA/RRR",  "BA/Rr",   "BA/RFr"};
+    "BA/L",    "BA/LR",  "BA/RCr",   "BA/Cccc+", "BA/CccR+", "BA/CccR", "BA/CFc+", "BA/CFc.1",
+    "BA/Cc.1", "BA/Cc+", "BA/CcRr",  "BA/CcRr+", "BA/Ccc",   "BA/Ccc+", "BA/CRr",  "BA/CRRR",
+    "BA/RrC",  "BA/C",   "BA/CFC.2", "BA/CC.2",  "BA/RRRR",  "BA/RRR",  "BA/Rr",   "BA/RFr"};
 
 // Tiles drawn so far, as a client can tell from its view: placed (less the start tile),
 // discarded as unplaceable, and the one waiting to be placed.
@@ -55,8 +55,8 @@ struct leak_watch {
         upcoming += (i > d ? "," : "") + json(deck[i]).dump();
       leak = frame.find(upcoming) != std::string::npos;
     }
-    leak = leak || frame.find("\"deck\"") != std::string::npos || frame.find("\"seed\"") != std::string::npos ||
-           !keys_clean(json::parse(frame));
+    leak = leak || frame.find("\"deck\"") != std::string::npos ||
+           frame.find("\"seed\"") != std::string::npos || !keys_clean(json::parse(frame));
     if (leak && leaks++ == 0) first_leak = frame;
   }
 };
@@ -145,7 +145,8 @@ struct sheep_watch {
     const auto bag_ok = [](const json& game) {
       return !game.is_object() || (game.contains("bag") && game.at("bag").is_number_integer());
     };
-    if (j.contains("view") && j.at("view").contains("game")) leak = leak || !bag_ok(j.at("view").at("game"));
+    if (j.contains("view") && j.at("view").contains("game"))
+      leak = leak || !bag_ok(j.at("view").at("game"));
     if (j.contains("patch"))
       for (const auto& op : j.at("patch")) {
         const auto path = op.value("path", std::string());
@@ -155,7 +156,8 @@ struct sheep_watch {
     // The next three scripted draws, in an order no flock shows, appear nowhere.
     if (draws + 3 <= sheep_script.size() && !sorted_run(sheep_script, draws, 3)) {
       std::string upcoming;
-      for (std::size_t i = draws; i < draws + 3; ++i) upcoming += (i > draws ? "," : "") + json(sheep_script[i]).dump();
+      for (std::size_t i = draws; i < draws + 3; ++i)
+        upcoming += (i > draws ? "," : "") + json(sheep_script[i]).dump();
       leak = leak || frame.find(upcoming) != std::string::npos;
     }
     if (leak && leaks++ == 0) first_leak = frame;
@@ -251,7 +253,8 @@ TEST_CASE("e2e: hidden information with the Peasant Revolts: the 3 tiles set asi
   MESSAGE("frames checked: " << frames.size());
 }
 
-TEST_CASE("e2e: hidden information with the Gifts: hands reach their seat only, the deck is a count") {
+TEST_CASE(
+    "e2e: hidden information with the Gifts: hands reach their seat only, the deck is a count") {
   test_server server;
   const auto port = server.port();
   std::vector<std::string> seat_frames, spectator_frames;

@@ -29,7 +29,8 @@ struct game_room {
 const std::string long_text(450, 'z');
 
 // `speaker` chats (its seat-mate `listener` reading along) until `done` holds of its view.
-void chat_until(ws_client& speaker, ws_client& listener, const std::function<bool(const json&)>& done) {
+void chat_until(ws_client& speaker, ws_client& listener,
+                const std::function<bool(const json&)>& done) {
   int chats = 0;
   for (; chats < 5000 && !done(speaker.view); ++chats) {
     auto r = speaker.request({{"type", "chat"}, {"text", long_text}});
@@ -42,7 +43,8 @@ void chat_until(ws_client& speaker, ws_client& listener, const std::function<boo
 
 }  // namespace
 
-TEST_CASE("e2e: a flooding client is refused, then closed with 1008; a game in another room goes on") {
+TEST_CASE(
+    "e2e: a flooding client is refused, then closed with 1008; a game in another room goes on") {
   auto cfg = test_config();
   cfg.message_rate = 20;
   cfg.message_burst = 40;
@@ -113,7 +115,7 @@ TEST_CASE("e2e: slow readers are dropped; rooms go on; a dropped seat resumes") 
   // The game's frames may fit in the socket buffers; chat until the queue overflows.
   chat_until(a, b, [](const json& v) { return v["room"]["spectators"] == 0; });
   CHECK(server.get().stats().dropped_slow.load() == 1);
-  REQUIRE(lazy.wait_end());  // what the kernel held, then the end
+  REQUIRE(lazy.wait_end());       // what the kernel held, then the end
   CHECK(lazy.close_code() == 0);  // dropped without a close frame (docs/protocol.md §15)
   CHECK_FALSE(lazy.gap);
   for (auto* c : {&a, &b}) {
@@ -171,7 +173,8 @@ TEST_CASE("e2e: a frame over max_message_bytes closes that connection with 1009;
   const json small{{"type", "ping"}, {"pad", std::string(900, 'x')}};
   REQUIRE(small.dump().size() < 1024);
   CHECK(big.request(small)["type"] == "pong");
-  const std::string huge = json{{"type", "ping"}, {"id", 99}, {"pad", std::string(2000, 'x')}}.dump();
+  const std::string huge =
+      json{{"type", "ping"}, {"id", 99}, {"pad", std::string(2000, 'x')}}.dump();
   CHECK_FALSE(big.try_send_text(huge));
   REQUIRE(big.wait_end());
   // Beast fails the connection: a close frame with 1009, then its teardown. The close frame

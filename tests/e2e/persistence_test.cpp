@@ -34,7 +34,9 @@ json replay_command(const json& record, const std::string& dir) {
 
 }  // namespace
 
-TEST_CASE("e2e: a finished game's record is served once over, replays to its scores, and can be watched move by move") {
+TEST_CASE(
+    "e2e: a finished game's record is served once over, replays to its scores, and can be watched "
+    "move by move") {
   temp_dir dir("carcassonne-e2e-record");
   std::string room;
   json final_scores, record;
@@ -42,7 +44,8 @@ TEST_CASE("e2e: a finished game's record is served once over, replays to its sco
     test_server server(journal_config(dir.str()));
     const auto port = server.port();
     ws_client a(port), b(port), watcher(port);
-    room = create_room(a, {{"seed", "e2e-record"}, {"expansions", json::array({"festival", "gifts"})}});
+    room = create_room(
+        a, {{"seed", "e2e-record"}, {"expansions", json::array({"festival", "gifts"})}});
     join(a, room, "Ann");
     join(b, room, "Bob");
     CHECK(http_get(port, "/api/rooms/" + room + "/record").status == 409);
@@ -80,7 +83,8 @@ TEST_CASE("e2e: a finished game's record is served once over, replays to its sco
     CHECK(last["game"]["status"] == "finished");
     CHECK(last["game"]["scores"] == final_scores);
     CHECK(last["game"].dump().find("e2e-record") == std::string::npos);
-    CHECK(watcher.request({{"type", "replay"}, {"room", room}, {"move", t.moves + 1}})["code"] == "bad_message");
+    CHECK(watcher.request({{"type", "replay"}, {"room", room}, {"move", t.moves + 1}})["code"] ==
+          "bad_message");
     CHECK(watcher.request({{"type", "replay"}, {"room", "nosuchroom"}})["code"] == "no_such_room");
   }
   // A new server on the same database serves the finished game from the store.
@@ -90,7 +94,8 @@ TEST_CASE("e2e: a finished game's record is served once over, replays to its sco
   CHECK(json::parse(got.body) == record);
   CHECK(http_get(again.port(), "/api/rooms/ffffffffff/record").status == 404);
   ws_client watcher(again.port());
-  auto last = watcher.request({{"type", "replay"}, {"room", room}, {"move", record["moves"].size()}});
+  auto last =
+      watcher.request({{"type", "replay"}, {"room", room}, {"move", record["moves"].size()}});
   CHECK(last["game"]["scores"] == final_scores);
 
   // `carcassonne backup` copies the database while this server runs; the copy holds the game.
@@ -110,22 +115,38 @@ TEST_CASE("e2e: a finished game's record is served once over, replays to its sco
   std::ostringstream err2, err3;
   CHECK(carcassonne::server::run_command(args, none, out, err2) == 1);  // never over a file
   CHECK(err2.str().find("already exists") != std::string::npos);
-  const std::vector<std::string> nowhere{"backup", dir.str() + "/x.db", "--data-dir", dir.str() + "/none"};
+  const std::vector<std::string> nowhere{"backup", dir.str() + "/x.db", "--data-dir",
+                                         dir.str() + "/none"};
   CHECK(carcassonne::server::run_command(nowhere, none, out, err3) == 1);
   CHECK(err3.str().find("no database") != std::string::npos);
 }
 
-TEST_CASE("e2e: SIGKILL mid-game under load; a restart on the same database resumes every seat and loses no move") {
+TEST_CASE(
+    "e2e: SIGKILL mid-game under load; a restart on the same database resumes every seat and loses "
+    "no move") {
   temp_dir dir("carcassonne-e2e-kill");
   const auto port = free_port();
-  const std::vector<std::string> serve{"serve", "--address", "127.0.0.1", "--port", std::to_string(port),
-                                       "--data-dir", dir.str(), "--allow-scripted", "true",
-                                       "--message-rate", "100000", "--message-burst", "100000",
-                                       "--log-level", "warn", "--threads", "2"};
+  const std::vector<std::string> serve{"serve",
+                                       "--address",
+                                       "127.0.0.1",
+                                       "--port",
+                                       std::to_string(port),
+                                       "--data-dir",
+                                       dir.str(),
+                                       "--allow-scripted",
+                                       "true",
+                                       "--message-rate",
+                                       "100000",
+                                       "--message-burst",
+                                       "100000",
+                                       "--log-level",
+                                       "warn",
+                                       "--threads",
+                                       "2"};
   auto server = std::make_unique<child_process>(serve, dir.str() + "/server1.log");
   REQUIRE_MESSAGE(wait_listening(port, std::chrono::seconds(10)), server->output());
-  child_process load({"loadtest", "--port", std::to_string(port), "--rooms", "16", "--clients-per-room", "3",
-                      "--duration", "60"},
+  child_process load({"loadtest", "--port", std::to_string(port), "--rooms", "16",
+                      "--clients-per-room", "3", "--duration", "60"},
                      dir.str() + "/load.log");
 
   // Four games of different sizes and expansions, each with its own clients.
@@ -140,9 +161,27 @@ TEST_CASE("e2e: SIGKILL mid-game under load; a restart on the same database resu
   };
   std::vector<game> games;
   games.push_back({{{"seed", "kill-1"}}, 2, {}, {}, {}, {}, {}});
-  games.push_back({{{"seed", "kill-2"}, {"expansions", json::array({"hills_and_sheep"})}}, 3, {}, {}, {}, {}, {}});
-  games.push_back({{{"seed", "kill-3"}, {"expansions", json::array({"peasant_revolts", "gifts"})}}, 4, {}, {}, {}, {}, {}});
-  games.push_back({{{"seed", "kill-4"}, {"expansions", json::array({"easter", "festival"})}}, 2, {}, {}, {}, {}, {}});
+  games.push_back({{{"seed", "kill-2"}, {"expansions", json::array({"hills_and_sheep"})}},
+                   3,
+                   {},
+                   {},
+                   {},
+                   {},
+                   {}});
+  games.push_back({{{"seed", "kill-3"}, {"expansions", json::array({"peasant_revolts", "gifts"})}},
+                   4,
+                   {},
+                   {},
+                   {},
+                   {},
+                   {}});
+  games.push_back({{{"seed", "kill-4"}, {"expansions", json::array({"easter", "festival"})}},
+                   2,
+                   {},
+                   {},
+                   {},
+                   {},
+                   {}});
   std::mt19937_64 rng(42);
   const auto acting = [](game& g) -> ws_client& {
     const auto& view = g.clients[0]->view["game"];
@@ -166,7 +205,8 @@ TEST_CASE("e2e: SIGKILL mid-game under load; a restart on the same database resu
   for (auto& g : games) {
     for (int s = 0; s < g.seats; ++s) g.clients.push_back(std::make_unique<ws_client>(port));
     g.room = create_room(*g.clients[0], g.setup, g.seats);
-    for (int s = 0; s < g.seats; ++s) g.tokens.push_back(join(*g.clients[s], g.room, "P" + std::to_string(s)));
+    for (int s = 0; s < g.seats; ++s)
+      g.tokens.push_back(join(*g.clients[s], g.room, "P" + std::to_string(s)));
     auto r = g.clients[0]->request({{"type", "start"}});
     REQUIRE_MESSAGE(r["type"] == "started", r.dump());
     g.clients[0]->wait_view([](const json& v) { return !v["game"].is_null(); }, "the game");
@@ -186,7 +226,8 @@ TEST_CASE("e2e: SIGKILL mid-game under load; a restart on the same database resu
   // The load tool's games were running too.
   std::size_t ours = 0;
   for (auto& g : games) ours += g.accepted.size();
-  CHECK(metric(http_get(port, "/metrics").body, "carcassonne_moves_accepted_total") > static_cast<double>(ours));
+  CHECK(metric(http_get(port, "/metrics").body, "carcassonne_moves_accepted_total") >
+        static_cast<double>(ours));
   server->signal(SIGKILL);
   REQUIRE(server->wait(std::chrono::seconds(10)) == 128 + SIGKILL);
   load.signal(SIGKILL);
@@ -202,7 +243,8 @@ TEST_CASE("e2e: SIGKILL mid-game under load; a restart on the same database resu
     g.clients.clear();
     for (int s = 0; s < g.seats; ++s) {
       g.clients.push_back(std::make_unique<ws_client>(port));
-      auto r = g.clients[s]->request({{"type", "resume"}, {"room", g.room}, {"token", g.tokens[s]}});
+      auto r =
+          g.clients[s]->request({{"type", "resume"}, {"room", g.room}, {"token", g.tokens[s]}});
       REQUIRE_MESSAGE(r["type"] == "resumed", r.dump());
       CHECK(r["seat"] == s);
     }
@@ -219,7 +261,8 @@ TEST_CASE("e2e: SIGKILL mid-game under load; a restart on the same database resu
     g.accepted.push_back(g.in_flight["move"]);
     sync(g, r["seq"].get<std::uint64_t>());
   }
-  MESSAGE(stored_in_flight << " of " << games.size() << " moves in flight had been stored before the kill");
+  MESSAGE(stored_in_flight << " of " << games.size()
+                           << " moves in flight had been stored before the kill");
   for (int i = 0; i < 2000; ++i) {
     bool any = false;
     for (auto& g : games)
@@ -236,7 +279,8 @@ TEST_CASE("e2e: SIGKILL mid-game under load; a restart on the same database resu
     // Every accepted move is in the journal, once, in order, and nothing else is.
     REQUIRE(record["moves"].size() == g.accepted.size());
     for (std::size_t i = 0; i < g.accepted.size(); ++i)
-      for (const auto& [key, value] : g.accepted[i].items()) CHECK(record["moves"][i][key] == value);
+      for (const auto& [key, value] : g.accepted[i].items())
+        CHECK(record["moves"][i][key] == value);
     CHECK(replay_command(record, dir.str())["scores"] == g.clients[0]->view["game"]["scores"]);
   }
   const auto m = http_get(port, "/metrics");
@@ -250,7 +294,8 @@ TEST_CASE("e2e: SIGKILL mid-game under load; a restart on the same database resu
 TEST_CASE("e2e: a database that is not one stops the server at start with a clear error") {
   temp_dir dir("carcassonne-e2e-corrupt");
   std::ofstream(dir.str() + "/carcassonne.db") << std::string(10000, '#');
-  child_process server({"serve", "--port", "0", "--data-dir", dir.str()}, dir.str() + "/server.log");
+  child_process server({"serve", "--port", "0", "--data-dir", dir.str()},
+                       dir.str() + "/server.log");
   const auto status = server.wait(std::chrono::seconds(10));
   REQUIRE(status);
   CHECK(*status == 1);

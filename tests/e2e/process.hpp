@@ -57,9 +57,12 @@ class child_process {
     while (!status_) {
       int st = 0;
       const pid_t r = ::waitpid(pid_, &st, WNOHANG);
-      if (r == pid_) status_ = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-      else if (std::chrono::steady_clock::now() > deadline) return std::nullopt;
-      else std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      if (r == pid_)
+        status_ = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+      else if (std::chrono::steady_clock::now() > deadline)
+        return std::nullopt;
+      else
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }
     return status_;
   }

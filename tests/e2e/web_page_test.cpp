@@ -21,7 +21,6 @@ std::string header(const http_reply& r, const std::string& name) {
   return it == r.headers.end() ? std::string() : it->second;
 }
 
-
 std::string read_file(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
@@ -31,7 +30,8 @@ const fs::path web_dir = fs::path(CARCASSONNE_SOURCE_DIR) / "server" / "web";
 
 }  // namespace
 
-TEST_CASE("web page: / and every file of server/web/ are served from the binary, as they are on disk") {
+TEST_CASE(
+    "web page: / and every file of server/web/ are served from the binary, as they are on disk") {
   test_server server;
   const auto port = server.port();
   const auto index = http_get(port, "/");
@@ -85,9 +85,12 @@ TEST_CASE("web page: ETag and If-None-Match, HEAD, query strings, and nothing ou
   CHECK(again.status == 304);
   CHECK(again.body.empty());
   CHECK(header(again, "etag") == etag);
-  CHECK(http_get(port, "/static/js/main.js", {{"If-None-Match", "\"0000000000000000\", " + etag}}).status == 304);
-  CHECK(http_get(port, "/static/js/main.js", {{"If-None-Match", "\"0000000000000000\""}}).status == 200);
-  CHECK(http_get(port, "/static/js/board.js", {{"If-None-Match", etag}}).status == 200);  // another file
+  CHECK(http_get(port, "/static/js/main.js", {{"If-None-Match", "\"0000000000000000\", " + etag}})
+            .status == 304);
+  CHECK(http_get(port, "/static/js/main.js", {{"If-None-Match", "\"0000000000000000\""}}).status ==
+        200);
+  CHECK(http_get(port, "/static/js/board.js", {{"If-None-Match", etag}}).status ==
+        200);  // another file
 
   const auto head = http_request(port, http::verb::head, "/");
   CHECK(head.status == 200);
@@ -95,9 +98,10 @@ TEST_CASE("web page: ETag and If-None-Match, HEAD, query strings, and nothing ou
   CHECK(header(head, "content-length") == std::to_string(http_get(port, "/").body.size()));
 
   CHECK(http_get(port, "/static/js/main.js?v=123").body == first.body);
-  for (const char* bad : {"/static/../CMakeLists.txt", "/static/js/../../CMakeLists.txt", "/static/.hidden",
-                          "/static/js//main.js", "/static/", "/static/js/nothing.js", "/static/%2e%2e/x",
-                          "/index.htm", "/static/js/main.js/"}) {
+  for (const char* bad :
+       {"/static/../CMakeLists.txt", "/static/js/../../CMakeLists.txt", "/static/.hidden",
+        "/static/js//main.js", "/static/", "/static/js/nothing.js", "/static/%2e%2e/x",
+        "/index.htm", "/static/js/main.js/"}) {
     CAPTURE(bad);
     CHECK(http_get(port, bad).status == 404);
   }
@@ -128,7 +132,8 @@ TEST_CASE("web page: /api/tiles is the engine's own catalogue") {
 }
 
 TEST_CASE("web page: --web-root serves the page from a folder, read at each request") {
-  const auto dir = fs::temp_directory_path() / ("carcassonne-web-root-" + std::to_string(::getpid()));
+  const auto dir =
+      fs::temp_directory_path() / ("carcassonne-web-root-" + std::to_string(::getpid()));
   fs::create_directories(dir / "js");
   std::ofstream(dir / "index.html") << "<p>one</p>";
   std::ofstream(dir / "js" / "app.js") << "export {};";
@@ -142,8 +147,10 @@ TEST_CASE("web page: --web-root serves the page from a folder, read at each requ
   const auto edited = http_get(port, "/", {{"If-None-Match", etag}});
   CHECK(edited.status == 200);
   CHECK(edited.body == "<p>two</p>");
-  CHECK(header(http_get(port, "/static/js/app.js"), "content-type") == "text/javascript; charset=utf-8");
-  CHECK(http_get(port, "/static/js/main.js").status == 404);  // only the folder, not the built-in copy
+  CHECK(header(http_get(port, "/static/js/app.js"), "content-type") ==
+        "text/javascript; charset=utf-8");
+  CHECK(http_get(port, "/static/js/main.js").status ==
+        404);  // only the folder, not the built-in copy
   CHECK(http_get(port, "/api/tiles").status == 200);
   fs::remove_all(dir);
 

@@ -90,7 +90,8 @@ TEST_CASE("rotating a tile four times gives it back") {
     for (int q = 0; q < 4; ++q) {
       const int next = (q + 1) & 3;
       for (int e = 0; e < 4; ++e)
-        CHECK((t.packed_sides[q] >> (2 * e) & 3) == (t.packed_sides[next] >> (2 * ((e + 1) & 3)) & 3));
+        CHECK((t.packed_sides[q] >> (2 * e) & 3) ==
+              (t.packed_sides[next] >> (2 * ((e + 1) & 3)) & 3));
     }
     for (int e = 0; e < 4; ++e) {
       int turned = e;
@@ -116,8 +117,8 @@ TEST_CASE("special tiles: split city edge and split field edge are data") {
 }
 
 TEST_CASE("the embedded data equals the shared reference catalogue") {
-  const auto path = std::filesystem::path(CARCASSONNE_SOURCE_DIR) / ".." / "shared" / "reference" /
-                    "tiles.json";
+  const auto path =
+      std::filesystem::path(CARCASSONNE_SOURCE_DIR) / ".." / "shared" / "reference" / "tiles.json";
   if (!std::filesystem::exists(path)) {
     MESSAGE("shared/reference/tiles.json not found beside the project; comparison skipped");
     return;
@@ -137,7 +138,8 @@ TEST_CASE("the embedded data equals the shared reference catalogue") {
       for (std::size_t i = 0; i < mine.segments.size(); ++i) {
         const auto& def = t.at("features")[i];
         CHECK(mine.segments[i].id == def.at("id").get<std::string>());
-        CHECK(feature_kind_names[static_cast<int>(mine.segments[i].kind)] == def.at("type").get<std::string>());
+        CHECK(feature_kind_names[static_cast<int>(mine.segments[i].kind)] ==
+              def.at("type").get<std::string>());
         CHECK(std::popcount(mine.segments[i].halves) ==
               static_cast<int>(def.value("halves", nlohmann::json::array()).size()));
       }

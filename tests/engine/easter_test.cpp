@@ -24,8 +24,10 @@ game_setup easter_setup(std::vector<std::string> dice = {},
   if (with_hills) g.expansions.add(expansion::hills_and_sheep);
   if (!dice.empty()) g.script.draws["dice"] = std::move(dice);
   for (const auto& [name, value] : options) {
-    if (value == "true" || value == "false") REQUIRE(g.options.set(name, value == "true").ok());
-    else REQUIRE(g.options.set(name, std::string_view(value)).ok());
+    if (value == "true" || value == "false")
+      REQUIRE(g.options.set(name, value == "true").ok());
+    else
+      REQUIRE(g.options.set(name, std::string_view(value)).ok());
   }
   return g;
 }
@@ -47,7 +49,9 @@ std::vector<int> scores_of(const position& p) {
   return out;
 }
 
-square_pos sq(int x, int y) { return {static_cast<std::int16_t>(x), static_cast<std::int16_t>(y)}; }
+square_pos sq(int x, int y) {
+  return {static_cast<std::int16_t>(x), static_cast<std::int16_t>(y)};
+}
 
 // The paths offered to the seat whose go it is, as lists of squares.
 std::vector<square_list> offered_paths(const game_state& s) {
@@ -62,8 +66,8 @@ std::vector<square_list> offered_paths(const game_state& s) {
 }
 
 int count(const event_log& events, event_type type) {
-  return static_cast<int>(std::count_if(events.begin(), events.end(),
-                                        [&](const event& e) { return e.type == type; }));
+  return static_cast<int>(
+      std::count_if(events.begin(), events.end(), [&](const event& e) { return e.type == type; }));
 }
 
 // EX-14's board and figures (shared/rules/examples.md): the nest EA/04 at (0,1), one square
@@ -97,19 +101,21 @@ TEST_CASE("EX-14 a nest surrounded: 2 eggs to the placer, 1 per follower on its 
   CHECK(scores_of(p) == std::vector<int>{0, 0, 0});
   CHECK(count(events, event_type::nest_scored) == 1);
   // Step 12 after step 11: the nest's events follow the completed features'.
-  const auto first_nest = std::find_if(events.begin(), events.end(),
-                                       [](const event& e) { return e.type == event_type::nest_scored; });
+  const auto first_nest = std::find_if(events.begin(), events.end(), [](const event& e) {
+    return e.type == event_type::nest_scored;
+  });
   CHECK(std::none_of(first_nest, events.end(),
                      [](const event& e) { return e.type == event_type::feature_completed; }));
   CHECK(p.s.active == 1);
   CHECK(p.s.awaiting == decision::place_tile);
 }
 
-TEST_CASE("nest timing: a knight scored at step 11 lays no egg, unless nests score during scoring") {
+TEST_CASE(
+    "nest timing: a knight scored at step 11 lays no egg, unless nests score during scoring") {
   for (const char* timing : {"after_scoring", "during_scoring"}) {
     CAPTURE(timing);
     position p = ex14(easter_setup({}, {{"easter.nest_timing", timing}}));
-    p.follower(1, 1, 1, "city0");  // Blue's knight on the city Red's tile completes
+    p.follower(1, 1, 1, "city0");          // Blue's knight on the city Red's tile completes
     const auto events = p.place(1, 2, 0);  // Red has no free feature: no figure step
     CHECK(p.s.awaiting == decision::place_tile);
     CHECK(p.score_of(1) == 4);
@@ -117,10 +123,12 @@ TEST_CASE("nest timing: a knight scored at step 11 lays no egg, unless nests sco
     const bool during = std::string(timing) == "during_scoring";
     CHECK(eggs_of(p) == std::vector<int>{3, during ? 2 : 1, 1});
     // during_scoring: the nest (step 10a) comes before the city's scoring (step 11).
-    const auto nest = std::find_if(events.begin(), events.end(),
-                                   [](const event& e) { return e.type == event_type::nest_scored; });
-    const auto city = std::find_if(events.begin(), events.end(),
-                                   [](const event& e) { return e.type == event_type::feature_completed; });
+    const auto nest = std::find_if(events.begin(), events.end(), [](const event& e) {
+      return e.type == event_type::nest_scored;
+    });
+    const auto city = std::find_if(events.begin(), events.end(), [](const event& e) {
+      return e.type == event_type::feature_completed;
+    });
     REQUIRE(nest != events.end());
     REQUIRE(city != events.end());
     CHECK((nest < city) == during);
@@ -148,7 +156,8 @@ TEST_CASE("one tile surrounding two nests: 2 eggs each to the placer, figures co
 
 TEST_CASE("a nest placed into a hole whose 8 neighbours are all there is scored at once") {
   position p(with_seats(easter_setup(), 2), {"EA/04", "BA/L"});
-  for (const auto& [x, y] : square_list{{0, 1}, {-1, 1}, {1, 1}, {-1, 2}, {1, 2}, {-1, 3}, {0, 3}, {1, 3}})
+  for (const auto& [x, y] :
+       square_list{{0, 1}, {-1, 1}, {1, 1}, {-1, 2}, {1, 2}, {-1, 3}, {0, 3}, {1, 3}})
     p.tile(x, y, "BA/L", 0);
   p.follower(1, -1, 3, "monastery0");
   p.follower(1, 1, 1, "field0");
@@ -248,10 +257,14 @@ TEST_CASE("bunny moves: only the listed paths of the seat whose go it is") {
   CHECK(p.refused(late) == error_code::unexpected_move);
 }
 
-TEST_CASE("a bunny steered into a dead end makes every later seat pass; a dead end ends a go early") {
+TEST_CASE(
+    "a bunny steered into a dead end makes every later seat pass; a dead end ends a go early") {
   SUBCASE("Blue steers into the dead end (1,1): Green and Yellow are skipped") {
     position p(with_seats(easter_setup({"2", "1", "3", "2"}), 4), {"EA/01", "BA/L"});
-    p.tile(-1, 0, "BA/RFr", 0).tile(1, 0, "BA/RFr", 0).tile(2, 0, "BA/RFr", 0).tile(1, 1, "BA/L", 0);
+    p.tile(-1, 0, "BA/RFr", 0)
+        .tile(1, 0, "BA/RFr", 0)
+        .tile(2, 0, "BA/RFr", 0)
+        .tile(1, 1, "BA/L", 0);
     p.place(3, 0, 0);
     p.pass();
     p.play(p.bunny_move({{2, 0}, {1, 0}}));
@@ -265,7 +278,10 @@ TEST_CASE("a bunny steered into a dead end makes every later seat pass; a dead e
   }
   SUBCASE("Blue goes west instead: Green's 3 ends after one hop, Yellow is skipped") {
     position p(with_seats(easter_setup({"2", "1", "3", "2"}), 4), {"EA/01", "BA/L"});
-    p.tile(-1, 0, "BA/RFr", 0).tile(1, 0, "BA/RFr", 0).tile(2, 0, "BA/RFr", 0).tile(1, 1, "BA/L", 0);
+    p.tile(-1, 0, "BA/RFr", 0)
+        .tile(1, 0, "BA/RFr", 0)
+        .tile(2, 0, "BA/RFr", 0)
+        .tile(1, 1, "BA/L", 0);
     p.follower(3, -1, 0, "road0");
     p.place(3, 0, 0);
     p.pass();
@@ -307,7 +323,8 @@ TEST_CASE("where the bunny goes: HiG every bunny tile; original the latest nest"
     p.pass();
   };
   SUBCASE("hig") {
-    position p(with_seats(easter_setup({"1", "1", "1", "1"}), 2), {"EA/01", "EA/04", "EA/07", "BA/L"});
+    position p(with_seats(easter_setup({"1", "1", "1", "1"}), 2),
+               {"EA/01", "EA/04", "EA/07", "BA/L"});
     play_first_turns(p);
     CHECK(*easter::bunny(p.s) == sq(0, 0));  // a nest tile does not move it
     p.place(2, 0, 0);
@@ -334,7 +351,8 @@ TEST_CASE("where the bunny goes: HiG every bunny tile; original the latest nest"
   }
 }
 
-TEST_CASE("original variant: the bunny moves before scoring, so a thief about to return lays eggs") {
+TEST_CASE(
+    "original variant: the bunny moves before scoring, so a thief about to return lays eggs") {
   // Red's thief on (1,0); Blue closes the road's west end at (-1,0); Red's bunny tile EA/05 at
   // (2,0) closes the east end: the road (-1,0)..(2,0) is completed by the bunny tile itself.
   for (const char* variant : {"hig", "original"}) {
@@ -428,10 +446,12 @@ TEST_CASE("seeded dice are uniform over 1..3 from the game's generator") {
 
 // ---- shepherds ---------------------------------------------------------------------------------
 
-TEST_CASE("Hills & Sheep: a shepherd lays an egg when the bunny lands on it (easter.shepherd_eggs)") {
+TEST_CASE(
+    "Hills & Sheep: a shepherd lays an egg when the bunny lands on it (easter.shepherd_eggs)") {
   for (const char* shepherd_eggs : {"true", "false"}) {
     CAPTURE(shepherd_eggs);
-    auto setup = with_seats(easter_setup({"1", "1"}, {{"easter.shepherd_eggs", shepherd_eggs}}, true), 2);
+    auto setup =
+        with_seats(easter_setup({"1", "1"}, {{"easter.shepherd_eggs", shepherd_eggs}}, true), 2);
     setup.script.draws["sheep"] = {"sheep1"};
     position p(setup, {"BA/RFr", "EA/01", "BA/L"});
     p.place(1, 0, 0);
@@ -451,7 +471,8 @@ namespace {
 // nobody takes. Returns the egg points (the only points of the game).
 std::vector<int> final_egg_points(const std::vector<int>& eggs,
                                   std::vector<std::pair<std::string, std::string>> options = {}) {
-  position p(with_seats(easter_setup({}, std::move(options)), static_cast<int>(eggs.size())), {"BA/L"});
+  position p(with_seats(easter_setup({}, std::move(options)), static_cast<int>(eggs.size())),
+             {"BA/L"});
   for (std::size_t seat = 0; seat < eggs.size(); ++seat) p.s.ext.easter.eggs[seat] = eggs[seat];
   p.place(0, 1, 0);
   const auto events = p.pass();

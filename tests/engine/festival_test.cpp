@@ -18,7 +18,8 @@ game_setup festival_setup(bool with_hills, std::vector<std::string> sheep = {},
   g.expansions.add(expansion::festival);
   if (with_hills) g.expansions.add(expansion::hills_and_sheep);
   if (!sheep.empty()) g.script.draws["sheep"] = std::move(sheep);
-  for (const auto& [name, value] : options) REQUIRE(g.options.set(name, std::string_view(value)).ok());
+  for (const auto& [name, value] : options)
+    REQUIRE(g.options.set(name, std::string_view(value)).ok());
   return g;
 }
 
@@ -89,7 +90,8 @@ TEST_CASE("a follower taken back from an incomplete city scores nothing and free
   CHECK(p.s.active == 1);
 }
 
-TEST_CASE("a follower on a feature the festival tile completes may be taken back: it scores nothing") {
+TEST_CASE(
+    "a follower on a feature the festival tile completes may be taken back: it scores nothing") {
   position p(festival_setup(false), {"FE/CR", "BA/RFr"});
   p.tile(1, 0, "BA/RCr", 0);  // a city cap open to the north
   p.follower(0, 1, 0, "city0");
@@ -129,7 +131,7 @@ TEST_CASE("EX-18 a shepherd on an inner field scores its placement sheep at once
 TEST_CASE("returning a shepherd alone: its tokens go back to the bag, nothing scores") {
   position p(festival_setup(true, {"sheep3"}), {"BA/L", "BA/RFr", "FE/RrRr", "BA/L"});
   shepherd_turn(p, 0, 1, 0, "field0");  // Red: sheep3
-  p.place(1, 0, 0);                      // Blue extends nothing of note
+  p.place(1, 0, 0);                     // Blue extends nothing of note
   p.pass();
   p.place(-1, 0, 0);  // Red: FE/RrRr (a festival tile) west of the start tile
   REQUIRE(legal(p.s, return_move(p, 0, 1, "field0", figure_type::shepherd)));

@@ -21,7 +21,8 @@ game_setup gifts_setup(int seats, std::vector<std::pair<std::string, std::string
   g.seed = "gifts-test";
   g.expansions.add(expansion::gifts);
   if (with_hills) g.expansions.add(expansion::hills_and_sheep);
-  for (const auto& [name, value] : options) REQUIRE(g.options.set(name, std::string_view(value)).ok());
+  for (const auto& [name, value] : options)
+    REQUIRE(g.options.set(name, std::string_view(value)).ok());
   return g;
 }
 
@@ -35,7 +36,8 @@ void give(position& p, int seat, gf::card c) {
 }
 
 move open_move(const position& p, gf::card c) {
-  return move{.type = move_type::open_gift, .seat = p.s.active, .choice = static_cast<std::uint8_t>(c)};
+  return move{
+      .type = move_type::open_gift, .seat = p.s.active, .choice = static_cast<std::uint8_t>(c)};
 }
 move open_move(const position& p, gf::card c, int x, int y, const std::string& feature) {
   auto m = p.deploy_move(x, y, feature);
@@ -51,7 +53,9 @@ bool legal(const game_state& s, const move& m) {
   return false;
 }
 
-std::size_t hand(const position& p, int seat) { return p.s.ext.gifts.hands[seat].size(); }
+std::size_t hand(const position& p, int seat) {
+  return p.s.ext.gifts.hands[seat].size();
+}
 
 }  // namespace
 
@@ -131,7 +135,10 @@ TEST_CASE("receipt is judged on the joined feature: outnumbered gets a gift, tie
   for (int blue = 1; blue <= 2; ++blue) {
     CAPTURE(blue);
     position p(gifts_setup(2), {"BA/RFr", "BA/L"});
-    p.tile(-1, 0, "BA/RFr", 0).tile(0, -1, "BA/C", 180).tile(1, -1, "BA/L", 0).tile(2, -1, "BA/L", 0);
+    p.tile(-1, 0, "BA/RFr", 0)
+        .tile(0, -1, "BA/C", 180)
+        .tile(1, -1, "BA/L", 0)
+        .tile(2, -1, "BA/L", 0);
     p.tile(2, 0, "BA/RFr", 0);  // a separate road east of the gap at (1,0)
     p.follower(0, -1, 0, "road0");
     for (int i = 0; i < blue; ++i) p.follower(1, 2, 0, "road0");
@@ -145,7 +152,10 @@ TEST_CASE("gifts.receipt_owners: a tie broken by a hill gives a gift only with t
     CAPTURE(rule);
     position p(gifts_setup(2, {{"gifts.receipt_owners", rule}}, true), {"BA/RFr", "BA/L"});
     p.tile(-1, 0, "HS/RFR.h", 90);  // a hill: its east road joins the start's road
-    p.tile(0, -1, "BA/C", 180).tile(1, -1, "BA/L", 0).tile(2, -1, "BA/L", 0).tile(2, 0, "BA/RFr", 0);
+    p.tile(0, -1, "BA/C", 180)
+        .tile(1, -1, "BA/L", 0)
+        .tile(2, -1, "BA/L", 0)
+        .tile(2, 0, "BA/RFr", 0);
     p.follower(1, -1, 0, "road0");  // Blue on the hill
     p.follower(0, 2, 0, "road0");   // Red not
     p.place(1, 0, 0);
@@ -164,11 +174,11 @@ TEST_CASE("Change Position: a farmer stands up, a knight lies down; other moves 
     m.to = static_cast<std::uint8_t>(*tiles()[p.s.board.placed()[t].type].segment_index(target));
     return m;
   };
-  CHECK(legal(p.s, to(0, 0, "field1", "road0")));      // farmer -> road
-  CHECK_FALSE(legal(p.s, to(0, 0, "field1", "city0")));  // the start's city is completed
+  CHECK(legal(p.s, to(0, 0, "field1", "road0")));         // farmer -> road
+  CHECK_FALSE(legal(p.s, to(0, 0, "field1", "city0")));   // the start's city is completed
   CHECK_FALSE(legal(p.s, to(0, 0, "field1", "field0")));  // field -> field: no change of role
-  CHECK(legal(p.s, to(1, 0, "city0", "field0")));        // knight -> field
-  CHECK_FALSE(legal(p.s, to(1, 0, "city0", "road0")));   // city -> road: no change of role
+  CHECK(legal(p.s, to(1, 0, "city0", "field0")));         // knight -> field
+  CHECK_FALSE(legal(p.s, to(1, 0, "city0", "road0")));    // city -> road: no change of role
   p.play(to(0, 0, "field1", "road0"));
   CHECK(p.s.features.data(p.feature(0, 0, "road0")).followers[0] == 1);
   CHECK(p.s.features.data(p.feature(0, 0, "field1")).followers[0] == 0);

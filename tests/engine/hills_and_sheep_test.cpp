@@ -18,7 +18,8 @@ game_setup hills_setup(int seats, std::vector<std::string> sheep = {},
   g.seats = seats;
   g.expansions.add(expansion::hills_and_sheep);
   if (!sheep.empty()) g.script.draws["sheep"] = std::move(sheep);
-  for (const auto& [name, value] : options) REQUIRE(g.options.set(name, std::string_view(value)).ok());
+  for (const auto& [name, value] : options)
+    REQUIRE(g.options.set(name, std::string_view(value)).ok());
   return g;
 }
 
@@ -98,8 +99,9 @@ TEST_CASE("EX-04 a follower on a hill breaks a 1-1 tie for a city (both tie-brea
   }
 }
 
-TEST_CASE("2-2 tie, Red 2 followers on hills and Blue 1: any_on_hill keeps the tie, count_on_hill "
-          "gives it to Red") {
+TEST_CASE(
+    "2-2 tie, Red 2 followers on hills and Blue 1: any_on_hill keeps the tie, count_on_hill "
+    "gives it to Red") {
   for (const char* rule : {"any_on_hill", "count_on_hill"}) {
     CAPTURE(rule);
     position p = hill_road(rule);
@@ -147,8 +149,9 @@ TEST_CASE("the hill tie-break holds at the final scoring of a field") {
 
 // ---- hills: the tile underneath -------------------------------------------------------------
 
-TEST_CASE("EX-07 the tile under a hill leaves the supply unseen; the last hill has nothing under "
-          "it") {
+TEST_CASE(
+    "EX-07 the tile under a hill leaves the supply unseen; the last hill has nothing under "
+    "it") {
   position p(hills_setup(2), {"HS/Cc.h.1", "BA/L", "BA/RFr", "HS/RR.h"});
   CHECK(p.s.tiles_left() == 3);
   auto events = p.place(0, -1, 180);
@@ -204,7 +207,10 @@ TEST_CASE("EX-05 a completed monastery scores 3 per vineyard around it") {
 TEST_CASE("one vineyard counts for two monasteries completed by the same tile") {
   position p(hills_setup(2), {"HS/C!.v"});
   p.tile(-1, 0, "BA/RFr", 0).tile(1, 0, "BA/RFr", 0).tile(2, 0, "BA/RFr", 0);
-  p.tile(-1, 1, "HS/Cc.v", 270).tile(0, 1, "BA/L", 0).tile(1, 1, "BA/L", 0).tile(2, 1, "HS/Cc.v", 180);
+  p.tile(-1, 1, "HS/Cc.v", 270)
+      .tile(0, 1, "BA/L", 0)
+      .tile(1, 1, "BA/L", 0)
+      .tile(2, 1, "HS/Cc.v", 180);
   p.tile(-1, 2, "BA/C", 0).tile(0, 2, "BA/C", 180).tile(2, 2, "BA/C", 0);
   p.follower(0, 0, 1, "monastery0").follower(1, 1, 1, "monastery0");
   p.place(1, 2, 180);  // the vineyard HS/C!.v surrounds both monasteries
@@ -328,7 +334,8 @@ TEST_CASE("on Blue's turn only Blue's shepherd chooses for the merged field") {
 
 namespace {
 // A road loop of four curves south of the start tile; its inner field is closed by the last.
-position loop(std::vector<std::string> script, std::vector<std::pair<std::string, std::string>> options = {}) {
+position loop(std::vector<std::string> script,
+              std::vector<std::pair<std::string, std::string>> options = {}) {
   position p(hills_setup(2, std::move(script), std::move(options)), {"BA/Rr", "BA/RFr"});
   p.tile(0, 1, "BA/Rr", 270).tile(1, 1, "BA/Rr", 0).tile(0, 2, "BA/Rr", 180);
   return p;

@@ -20,7 +20,8 @@ game_setup revolts_setup(int seats, bool with_hills = false,
   g.seats = seats;
   g.expansions.add(expansion::peasant_revolts);
   if (with_hills) g.expansions.add(expansion::hills_and_sheep);
-  for (const auto& [name, value] : options) REQUIRE(g.options.set(name, std::string_view(value)).ok());
+  for (const auto& [name, value] : options)
+    REQUIRE(g.options.set(name, std::string_view(value)).ok());
   return g;
 }
 
@@ -50,7 +51,9 @@ int count(const event_log& events, event_type t) {
 // Passes the figure step and, when offered, protect-for-2; returns every event.
 event_log end_turn(position& p) {
   event_log all;
-  for (int guard = 0; guard < 2 && (p.s.awaiting == decision::figure || p.s.awaiting == decision::protect); ++guard) {
+  for (int guard = 0;
+       guard < 2 && (p.s.awaiting == decision::figure || p.s.awaiting == decision::protect);
+       ++guard) {
     const auto e = p.pass();
     all.insert(all.end(), e.begin(), e.end());
   }
@@ -89,7 +92,8 @@ TEST_CASE("protection for 4 is offered only on roads, cities and monasteries of 
   for (const auto& m : legal_actions(p.s))
     if (m.type == move_type::deploy && m.protect) {
       ++protected_deploys;
-      CHECK(tiles()[p.s.board.placed()[p.s.placed].type].segments[m.feature].kind != feature_kind::field);
+      CHECK(tiles()[p.s.board.placed()[p.s.placed].type].segments[m.feature].kind !=
+            feature_kind::field);
     }
   CHECK(protected_deploys == 2);  // city0 and road0, not the two fields
 }
@@ -123,7 +127,7 @@ TEST_CASE("a city revolt passes round a 5-seat table until a seat loses a follow
   p.follower(2, 0, 0, "road0");  // seat 2 (draws): no city follower, passes it on
   lying(p, 3, 0, 0, "city0");    // seat 3: two lying knights, +4, passes it on
   lying(p, 3, 0, 0, "city0");
-  lying(p, 4, 0, 0, "city0");    // seat 4: +2 and loses its standing knight: the revolt ends
+  lying(p, 4, 0, 0, "city0");  // seat 4: +2 and loses its standing knight: the revolt ends
   p.follower(4, 0, 0, "city0");
   p.to_move(1);
   p.place(-1, 0, 0);
@@ -181,8 +185,9 @@ TEST_CASE("protect-for-2 may be passed; a protected follower is not offered agai
   CHECK(p.s.active == 1);
 }
 
-TEST_CASE("revolts.protect_for_2: deploying the shepherd blocks it by default, not under "
-          "no_follower_deployed") {
+TEST_CASE(
+    "revolts.protect_for_2: deploying the shepherd blocks it by default, not under "
+    "no_follower_deployed") {
   for (const char* rule : {"no_figure_deployed", "no_follower_deployed"}) {
     CAPTURE(rule);
     game_setup g = revolts_setup(2, true, {{"revolts.protect_for_2", rule}});
@@ -197,9 +202,11 @@ TEST_CASE("revolts.protect_for_2: deploying the shepherd blocks it by default, n
   }
 }
 
-TEST_CASE("a revolt tile that cannot be placed revolts, is discarded, and the next one revolts too") {
+TEST_CASE(
+    "a revolt tile that cannot be placed revolts, is discarded, and the next one revolts too") {
   position p(revolts_setup(2), {"BA/RRR", "PR/10", "PR/07", "BA/L"});
-  p.place(0, 1, 0);  // every open square now needs a road or a city: PR/10 (all fields) fits nowhere
+  p.place(0, 1,
+          0);  // every open square now needs a road or a city: PR/10 (all fields) fits nowhere
   p.follower(1, 0, 0, "road0");
   const auto events = end_turn(p);
   CHECK(count(events, event_type::revolt) == 2);
@@ -254,13 +261,16 @@ TEST_CASE("setup: 3 of the 12 revolt tiles are set aside, secretly and by the se
   CHECK(new_game(g).err().code == error_code::bad_script);
 }
 
-// ---- with the Festival and the Gifts ----------------------------------------------------------------
+// ---- with the Festival and the Gifts
+// ----------------------------------------------------------------
 
 namespace {
-game_setup with(std::initializer_list<expansion> more, std::vector<std::pair<std::string, std::string>> options = {}) {
+game_setup with(std::initializer_list<expansion> more,
+                std::vector<std::pair<std::string, std::string>> options = {}) {
   game_setup g = revolts_setup(2);
   for (auto e : more) g.expansions.add(e);
-  for (const auto& [name, value] : options) REQUIRE(g.options.set(name, std::string_view(value)).ok());
+  for (const auto& [name, value] : options)
+    REQUIRE(g.options.set(name, std::string_view(value)).ok());
   return g;
 }
 void give_card(position& p, int seat, int card) {
@@ -272,7 +282,8 @@ void give_card(position& p, int seat, int card) {
 }
 }  // namespace
 
-TEST_CASE("Festival: a protected follower taken back loses its protection; protect-for-2 stays open") {
+TEST_CASE(
+    "Festival: a protected follower taken back loses its protection; protect-for-2 stays open") {
   position p(with({expansion::festival}), {"FE/RrRr", "BA/L"});
   lying(p, 0, 0, 0, "city0");
   p.follower(0, 0, 0, "road0");
@@ -300,7 +311,8 @@ TEST_CASE("Gifts: Synod may protect its monk for 4") {
   p.play(synod);
   CHECK(p.score_of(0) == -4);
   int lying_monks = 0;
-  for (const auto& f : p.s.figures) lying_monks += pr::is_protected(f) && f.segment == p.feature(0, 1, "monastery0");
+  for (const auto& f : p.s.figures)
+    lying_monks += pr::is_protected(f) && f.segment == p.feature(0, 1, "monastery0");
   CHECK(lying_monks == 1);
 }
 
@@ -320,7 +332,9 @@ TEST_CASE("Gifts: Take 2 extra draws revolt unless revolts.extra_draws_trigger i
   }
 }
 
-TEST_CASE("of two followers of one seat on a segment, Cash Out and the Festival take the unprotected one") {
+TEST_CASE(
+    "of two followers of one seat on a segment, Cash Out and the Festival take the unprotected "
+    "one") {
   position p(with({expansion::gifts, expansion::festival}), {"FE/RrRr", "BA/L"});
   lying(p, 0, 0, 0, "city0");
   p.follower(0, 0, 0, "city0");

@@ -18,7 +18,9 @@ inline tile_type_id tile_id(const std::string& id) {
   return *t;
 }
 
-inline std::uint8_t quarter(int degrees) { return static_cast<std::uint8_t>(degrees / 90); }
+inline std::uint8_t quarter(int degrees) {
+  return static_cast<std::uint8_t>(degrees / 90);
+}
 
 struct position {
   game_state s;
@@ -115,7 +117,8 @@ struct position {
   }
   // Moves of the seat to act (rotation in degrees, feature by its tile-local id).
   move place_move(int x, int y, int degrees) const {
-    return move{.type = move_type::place_tile, .seat = s.active,
+    return move{.type = move_type::place_tile,
+                .seat = s.active,
                 .at = {static_cast<std::int16_t>(x), static_cast<std::int16_t>(y)},
                 .rotation = quarter(degrees)};
   }
@@ -124,7 +127,8 @@ struct position {
     REQUIRE(t >= 0);
     const auto local = tiles()[s.board.placed()[t].type].segment_index(feature);
     REQUIRE(local.has_value());
-    return move{.type = move_type::deploy, .seat = s.active,
+    return move{.type = move_type::deploy,
+                .seat = s.active,
                 .at = {static_cast<std::int16_t>(x), static_cast<std::int16_t>(y)},
                 .feature = static_cast<std::uint8_t>(*local)};
   }
@@ -136,7 +140,8 @@ struct position {
   }
   // Hills & Sheep: Grow (expand) or Gather (herd).
   move flock_move(bool herd) const {
-    return move{.type = move_type::flock, .seat = s.active, .choice = static_cast<std::uint8_t>(herd)};
+    return move{
+        .type = move_type::flock, .seat = s.active, .choice = static_cast<std::uint8_t>(herd)};
   }
   // Easter: the seat whose go it is moves the bunny along `path` (the squares landed on).
   move bunny_move(const std::vector<std::pair<int, int>>& path) const {

@@ -120,7 +120,8 @@ std::pair<int, int> random_games(game_setup setup, int per_seat_count, const cha
       while (!s.finished) {
         legal_actions(s, moves);
         REQUIRE(!moves.empty());
-        const move* compact = stats && stats->compact ? compact_placement(s, moves, chooser) : nullptr;
+        const move* compact =
+            stats && stats->compact ? compact_placement(s, moves, chooser) : nullptr;
         const auto& m = compact ? *compact : moves[chooser.below(moves.size())];
         for (const auto& bad : corruptions(m, s)) {
           if (listed(moves, bad)) continue;
@@ -163,8 +164,14 @@ TEST_CASE("random games with Hills & Sheep, under every option value") {
   for (int variant = 0; variant < 4; ++variant) {
     game_setup setup;
     setup.expansions.add(expansion::hills_and_sheep);
-    REQUIRE(setup.options.set("hills.tiebreak", std::string_view(variant & 1 ? "count_on_hill" : "any_on_hill")).ok());
-    REQUIRE(setup.options.set("sheep.closed_field", std::string_view(variant & 2 ? "wait" : "score_immediately")).ok());
+    REQUIRE(
+        setup.options
+            .set("hills.tiebreak", std::string_view(variant & 1 ? "count_on_hill" : "any_on_hill"))
+            .ok());
+    REQUIRE(
+        setup.options
+            .set("sheep.closed_field", std::string_view(variant & 2 ? "wait" : "score_immediately"))
+            .ok());
     if (variant == 3) REQUIRE(setup.options.set("hills.under_tile", std::string_view("none")).ok());
     const auto [played, refused] = random_games(setup, 1, ("hs" + std::to_string(variant)).c_str());
     games += played;
@@ -183,7 +190,8 @@ TEST_CASE("random games with the Peasant Revolts, alone and with the others") {
       setup.expansions.add(expansion::festival);
     }
     if (variant == 2)
-      REQUIRE(setup.options.set("revolts.protect_for_2", std::string_view("no_follower_deployed")).ok());
+      REQUIRE(setup.options.set("revolts.protect_for_2", std::string_view("no_follower_deployed"))
+                  .ok());
     const auto [played, refused] = random_games(setup, 1, ("pr" + std::to_string(variant)).c_str());
     games += played;
     CHECK(refused > 200);
@@ -230,8 +238,10 @@ TEST_CASE("random games with the Festival, alone and with Hills & Sheep") {
     game_setup setup;
     setup.expansions.add(expansion::festival);
     if (variant >= 1) setup.expansions.add(expansion::hills_and_sheep);
-    if (variant == 2) REQUIRE(setup.options.set("festival.shepherd_flock", std::string_view("stays")).ok());
-    if (variant == 3) REQUIRE(setup.options.set("festival.return_scope", std::string_view("followers_only")).ok());
+    if (variant == 2)
+      REQUIRE(setup.options.set("festival.shepherd_flock", std::string_view("stays")).ok());
+    if (variant == 3)
+      REQUIRE(setup.options.set("festival.return_scope", std::string_view("followers_only")).ok());
     const auto [played, refused] = random_games(setup, 1, ("fe" + std::to_string(variant)).c_str());
     games += played;
     CHECK(refused > 200);
@@ -269,8 +279,8 @@ TEST_CASE("random games with Easter, alone and with Hills & Sheep and the Festiv
       setup.expansions.add(expansion::hills_and_sheep);
     }
     stats.compact = variant == 5;
-    const auto [played, refused] = random_games(setup, 1, ("ea" + std::to_string(variant)).c_str(),
-                                                &stats);
+    const auto [played, refused] =
+        random_games(setup, 1, ("ea" + std::to_string(variant)).c_str(), &stats);
     games += played;
     CHECK(refused > 200);
   }

@@ -66,26 +66,26 @@ TEST_CASE("event_to_json: the Easter events (EX-15 with its scripted dice, then 
     "script": {"deck": ["BA/RFr", "BA/RFr", "BA/L", "BA/RFr", "BA/RFr", "BA/RFr", "EA/01"],
                "dice": [2, 1, 3]}}})");
   event_log log;
-  for (const char* text : {R"({"seat":0,"type":"place_tile","x":-1,"y":0,"rotation":0})",
-                           R"({"seat":0,"type":"pass"})",
-                           R"({"seat":1,"type":"place_tile","x":1,"y":0,"rotation":0})",
-                           R"({"seat":1,"type":"deploy","figure":"meeple","x":1,"y":0,"feature":"road0"})",
-                           R"({"seat":2,"type":"place_tile","x":1,"y":1,"rotation":0})",
-                           R"({"seat":2,"type":"deploy","figure":"meeple","x":1,"y":1,"feature":"monastery0"})",
-                           R"({"seat":0,"type":"place_tile","x":2,"y":0,"rotation":0})",
-                           R"({"seat":0,"type":"deploy","figure":"meeple","x":2,"y":0,"feature":"field1"})",
-                           R"({"seat":1,"type":"place_tile","x":-2,"y":0,"rotation":0})",
-                           R"({"seat":1,"type":"pass"})",
-                           R"({"seat":2,"type":"place_tile","x":-3,"y":0,"rotation":0})",
-                           R"({"seat":2,"type":"pass"})",
-                           R"({"seat":0,"type":"place_tile","x":3,"y":0,"rotation":0})"}) {
+  for (const char* text :
+       {R"({"seat":0,"type":"place_tile","x":-1,"y":0,"rotation":0})",
+        R"({"seat":0,"type":"pass"})", R"({"seat":1,"type":"place_tile","x":1,"y":0,"rotation":0})",
+        R"({"seat":1,"type":"deploy","figure":"meeple","x":1,"y":0,"feature":"road0"})",
+        R"({"seat":2,"type":"place_tile","x":1,"y":1,"rotation":0})",
+        R"({"seat":2,"type":"deploy","figure":"meeple","x":1,"y":1,"feature":"monastery0"})",
+        R"({"seat":0,"type":"place_tile","x":2,"y":0,"rotation":0})",
+        R"({"seat":0,"type":"deploy","figure":"meeple","x":2,"y":0,"feature":"field1"})",
+        R"({"seat":1,"type":"place_tile","x":-2,"y":0,"rotation":0})",
+        R"({"seat":1,"type":"pass"})",
+        R"({"seat":2,"type":"place_tile","x":-3,"y":0,"rotation":0})",
+        R"({"seat":2,"type":"pass"})",
+        R"({"seat":0,"type":"place_tile","x":3,"y":0,"rotation":0})"}) {
     auto m = move_from_json(json::parse(text), s);
     REQUIRE_MESSAGE(m.ok(), text);
     REQUIRE_MESSAGE(apply_in_place(s, *m.value).ok(), text);
   }
-  for (const char* text : {R"({"seat":0,"type":"pass"})",
-                           R"({"seat":0,"type":"bunny","path":[[2,0],[1,0]]})",
-                           R"({"seat":1,"type":"bunny","path":[[1,1]]})"}) {
+  for (const char* text :
+       {R"({"seat":0,"type":"pass"})", R"({"seat":0,"type":"bunny","path":[[2,0],[1,0]]})",
+        R"({"seat":1,"type":"bunny","path":[[1,1]]})"}) {
     auto m = move_from_json(json::parse(text), s);
     REQUIRE_MESSAGE(m.ok(), text);
     REQUIRE_MESSAGE(apply_in_place(s, *m.value, &log).ok(), text);
@@ -93,7 +93,8 @@ TEST_CASE("event_to_json: the Easter events (EX-15 with its scripted dice, then 
   REQUIRE(s.finished);
   std::vector<json> easter;
   for (const auto& e : log)
-    if (e.type >= event_type::bunny_placed || (e.type == event_type::points && e.value == static_cast<int>(points_reason::eggs)))
+    if (e.type >= event_type::bunny_placed ||
+        (e.type == event_type::points && e.value == static_cast<int>(points_reason::eggs)))
       easter.push_back(event_to_json(e));
   const std::vector<json> expected{
       {{"type", "die_rolled"}, {"seat", 0}, {"roll", 2}},
@@ -131,8 +132,8 @@ TEST_CASE("record forms of the base moves") {
   CHECK(move_to_json(*m.value, s) == place);
   REQUIRE(apply_in_place(s, *m.value).ok());
 
-  const json deploy = {{"seat", 0}, {"type", "deploy"}, {"figure", "meeple"}, {"x", 1}, {"y", 0},
-                       {"feature", "field1"}};
+  const json deploy = {{"seat", 0}, {"type", "deploy"}, {"figure", "meeple"},
+                       {"x", 1},    {"y", 0},           {"feature", "field1"}};
   m = move_from_json(deploy, s);
   REQUIRE(m.ok());
   CHECK(m.value->feature == *tiles()[*tiles().find("BA/RFr")].segment_index("field1"));
@@ -148,18 +149,33 @@ TEST_CASE("record forms of the base moves") {
 }
 
 TEST_CASE("record forms of the expansion moves round-trip in the codec") {
-  game_state s = game_from(R"({"setup": {"players": [{"name": "A"}, {"name": "B"}], "seed": "x"}})");
+  game_state s =
+      game_from(R"({"setup": {"players": [{"name": "A"}, {"name": "B"}], "seed": "x"}})");
   for (const json& j : {
            json{{"seat", 1}, {"type", "flock"}, {"choice", "expand"}},
            json{{"seat", 1}, {"type", "flock"}, {"choice", "herd"}},
            json{{"seat", 0}, {"type", "choose_tile"}, {"index", 1}},
            json{{"seat", 0}, {"type", "open_gift"}, {"card", "take_two"}},
-           json{{"seat", 0}, {"type", "open_gift"}, {"card", "road_sweeper"}, {"x", 0}, {"y", 0},
+           json{{"seat", 0},
+                {"type", "open_gift"},
+                {"card", "road_sweeper"},
+                {"x", 0},
+                {"y", 0},
                 {"feature", "road0"}},
-           json{{"seat", 0}, {"type", "open_gift"}, {"card", "change_position"}, {"x", 0}, {"y", 0},
-                {"feature", "road0"}, {"to", "city0"}, {"protect", true}},
+           json{{"seat", 0},
+                {"type", "open_gift"},
+                {"card", "change_position"},
+                {"x", 0},
+                {"y", 0},
+                {"feature", "road0"},
+                {"to", "city0"},
+                {"protect", true}},
            json{{"seat", 0}, {"type", "protect"}, {"x", 0}, {"y", 0}, {"feature", "city0"}},
-           json{{"seat", 0}, {"type", "return_figure"}, {"figure", "shepherd"}, {"x", 0}, {"y", 0},
+           json{{"seat", 0},
+                {"type", "return_figure"},
+                {"figure", "shepherd"},
+                {"x", 0},
+                {"y", 0},
                 {"feature", "field1"}},
            json{{"seat", 2}, {"type", "bunny"}, {"path", {{1, 0}, {1, 1}, {0, 1}}}},
        }) {
@@ -173,9 +189,10 @@ TEST_CASE("record forms of the expansion moves round-trip in the codec") {
 TEST_CASE("malformed moves give stable error codes") {
   game_state s = game_from(R"({"setup": {"players": [{"name": "A"}, {"name": "B"}],
                                          "script": {"deck": ["BA/RFr", "BA/RFr"]}}})");
-  REQUIRE(apply_in_place(s, *move_from_json(json::parse(
-                                 R"({"seat":0,"type":"place_tile","x":1,"y":0,"rotation":0})"),
-                             s).value)
+  REQUIRE(apply_in_place(
+              s, *move_from_json(
+                      json::parse(R"({"seat":0,"type":"place_tile","x":1,"y":0,"rotation":0})"), s)
+                      .value)
               .ok());
   const std::vector<std::pair<const char*, const char*>> cases{
       {R"([1, 2])", "malformed_move"},
@@ -216,7 +233,8 @@ TEST_CASE("malformed moves give stable error codes") {
       {R"({"seat": 0, "type": "open_gift", "card": "synod", "x": 1, "y": 0, "feature": "abbey0"})",
        "unknown_feature"},
       {R"({"seat": 0, "type": "bunny", "path": []})", "malformed_move"},
-      {R"({"seat": 0, "type": "bunny", "path": [[1, 0], [2, 0], [3, 0], [4, 0]]})", "malformed_move"},
+      {R"({"seat": 0, "type": "bunny", "path": [[1, 0], [2, 0], [3, 0], [4, 0]]})",
+       "malformed_move"},
       {R"({"seat": 0, "type": "bunny", "path": [[1, 0, 2]]})", "malformed_move"},
       {R"({"seat": 0, "type": "bunny", "path": [1, 0]})", "malformed_move"},
       {R"({"seat": 0, "type": "bunny"})", "malformed_move"},
@@ -233,12 +251,14 @@ TEST_CASE("malformed moves give stable error codes") {
 }
 
 TEST_CASE("proto_error and engine errors in JSON") {
-  CHECK(to_json(proto_error{"malformed_move", "bad"}) == json{{"code", "malformed_move"}, {"message", "bad"}});
+  CHECK(to_json(proto_error{"malformed_move", "bad"}) ==
+        json{{"code", "malformed_move"}, {"message", "bad"}});
   const auto e = from_engine(make_error(error_code::feature_occupied, "taken"));
   CHECK(e.code == "feature_occupied");
   CHECK(e.message == "taken");
   std::set<std::string> names;
-  for (int c = 0; c < error_code_count; ++c) names.insert(std::string(code_name(static_cast<error_code>(c))));
+  for (int c = 0; c < error_code_count; ++c)
+    names.insert(std::string(code_name(static_cast<error_code>(c))));
   CHECK(names.size() == static_cast<std::size_t>(error_code_count));
 }
 
@@ -269,20 +289,36 @@ TEST_CASE("event_to_json: the fields of every event type") {
   };
   CHECK(first("turn_started") == json{{"type", "turn_started"}, {"seat", 1}});
   CHECK(first("tile_drawn") == json{{"type", "tile_drawn"}, {"seat", 1}, {"tile", "BA/C"}});
-  CHECK(first("tile_placed") ==
-        json{{"type", "tile_placed"}, {"seat", 0}, {"tile", "BA/RCr"}, {"x", 1}, {"y", 0}, {"rotation", 0}});
+  CHECK(first("tile_placed") == json{{"type", "tile_placed"},
+                                     {"seat", 0},
+                                     {"tile", "BA/RCr"},
+                                     {"x", 1},
+                                     {"y", 0},
+                                     {"rotation", 0}});
   CHECK(by_type["tile_placed"][1]["rotation"] == 180);
-  CHECK(first("figure_deployed") == json{{"type", "figure_deployed"}, {"seat", 0}, {"figure", "meeple"},
-                                         {"x", 1}, {"y", 0}, {"feature", "city0"}, {"kind", "city"}});
-  CHECK(first("figure_returned") == json{{"type", "figure_returned"}, {"seat", 0}, {"figure", "meeple"},
-                                         {"x", 1}, {"y", 0}, {"feature", "city0"}, {"kind", "city"}});
+  CHECK(first("figure_deployed") == json{{"type", "figure_deployed"},
+                                         {"seat", 0},
+                                         {"figure", "meeple"},
+                                         {"x", 1},
+                                         {"y", 0},
+                                         {"feature", "city0"},
+                                         {"kind", "city"}});
+  CHECK(first("figure_returned") == json{{"type", "figure_returned"},
+                                         {"seat", 0},
+                                         {"figure", "meeple"},
+                                         {"x", 1},
+                                         {"y", 0},
+                                         {"feature", "city0"},
+                                         {"kind", "city"}});
   const json done = first("feature_completed");
-  CHECK(keys(done) == std::set<std::string>{"type", "kind", "x", "y", "feature", "points", "owners"});
+  CHECK(keys(done) ==
+        std::set<std::string>{"type", "kind", "x", "y", "feature", "points", "owners"});
   CHECK(done["kind"] == "city");
   CHECK(done["points"] == 4);
   CHECK(done["owners"] == json::array({0}));
   const json points = first("points");
-  CHECK(keys(points) == std::set<std::string>{"type", "seat", "kind", "x", "y", "feature", "points", "final"});
+  CHECK(keys(points) ==
+        std::set<std::string>{"type", "seat", "kind", "x", "y", "feature", "points", "final"});
   CHECK(points["seat"] == 0);
   CHECK(points["points"] == 4);
   CHECK(points["kind"] == "city");
@@ -290,7 +326,6 @@ TEST_CASE("event_to_json: the fields of every event type") {
   CHECK(first("game_finished") == json{{"type", "game_finished"}});
   // The turns: each draws, places and starts in seat order.
   CHECK(by_type["turn_started"].size() == 1);  // seat 0's first turn began in new_game
-
 }
 
 TEST_CASE("event_to_json: a tile without a legal placement is discarded") {

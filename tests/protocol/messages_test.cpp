@@ -36,7 +36,8 @@ TEST_CASE("every client message type parses with its fields") {
   CHECK(c.name == "t");
   CHECK(c.spectator_delay == 2);
   CHECK(c.setup == json{{"expansions", json::array()}});
-  auto top = parse_as<create_room_msg>(R"({"type":"create_room","expansions":["gifts"],"options":{}})");
+  auto top =
+      parse_as<create_room_msg>(R"({"type":"create_room","expansions":["gifts"],"options":{}})");
   CHECK(top.setup["expansions"] == json::array({"gifts"}));
   CHECK(top.seats == 4);
 
@@ -94,7 +95,8 @@ TEST_CASE("malformed messages give stable codes and never throw") {
   CHECK(code_of(R"({"type":"create_room","public":"yes"})") == "bad_message");
   CHECK(code_of(R"({"type":"create_room","spectator_delay":21})") == "bad_message");
   CHECK(code_of(R"({"type":"create_room","setup":[]})") == "bad_message");
-  CHECK(code_of(R"({"type":"create_room","name":")" + std::string(41, 'n') + R"("})") == "bad_message");
+  CHECK(code_of(R"({"type":"create_room","name":")" + std::string(41, 'n') + R"("})") ==
+        "bad_message");
   CHECK(code_of(R"({"type":"join","room":"r"})") == "bad_message");
   CHECK(code_of(R"({"type":"join","room":"r","name":""})") == "bad_message");
   CHECK(code_of(R"({"type":"join","room":"r","name":"a","seat":6})") == "bad_message");

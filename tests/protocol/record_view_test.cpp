@@ -14,7 +14,9 @@ using carcassonne::testing::keys;
 
 namespace {
 
-json two_players() { return json::array({{{"name", "Ann"}}, {{"name", "Bob"}}}); }
+json two_players() {
+  return json::array({{{"name", "Ann"}}, {{"name", "Bob"}}});
+}
 
 json setup_with(const std::string& key, json value) {
   json s{{"players", two_players()}, {"seed", "s"}};
@@ -68,12 +70,15 @@ TEST_CASE("parse_record errors") {
       {"{\"format\": ", "bad_json"},
       {"", "bad_json"},
       {"[]", "bad_record"},
-      {R"({"format": "carcassonne-record/2", "setup": {"players": [{"name": "A"}, {"name": "B"}]}})", "bad_record"},
+      {R"({"format": "carcassonne-record/2", "setup": {"players": [{"name": "A"}, {"name": "B"}]}})",
+       "bad_record"},
       {R"({"format": 1, "setup": {"players": [{"name": "A"}, {"name": "B"}]}})", "bad_record"},
       {R"({"format": "carcassonne-record/1"})", "bad_record"},
       {R"({"format": "carcassonne-record/1", "setup": {"players": [{"name": "A"}, {"name": "B"}]},
-           "moves": {}})", "bad_record"},
-      {R"({"format": "carcassonne-record/1", "setup": {"players": [{"name": "A"}]}})", "bad_seat_count"},
+           "moves": {}})",
+       "bad_record"},
+      {R"({"format": "carcassonne-record/1", "setup": {"players": [{"name": "A"}]}})",
+       "bad_seat_count"},
   };
   for (const auto& [text, code] : cases) {
     CAPTURE(text);
@@ -86,7 +91,8 @@ TEST_CASE("parse_record errors") {
 
 TEST_CASE("parse_setup errors") {
   json seven = json::array();
-  for (int i = 0; i < 7; ++i) seven.push_back({{"name", std::string("P").append(std::to_string(i))}});
+  for (int i = 0; i < 7; ++i)
+    seven.push_back({{"name", std::string("P").append(std::to_string(i))}});
   const std::vector<std::pair<json, std::string>> cases{
       {json::array(), "bad_record"},
       {json{{"seed", "s"}}, "bad_record"},
@@ -162,7 +168,8 @@ void check_views(const game_state& s) {
 }  // namespace
 
 TEST_CASE("build_view lists the legal moves for the seat to act only") {
-  game_state s = game_from(R"({"setup": {"players": [{"name": "Ann"}, {"name": "Bob"}, {"name": "Cid"}],
+  game_state s =
+      game_from(R"({"setup": {"players": [{"name": "Ann"}, {"name": "Bob"}, {"name": "Cid"}],
                                          "seed": "views"}})");
   int decisions = 0, figure_steps = 0;
   while (!s.finished) {
@@ -185,8 +192,8 @@ TEST_CASE("a view's top-level fields") {
   const game_state s = game_from(R"({"setup": {"players": [{"name": "Ann"}, {"name": "Bob"}],
                                                "script": {"deck": ["BA/RFr", "BA/C"]}}})");
   const json v = build_view(s, 1, {"Ann", "Bob"});
-  for (const char* key : {"status", "viewer", "turn", "active", "awaiting", "scores", "players", "tile",
-                          "tiles_left", "board", "figures", "discarded"}) {
+  for (const char* key : {"status", "viewer", "turn", "active", "awaiting", "scores", "players",
+                          "tile", "tiles_left", "board", "figures", "discarded"}) {
     CAPTURE(key);
     CHECK(v.contains(key));
   }
@@ -195,15 +202,18 @@ TEST_CASE("a view's top-level fields") {
   CHECK(v["tile"] == "BA/RFr");
   CHECK(v["tiles_left"] == 1);
   CHECK(v["scores"] == json::array({0, 0}));
-  CHECK(v["players"][1] == json{{"seat", 1}, {"name", "Bob"}, {"score", 0}, {"supply", {{"meeple", 7}}}});
+  CHECK(v["players"][1] ==
+        json{{"seat", 1}, {"name", "Bob"}, {"score", 0}, {"supply", {{"meeple", 7}}}});
   CHECK(v["board"] == json::array({{{"x", 0}, {"y", 0}, {"tile", "BA/RCr"}, {"rotation", 0}}}));
   CHECK(v["figures"] == json::array());
   CHECK(keys(v).count("supply") == 0);
   CHECK(keys(v).count("deck") == 0);
 }
 
-TEST_CASE("Easter views: a bunny go is decided by its seat, with the roll and the visited squares") {
-  game_state s = game_from(R"({"setup": {"players": [{"name": "Ann"}, {"name": "Bob"}, {"name": "Cid"}],
+TEST_CASE(
+    "Easter views: a bunny go is decided by its seat, with the roll and the visited squares") {
+  game_state s =
+      game_from(R"({"setup": {"players": [{"name": "Ann"}, {"name": "Bob"}, {"name": "Cid"}],
                                          "expansions": ["easter"], "seed": "easter-views"}})");
   int goes = 0, others = 0, decisions = 0;
   while (!s.finished) {

@@ -65,8 +65,10 @@ TEST_CASE("array diffs: replace in place, add and remove at the end, or replace 
   b.array("xs").items = {"1", "2", "9", "4", "5", "6", "7"};
   std::string ops;
   diff_docs(a, b, "/game", ops);
-  CHECK(json::parse("[" + ops + "]") ==
-        json::parse(R"([{"op":"replace","path":"/game/xs/2","value":9},{"op":"add","path":"/game/xs/-","value":7}])"));
+  CHECK(
+      json::parse("[" + ops + "]") ==
+      json::parse(
+          R"([{"op":"replace","path":"/game/xs/2","value":9},{"op":"add","path":"/game/xs/-","value":7}])"));
 
   view_doc c;
   c.array("xs").items = {"1", "2"};

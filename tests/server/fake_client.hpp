@@ -36,8 +36,10 @@ struct fake_client : server::client_link {
     }
   }
   void set_room(const std::string& r, bool member) override {
-    if (member) room = r;
-    else if (room == r) room.clear();
+    if (member)
+      room = r;
+    else if (room == r)
+      room.clear();
   }
 
   // The last frame of a type, or null.
@@ -52,7 +54,9 @@ struct fake_client : server::client_link {
   }
 };
 
-inline std::shared_ptr<fake_client> make_client() { return std::make_shared<fake_client>(); }
+inline std::shared_ptr<fake_client> make_client() {
+  return std::make_shared<fake_client>();
+}
 
 // The client messages a room test sends, built in one line.
 namespace messages {

@@ -27,7 +27,8 @@ struct temp_dir {
   fs::path path;
   temp_dir() {
     static int n = 0;
-    path = fs::temp_directory_path() / ("carcassonne-store-" + std::to_string(::getpid()) + "-" + std::to_string(++n));
+    path = fs::temp_directory_path() /
+           ("carcassonne-store-" + std::to_string(::getpid()) + "-" + std::to_string(++n));
     fs::remove_all(path);
     fs::create_directories(path);
   }
@@ -75,8 +76,8 @@ room_settings settings(int seats) {
 }
 
 // One random legal move by the seat to act, answered only after the pump.
-json play_one(room& r, std::vector<std::shared_ptr<fake_client>>& seats, rng& chooser, strand_queue& q, store& s,
-              const json& id) {
+json play_one(room& r, std::vector<std::shared_ptr<fake_client>>& seats, rng& chooser,
+              strand_queue& q, store& s, const json& id) {
   auto& c = seats.at(to_act(*r.game()));
   const auto& legal = c->view["game"]["legal_moves"];
   REQUIRE(!legal.empty());
@@ -105,7 +106,9 @@ TEST_CASE("the store keeps rooms and journals across reopening, in order") {
     s->submit(save_room_write{"a", "playing", R"({"k":1})"}, nullptr);
     s->submit(save_room_write{"b", "finished", R"({"k":2})"}, nullptr);
     for (int i = 0; i < 3; ++i)
-      s->submit(move_write{"a", i, json{{"n", i}}.dump(), json(i * 10).dump(), std::uint64_t(100 + i)}, nullptr);
+      s->submit(
+          move_write{"a", i, json{{"n", i}}.dump(), json(i * 10).dump(), std::uint64_t(100 + i)},
+          nullptr);
     s->submit(save_room_write{"a", "playing", R"({"k":3})"}, nullptr);  // replaces the row
     s->submit(save_room_write{"c", "waiting", R"({"k":4})"}, nullptr);
     s->submit(move_write{"c", 0, "{}", "null", 1}, nullptr);
@@ -113,11 +116,12 @@ TEST_CASE("the store keeps rooms and journals across reopening, in order") {
     std::vector<int> done;
     std::mutex m;
     for (int i = 0; i < 5; ++i)
-      s->submit(save_room_write{std::string("d").append(std::to_string(i)), "waiting", "{}"}, [&, i](bool ok) {
-        CHECK(ok);
-        std::lock_guard lock(m);
-        done.push_back(i);
-      });
+      s->submit(save_room_write{std::string("d").append(std::to_string(i)), "waiting", "{}"},
+                [&, i](bool ok) {
+                  CHECK(ok);
+                  std::lock_guard lock(m);
+                  done.push_back(i);
+                });
     s->flush();
     CHECK(done == std::vector<int>{0, 1, 2, 3, 4});  // callbacks run in queue order
     CHECK(s->writes.load() == 14);
@@ -153,9 +157,7 @@ TEST_CASE("a file that is not a database, or from a newer server, is a clear err
   CHECK(error.find("not a database") != std::string::npos);
 
   fs::remove(dir.db());
-  {
-    auto s = open_store(dir.db());
-  }
+  { auto s = open_store(dir.db()); }
   {  // a later schema
     sqlite3* db = nullptr;
     REQUIRE(sqlite3_open(dir.db().c_str(), &db) == SQLITE_OK);
@@ -202,7 +204,8 @@ TEST_CASE("a room holds every frame until its write is durable, and comes back f
 
   std::vector<std::shared_ptr<fake_client>> seats{a, b};
   rng chooser(5);
-  for (int i = 0; i < 30; ++i) play_one(*r, seats, chooser, q, *db, json(std::string("m").append(std::to_string(i))));
+  for (int i = 0; i < 30; ++i)
+    play_one(*r, seats, chooser, q, *db, json(std::string("m").append(std::to_string(i))));
   CHECK_FALSE(a->gap);
   CHECK_FALSE(watcher->gap);
 
@@ -217,7 +220,7 @@ TEST_CASE("a room holds every frame until its write is durable, and comes back f
   const int scores0 = r->game()->players[0].score;
   const std::size_t moves = record["moves"].size();
   CHECK(moves == 31);
-  r.reset();  // gone, with its held frames
+  r.reset();         // gone, with its held frames
   q.queued.clear();  // and its strand: the callbacks of the dead room never run
 
   auto rooms = db->unfinished_rooms(error);
@@ -288,9 +291,12 @@ TEST_CASE("a stored journal that does not replay is an error naming the room and
   r.start(a, nullptr);
   q.pump(*db);
   // A move that the engine refuses, written behind the room's back.
-  db->submit(move_write{"persist1", 0, json{{"seat", 1}, {"type", "place_tile"}, {"x", 5}, {"y", 5}, {"rotation", 0}}.dump(),
-                        "null", 9},
-             nullptr);
+  db->submit(
+      move_write{
+          "persist1", 0,
+          json{{"seat", 1}, {"type", "place_tile"}, {"x", 5}, {"y", 5}, {"rotation", 0}}.dump(),
+          "null", 9},
+      nullptr);
   db->flush();
   std::string error;
   auto rooms = db->unfinished_rooms(error);

@@ -22,7 +22,7 @@ inline const std::filesystem::path records_dir =
 
 struct command_result {
   int code = -1;
-  json out;         // the last line of standard output, parsed (discarded when not JSON)
+  json out;          // the last line of standard output, parsed (discarded when not JSON)
   std::string text;  // standard output as printed
   std::string err;
 };
@@ -76,7 +76,8 @@ inline std::vector<std::filesystem::path> all_records() {
 // A two-seat base record with a scripted deck.
 inline json base_record(std::vector<std::string> deck, json moves = json::array(), int seats = 2) {
   json players = json::array();
-  for (int i = 0; i < seats; ++i) players.push_back({{"name", std::string("P").append(std::to_string(i))}});
+  for (int i = 0; i < seats; ++i)
+    players.push_back({{"name", std::string("P").append(std::to_string(i))}});
   return {{"format", "carcassonne-record/1"},
           {"setup", {{"players", players}, {"script", {{"deck", deck}}}}},
           {"moves", moves}};
@@ -86,9 +87,11 @@ inline json place(int seat, int x, int y, int rotation) {
   return {{"seat", seat}, {"type", "place_tile"}, {"x", x}, {"y", y}, {"rotation", rotation}};
 }
 inline json deploy(int seat, int x, int y, const std::string& feature) {
-  return {{"seat", seat}, {"type", "deploy"}, {"figure", "meeple"}, {"x", x}, {"y", y},
-          {"feature", feature}};
+  return {{"seat", seat}, {"type", "deploy"}, {"figure", "meeple"},
+          {"x", x},       {"y", y},           {"feature", feature}};
 }
-inline json pass(int seat) { return {{"seat", seat}, {"type", "pass"}}; }
+inline json pass(int seat) {
+  return {{"seat", seat}, {"type", "pass"}};
+}
 
 }  // namespace carcassonne::testing

@@ -31,23 +31,40 @@ void check_expect(const json& view, const json& expect) {
 TEST_CASE("the committed records include the base examples and seeded full games") {
   std::set<std::string> names;
   for (const auto& p : all_records()) names.insert(p.filename().string());
-  for (const char* n : {"ex01_road_tie.json", "ex02a_city_pennant.json",
-                        "ex02b_city_completed_by_other.json", "ex03_final_scoring.json",
-                        "full_2p_seeded.json", "full_3p_seeded.json", "full_5p_seeded.json",
-                        "discard_unplaceable.json", "discard_last_tile.json",
-                        "ex04_hill_tiebreak.json", "ex04_hill_tiebreak_count.json",
-                        "ex05_vineyards.json", "ex06_shepherd.json", "ex07_tile_under_hill.json",
-                        "full_3p_hills_and_sheep_seeded.json", "ex17_festival_return.json",
+  for (const char* n : {"ex01_road_tie.json",
+                        "ex02a_city_pennant.json",
+                        "ex02b_city_completed_by_other.json",
+                        "ex03_final_scoring.json",
+                        "full_2p_seeded.json",
+                        "full_3p_seeded.json",
+                        "full_5p_seeded.json",
+                        "discard_unplaceable.json",
+                        "discard_last_tile.json",
+                        "ex04_hill_tiebreak.json",
+                        "ex04_hill_tiebreak_count.json",
+                        "ex05_vineyards.json",
+                        "ex06_shepherd.json",
+                        "ex07_tile_under_hill.json",
+                        "full_3p_hills_and_sheep_seeded.json",
+                        "ex17_festival_return.json",
                         "ex18_festival_shepherd_inner_field.json",
-                        "full_4p_hills_festival_seeded.json", "ex12_protect_for_4.json",
-                        "ex13_revolt.json", "full_2p_revolts_seeded.json",
-                        "full_5p_three_expansions_seeded.json", "ex08_gift_receipt.json",
-                        "ex11_road_sweeper.json", "full_4p_four_expansions_seeded.json",
-                        "full_3p_gifts_seeded.json", "ex14_easter_nest.json",
-                        "ex15_easter_bunny_hig.json", "ex16_easter_egg_points.json",
-                        "easter_stuck_bunny_4p.json", "easter_variants_hig.json",
+                        "full_4p_hills_festival_seeded.json",
+                        "ex12_protect_for_4.json",
+                        "ex13_revolt.json",
+                        "full_2p_revolts_seeded.json",
+                        "full_5p_three_expansions_seeded.json",
+                        "ex08_gift_receipt.json",
+                        "ex11_road_sweeper.json",
+                        "full_4p_four_expansions_seeded.json",
+                        "full_3p_gifts_seeded.json",
+                        "ex14_easter_nest.json",
+                        "ex15_easter_bunny_hig.json",
+                        "ex16_easter_egg_points.json",
+                        "easter_stuck_bunny_4p.json",
+                        "easter_variants_hig.json",
                         "full_4p_easter_hills_festival_seeded.json",
-                        "full_3p_all_expansions_seeded.json", "ex09_synod.json",
+                        "full_3p_all_expansions_seeded.json",
+                        "ex09_synod.json",
                         "ex10_cash_out.json"}) {
     CAPTURE(n);
     CHECK(names.count(n) == 1);
@@ -69,8 +86,8 @@ TEST_CASE("every record replays to its expected result") {
     // Every view of the same record agrees on the public result.
     const int seats = static_cast<int>(record["setup"]["players"].size());
     for (int viewer = -1; viewer < seats; ++viewer) {
-      const auto v = replay_text(read_text(path),
-                                 {"--as", viewer < 0 ? "spectator" : std::to_string(viewer)});
+      const auto v =
+          replay_text(read_text(path), {"--as", viewer < 0 ? "spectator" : std::to_string(viewer)});
       REQUIRE(v.code == 0);
       CHECK(v.out["status"] == r.out["status"]);
       CHECK(v.out["scores"] == r.out["scores"]);
@@ -143,8 +160,12 @@ json players(int n) {
 }  // namespace
 
 TEST_CASE("malformed records exit 2 with an error code and message") {
-  SUBCASE("bad JSON") { check_record_error(replay_text("{\"format\": \"carcassonne-rec"), "bad_json"); }
-  SUBCASE("not an object") { check_record_error(replay_text("[1, 2]"), "bad_record"); }
+  SUBCASE("bad JSON") {
+    check_record_error(replay_text("{\"format\": \"carcassonne-rec"), "bad_json");
+  }
+  SUBCASE("not an object") {
+    check_record_error(replay_text("[1, 2]"), "bad_record");
+  }
   SUBCASE("wrong format string") {
     json r = base_record({"BA/RFr"});
     r["format"] = "carcassonne-record/2";
@@ -152,7 +173,9 @@ TEST_CASE("malformed records exit 2 with an error code and message") {
     r["format"] = 1;
     check_record_error(replay_json(r), "bad_record");
   }
-  SUBCASE("no setup") { check_record_error(replay_text(R"({"format":"carcassonne-record/1"})"), "bad_record"); }
+  SUBCASE("no setup") {
+    check_record_error(replay_text(R"({"format":"carcassonne-record/1"})"), "bad_record");
+  }
   SUBCASE("moves not a list") {
     json r = base_record({"BA/RFr"});
     r["moves"] = json::object();
@@ -165,17 +188,23 @@ TEST_CASE("malformed records exit 2 with an error code and message") {
     check_record_error(replay_json(with_setup("expansions", {"dragons"})), "unknown_expansion");
   }
   SUBCASE("unknown option") {
-    check_record_error(replay_json(with_setup("options", {{"base.farmers", "none"}})), "unknown_option");
+    check_record_error(replay_json(with_setup("options", {{"base.farmers", "none"}})),
+                       "unknown_option");
   }
   SUBCASE("bad option value") {
     check_record_error(replay_json(with_setup("options", {{"easter.variant", "both"}})),
                        "bad_option_value");
     check_record_error(replay_json(with_setup("options", {{"easter.shepherd_eggs", "yes"}})),
                        "bad_option_value");
-    check_record_error(replay_json(with_setup("options", {{"easter.variant", 3}})), "bad_option_value");
+    check_record_error(replay_json(with_setup("options", {{"easter.variant", 3}})),
+                       "bad_option_value");
   }
-  SUBCASE("1 player") { check_record_error(replay_json(with_setup("players", players(1))), "bad_seat_count"); }
-  SUBCASE("7 players") { check_record_error(replay_json(with_setup("players", players(7))), "bad_seat_count"); }
+  SUBCASE("1 player") {
+    check_record_error(replay_json(with_setup("players", players(1))), "bad_seat_count");
+  }
+  SUBCASE("7 players") {
+    check_record_error(replay_json(with_setup("players", players(7))), "bad_seat_count");
+  }
   SUBCASE("players without names") {
     check_record_error(replay_json(with_setup("players", {1, 2})), "bad_record");
   }
@@ -229,29 +258,36 @@ const std::vector<std::string> deck{"BA/RFr", "BA/RFr", "BA/Rr", "BA/Rr"};
 // Seat 0 extends the start road east and puts a thief on it; seat 1 extends the road further.
 const json m0 = place(0, 1, 0, 0), m1 = deploy(0, 1, 0, "road0"), m2 = place(1, 2, 0, 0);
 
-json moves_with(std::initializer_list<json> moves) { return json(moves); }
+json moves_with(std::initializer_list<json> moves) {
+  return json(moves);
+}
 
 }  // namespace
 
 TEST_CASE("engine move errors reachable from a record exit 3 with the move's index") {
   SUBCASE("not_your_turn") {
     check_move_error(base_record(deck, moves_with({place(1, 1, 0, 0)})), 0, "not_your_turn");
-    check_move_error(base_record(deck, moves_with({m0, m1, place(0, 2, 0, 0)})), 2, "not_your_turn");
-    check_move_error(base_record(deck, moves_with({m0, m1, place(2, 2, 0, 0)})), 2, "not_your_turn");
+    check_move_error(base_record(deck, moves_with({m0, m1, place(0, 2, 0, 0)})), 2,
+                     "not_your_turn");
+    check_move_error(base_record(deck, moves_with({m0, m1, place(2, 2, 0, 0)})), 2,
+                     "not_your_turn");
   }
   SUBCASE("unexpected_move") {
     check_move_error(base_record(deck, moves_with({pass(0)})), 0, "unexpected_move");
-    check_move_error(base_record(deck, moves_with({deploy(0, 0, 0, "road0")})), 0, "unexpected_move");
+    check_move_error(base_record(deck, moves_with({deploy(0, 0, 0, "road0")})), 0,
+                     "unexpected_move");
     check_move_error(base_record(deck, moves_with({m0, place(0, -1, 0, 0)})), 1, "unexpected_move");
   }
   SUBCASE("bad_rotation") {
     check_move_error(base_record(deck, moves_with({place(0, 1, 0, 45)})), 0, "bad_rotation");
-    check_move_error(base_record(deck, moves_with({m0, m1, place(1, 2, 0, 360)})), 2, "bad_rotation");
+    check_move_error(base_record(deck, moves_with({m0, m1, place(1, 2, 0, 360)})), 2,
+                     "bad_rotation");
     check_move_error(base_record(deck, moves_with({place(0, 1, 0, -90)})), 0, "bad_rotation");
   }
   SUBCASE("square_not_open") {
     check_move_error(base_record(deck, moves_with({place(0, 0, 0, 0)})), 0, "square_not_open");
-    check_move_error(base_record(deck, moves_with({m0, m1, place(1, 1, 0, 0)})), 2, "square_not_open");
+    check_move_error(base_record(deck, moves_with({m0, m1, place(1, 1, 0, 0)})), 2,
+                     "square_not_open");
     check_move_error(base_record(deck, moves_with({place(0, 5, 5, 0)})), 0, "square_not_open");
     check_move_error(base_record(deck, moves_with({place(0, 1, 1, 0)})), 0, "square_not_open");
   }
@@ -261,11 +297,14 @@ TEST_CASE("engine move errors reachable from a record exit 3 with the move's ind
     check_move_error(base_record(deck, moves_with({place(0, 0, -1, 0)})), 0, "tile_does_not_fit");
   }
   SUBCASE("wrong_tile") {
-    check_move_error(base_record(deck, moves_with({m0, deploy(0, 0, 0, "road0")})), 1, "wrong_tile");
+    check_move_error(base_record(deck, moves_with({m0, deploy(0, 0, 0, "road0")})), 1,
+                     "wrong_tile");
   }
   SUBCASE("unknown_feature") {
-    check_move_error(base_record(deck, moves_with({m0, deploy(0, 1, 0, "city0")})), 1, "unknown_feature");
-    check_move_error(base_record(deck, moves_with({m0, deploy(0, 7, 7, "road0")})), 1, "unknown_feature");
+    check_move_error(base_record(deck, moves_with({m0, deploy(0, 1, 0, "city0")})), 1,
+                     "unknown_feature");
+    check_move_error(base_record(deck, moves_with({m0, deploy(0, 7, 7, "road0")})), 1,
+                     "unknown_feature");
   }
   SUBCASE("feature_occupied") {
     check_move_error(base_record(deck, moves_with({m0, m1, m2, deploy(1, 2, 0, "road0")})), 3,
@@ -295,7 +334,8 @@ TEST_CASE("a pass where the engine skipped the figure step is refused") {
   // Seat 0 puts a knight on BA/Cc+@180 (city S+E, joined to the start city). Seat 1's BA/Cccc+
   // at (1,-1) has a single feature, that occupied city: the step is skipped, seat 0 draws next.
   const std::vector<std::string> cities{"BA/Cc+", "BA/Cccc+", "BA/RFr", "BA/RFr"};
-  const json prefix = moves_with({place(0, 0, -1, 180), deploy(0, 0, -1, "city0"), place(1, 1, -1, 0)});
+  const json prefix =
+      moves_with({place(0, 0, -1, 180), deploy(0, 0, -1, "city0"), place(1, 1, -1, 0)});
   const auto ok = replay_json(base_record(cities, prefix));
   REQUIRE(ok.code == 0);
   CHECK(ok.out["awaiting"] == json({{"seat", 0}, {"decision", "place_tile"}}));
@@ -309,21 +349,29 @@ TEST_CASE("a pass where the engine skipped the figure step is refused") {
 TEST_CASE("malformed moves exit 3 with malformed_move") {
   auto one = [](json m) { return base_record(deck, moves_with({m0, m1, std::move(m)})); };
   SUBCASE("missing fields") {
-    check_move_error(one({{"seat", 1}, {"type", "place_tile"}, {"x", 2}, {"rotation", 0}}), 2, "malformed_move");
-    check_move_error(one({{"seat", 1}, {"type", "place_tile"}, {"x", 2}, {"y", 0}}), 2, "malformed_move");
-    check_move_error(one({{"type", "place_tile"}, {"x", 2}, {"y", 0}, {"rotation", 0}}), 2, "malformed_move");
+    check_move_error(one({{"seat", 1}, {"type", "place_tile"}, {"x", 2}, {"rotation", 0}}), 2,
+                     "malformed_move");
+    check_move_error(one({{"seat", 1}, {"type", "place_tile"}, {"x", 2}, {"y", 0}}), 2,
+                     "malformed_move");
+    check_move_error(one({{"type", "place_tile"}, {"x", 2}, {"y", 0}, {"rotation", 0}}), 2,
+                     "malformed_move");
     check_move_error(one({{"seat", 1}, {"x", 2}, {"y", 0}, {"rotation", 0}}), 2, "malformed_move");
-    check_move_error(base_record(deck, moves_with({m0, {{"seat", 0}, {"type", "deploy"}, {"x", 1}, {"y", 0}}})),
-                     1, "malformed_move");
+    check_move_error(
+        base_record(deck, moves_with({m0, {{"seat", 0}, {"type", "deploy"}, {"x", 1}, {"y", 0}}})),
+        1, "malformed_move");
   }
   SUBCASE("wrong types") {
-    check_move_error(one({{"seat", 1}, {"type", "place_tile"}, {"x", "2"}, {"y", 0}, {"rotation", 0}}), 2,
+    check_move_error(
+        one({{"seat", 1}, {"type", "place_tile"}, {"x", "2"}, {"y", 0}, {"rotation", 0}}), 2,
+        "malformed_move");
+    check_move_error(
+        one({{"seat", "1"}, {"type", "place_tile"}, {"x", 2}, {"y", 0}, {"rotation", 0}}), 2,
+        "malformed_move");
+    check_move_error(
+        one({{"seat", 1}, {"type", "place_tile"}, {"x", 2}, {"y", 0}, {"rotation", 90.5}}), 2,
+        "malformed_move");
+    check_move_error(one({{"seat", 1}, {"type", 3}, {"x", 2}, {"y", 0}, {"rotation", 0}}), 2,
                      "malformed_move");
-    check_move_error(one({{"seat", "1"}, {"type", "place_tile"}, {"x", 2}, {"y", 0}, {"rotation", 0}}), 2,
-                     "malformed_move");
-    check_move_error(one({{"seat", 1}, {"type", "place_tile"}, {"x", 2}, {"y", 0}, {"rotation", 90.5}}), 2,
-                     "malformed_move");
-    check_move_error(one({{"seat", 1}, {"type", 3}, {"x", 2}, {"y", 0}, {"rotation", 0}}), 2, "malformed_move");
     json feature = deploy(0, 1, 0, "road0");
     feature["feature"] = 0;
     check_move_error(base_record(deck, moves_with({m0, feature})), 1, "malformed_move");
@@ -473,7 +521,8 @@ TEST_CASE("script.revolt_removed must name three distinct revolt tiles") {
   check_record_error(replay_json(r), "bad_script");
 }
 
-// ---- The Gifts -------------------------------------------------------------------------------------
+// ---- The Gifts
+// -------------------------------------------------------------------------------------
 
 TEST_CASE("gift hands: each seat sees its own cards, others and spectators only counts") {
   for (const char* name : {"ex08_gift_receipt.json", "full_3p_gifts_seeded.json",
@@ -494,7 +543,8 @@ TEST_CASE("gift hands: each seat sees its own cards, others and spectators only 
       total += static_cast<int>(v.out["hand"].size());
     }
     CHECK(total + spectator.out["gift_deck"].get<int>() +
-              static_cast<int>(spectator.out["gift_discard"].size()) == 25);
+              static_cast<int>(spectator.out["gift_discard"].size()) ==
+          25);
   }
   // EX-08: seat 0 holds the scripted synod; nobody else's view names it.
   const auto text = read_text(records_dir / "ex08_gift_receipt.json");
@@ -520,7 +570,8 @@ TEST_CASE("scripted gift draws that cannot be made make the record malformed") {
 namespace {
 
 json without_last_moves(json record, std::size_t n) {
-  record["moves"].erase(record["moves"].end() - static_cast<std::ptrdiff_t>(n), record["moves"].end());
+  record["moves"].erase(record["moves"].end() - static_cast<std::ptrdiff_t>(n),
+                        record["moves"].end());
   return record;
 }
 
@@ -533,11 +584,13 @@ TEST_CASE("EX-15: during Blue's go Blue decides, not the active seat; each view 
   REQUIRE(r.code == 0);
   CHECK(r.out["active"] == 0);
   CHECK(r.out["awaiting"] == json({{"seat", 1}, {"decision", "bunny"}}));
-  CHECK(r.out["bunny_go"] == json({{"seat", 1}, {"roll", 1}, {"visited", {{3, 0}, {2, 0}, {1, 0}}}}));
+  CHECK(r.out["bunny_go"] ==
+        json({{"seat", 1}, {"roll", 1}, {"visited", {{3, 0}, {2, 0}, {1, 0}}}}));
   CHECK(r.out["bunny"] == json({{"x", 1}, {"y", 0}}));
   CHECK(r.out["eggs"] == json::array({1, 1, 0}));
-  CHECK(r.out["legal_moves"] == json::array({{{"seat", 1}, {"type", "bunny"}, {"path", {{1, 1}}}},
-                                             {{"seat", 1}, {"type", "bunny"}, {"path", {{0, 0}}}}}));
+  CHECK(r.out["legal_moves"] ==
+        json::array({{{"seat", 1}, {"type", "bunny"}, {"path", {{1, 1}}}},
+                     {{"seat", 1}, {"type", "bunny"}, {"path", {{0, 0}}}}}));
   CHECK(replay_json(cut, {"--as", "1"}).out.contains("legal_moves"));
   CHECK_FALSE(replay_json(cut, {"--as", "0"}).out.contains("legal_moves"));
   CHECK_FALSE(replay_json(cut, {"--as", "spectator"}).out.contains("legal_moves"));
@@ -556,11 +609,13 @@ TEST_CASE("EX-15: bunny paths across a gap, onto a visited square or by the wron
     for (const auto& [x, y] : squares) p.push_back({x, y});
     return p;
   };
-  const auto hop = [&](int seat, json p) { return json{{"seat", seat}, {"type", "bunny"}, {"path", p}}; };
-  check_move_error(with_move(red, hop(0, path({{3, 1}}))), red, "unexpected_move");          // gap
-  check_move_error(with_move(red, hop(0, path({{2, 0}}))), red, "unexpected_move");          // short
+  const auto hop = [&](int seat, json p) {
+    return json{{"seat", seat}, {"type", "bunny"}, {"path", p}};
+  };
+  check_move_error(with_move(red, hop(0, path({{3, 1}}))), red, "unexpected_move");  // gap
+  check_move_error(with_move(red, hop(0, path({{2, 0}}))), red, "unexpected_move");  // short
   check_move_error(with_move(red, hop(0, path({{2, 0}, {2, 1}}))), red, "unexpected_move");  // gap
-  check_move_error(with_move(blue, hop(1, path({{2, 0}}))), blue, "unexpected_move");        // visited
+  check_move_error(with_move(blue, hop(1, path({{2, 0}}))), blue, "unexpected_move");  // visited
   check_move_error(with_move(blue, hop(0, path({{1, 1}}))), blue, "not_your_turn");
   check_move_error(with_move(red, hop(1, path({{2, 0}, {1, 0}}))), red, "not_your_turn");
   check_move_error(with_move(blue, json{{"seat", 1}, {"type", "pass"}}), blue, "unexpected_move");
@@ -570,7 +625,8 @@ TEST_CASE("EX-15: bunny paths across a gap, onto a visited square or by the wron
   check_move_error(green, record["moves"].size(), "not_your_turn");
 }
 
-TEST_CASE("scripted dice that run out make the record malformed (exit 2), wherever the roll is made") {
+TEST_CASE(
+    "scripted dice that run out make the record malformed (exit 2), wherever the roll is made") {
   json r = read_record("ex15_easter_bunny_hig.json");
   SUBCASE("the first go, rolled in the apply of Red's pass") {
     r["setup"]["script"]["dice"] = json::array();
@@ -605,7 +661,8 @@ TEST_CASE("the variants record: HiG and the original variant give the documented
   std::vector<std::string> order;
   for (const auto& e : original.out["events"])
     if (e["type"] == "bunny_moved" || e["type"] == "feature_completed") order.push_back(e["type"]);
-  CHECK(order == std::vector<std::string>{"bunny_moved", "bunny_moved", "bunny_moved", "feature_completed"});
+  CHECK(order ==
+        std::vector<std::string>{"bunny_moved", "bunny_moved", "bunny_moved", "feature_completed"});
 }
 
 TEST_CASE("EX-16: egg points at the end under both second_place rules") {
@@ -661,7 +718,8 @@ TEST_CASE("a seeded Easter game: one phase per bunny tile, a roll per go, eggs a
   CHECK(r.out["eggs"] == json(eggs));
 }
 
-TEST_CASE("seeded dice (docs/randomness.md test vector): seed dice-8 rolls 2, 1, 3 as EX-15's script") {
+TEST_CASE(
+    "seeded dice (docs/randomness.md test vector): seed dice-8 rolls 2, 1, 3 as EX-15's script") {
   json r = read_record("ex15_easter_bunny_hig.json");
   r["setup"]["script"].erase("dice");
   r["setup"]["seed"] = "dice-8";

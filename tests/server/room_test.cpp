@@ -122,7 +122,8 @@ TEST_CASE("Easter through the room: every bunny go is sent by its own seat, from
       CHECK(r.seq() == before);
     }
     r.move(seats[acting], move_of(m), json(moves));
-    REQUIRE_MESSAGE(seats[acting]->last("move_accepted")["id"] == json(moves), seats[acting]->raw.back());
+    REQUIRE_MESSAGE(seats[acting]->last("move_accepted")["id"] == json(moves),
+                    seats[acting]->raw.back());
     ++moves;
   }
   CHECK(others > 2);

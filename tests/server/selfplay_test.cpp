@@ -52,22 +52,22 @@ TEST_CASE("selfplay with more players") {
     REQUIRE(a.code == 0);
     CHECK(a.out["players"] == std::stoi(p));
     CHECK(a.out["games"] == 3);
-    CHECK(a.out["checksum"] == selfplay({"--games", "3", "--seed", "z", "--players", p}).out["checksum"]);
+    CHECK(a.out["checksum"] ==
+          selfplay({"--games", "3", "--seed", "z", "--players", p}).out["checksum"]);
   }
 }
 
 TEST_CASE("selfplay argument errors exit 1") {
-  for (const auto& args : std::vector<std::vector<std::string>>{
-           {"--games", "abc"},
-           {"--games", "-1"},
-           {"--games", "12x"},
-           {"--games"},
-           {"--players", "1"},
-           {"--players", "7"},
-           {"--expansions", "dragons"},
-           {"--seed"},
-           {"--frobnicate"},
-           {"20"}}) {
+  for (const auto& args : std::vector<std::vector<std::string>>{{"--games", "abc"},
+                                                                {"--games", "-1"},
+                                                                {"--games", "12x"},
+                                                                {"--games"},
+                                                                {"--players", "1"},
+                                                                {"--players", "7"},
+                                                                {"--expansions", "dragons"},
+                                                                {"--seed"},
+                                                                {"--frobnicate"},
+                                                                {"20"}}) {
     CAPTURE(json(args).dump());
     CHECK(selfplay(args).code == 1);
   }

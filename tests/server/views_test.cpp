@@ -48,7 +48,8 @@ bool contains_run(const std::vector<std::string>& list, const std::vector<std::s
 
 // The checks every view must pass against the engine state it was printed from.
 void check_view(const json& v, const game_state& s, int viewer) {
-  for (const char* key : {"status", "scores", "awaiting", "board", "figures", "players", "tiles_left"}) {
+  for (const char* key :
+       {"status", "scores", "awaiting", "board", "figures", "players", "tiles_left"}) {
     CAPTURE(key);
     CHECK(v.contains(key));
   }
@@ -63,7 +64,8 @@ void check_view(const json& v, const game_state& s, int viewer) {
 
   // The supply: a count, right both from the engine and from what is public.
   std::vector<std::string> remaining;
-  for (std::size_t i = s.next_draw; i < s.supply.size(); ++i) remaining.push_back(tiles()[s.supply[i]].id);
+  for (std::size_t i = s.next_draw; i < s.supply.size(); ++i)
+    remaining.push_back(tiles()[s.supply[i]].id);
   const bool shown = s.awaiting == decision::place_tile;
   CHECK(v["tiles_left"] == remaining.size());
   if (s.supply.size() == static_cast<std::size_t>(base_supply))
@@ -74,10 +76,11 @@ void check_view(const json& v, const game_state& s, int viewer) {
   // No list named supply or deck; tile ids appear only for the board, the discards and the drawn
   // tile; no list of strings holds the next tiles in their order.
   std::size_t tile_ids = 0;
-  const auto next = std::vector<std::string>(remaining.begin(),
-                                             remaining.begin() + std::min<std::size_t>(3, remaining.size()));
+  const auto next = std::vector<std::string>(
+      remaining.begin(), remaining.begin() + std::min<std::size_t>(3, remaining.size()));
   walk(v, [&](const std::string& key, const json& j) {
-    if ((key == "supply" || key == "deck" || key == "stack" || key == "draw_pile") && !j.is_object()) {
+    if ((key == "supply" || key == "deck" || key == "stack" || key == "draw_pile") &&
+        !j.is_object()) {
       CAPTURE(key);
       CHECK_MESSAGE(!j.is_array(), "the view lists a " << key);
     }
@@ -100,8 +103,8 @@ void check_all_views(const json& record, std::size_t cut) {
   CAPTURE(cut);
   json part = record;
   part.erase("expect");
-  part["moves"] = json(std::vector<json>(record["moves"].begin(),
-                                         record["moves"].begin() + static_cast<std::ptrdiff_t>(cut)));
+  part["moves"] = json(std::vector<json>(
+      record["moves"].begin(), record["moves"].begin() + static_cast<std::ptrdiff_t>(cut)));
   const game_state s = state_after(record, cut);
   for (int viewer = protocol::spectator; viewer < s.seats; ++viewer) {
     CAPTURE(viewer);
@@ -117,7 +120,8 @@ void check_all_views(const json& record, std::size_t cut) {
 TEST_CASE("seat and spectator views of a seeded game hide the supply order") {
   const json record = read_record("full_2p_seeded.json");
   const std::size_t n = record["moves"].size();
-  for (std::size_t cut : {std::size_t{0}, std::size_t{1}, std::size_t{2}, std::size_t{17}, n / 2, n - 1, n})
+  for (std::size_t cut :
+       {std::size_t{0}, std::size_t{1}, std::size_t{2}, std::size_t{17}, n / 2, n - 1, n})
     check_all_views(record, cut);
 }
 
@@ -129,7 +133,8 @@ TEST_CASE("views of a 5-player seeded game hide the supply order") {
 
 TEST_CASE("views of a scripted game hide the rest of the scripted deck") {
   const json record = read_record("ex01_road_tie.json");
-  for (std::size_t cut : {std::size_t{0}, std::size_t{5}, std::size_t{14}}) check_all_views(record, cut);
+  for (std::size_t cut : {std::size_t{0}, std::size_t{5}, std::size_t{14}})
+    check_all_views(record, cut);
   const json discards = read_record("discard_unplaceable.json");
   for (std::size_t cut = 0; cut <= discards["moves"].size(); ++cut) check_all_views(discards, cut);
 }
@@ -153,13 +158,14 @@ TEST_CASE("the legal moves of the replay's full view are those of the seat to ac
 TEST_CASE("figures and board of the EX-03 end position") {
   const auto r = replay_json(read_record("ex03_final_scoring.json"), {"--as", "spectator"});
   REQUIRE(r.code == 0);
-  const json figures = json::array({
-      {{"seat", 0}, {"figure", "meeple"}, {"x", 0}, {"y", -1}, {"feature", "field0"}},
-      {{"seat", 1}, {"figure", "meeple"}, {"x", 1}, {"y", -1}, {"feature", "city0"}},
-      {{"seat", 2}, {"figure", "meeple"}, {"x", 0}, {"y", 1}, {"feature", "monastery0"}},
-      {{"seat", 0}, {"figure", "meeple"}, {"x", 1}, {"y", 0}, {"feature", "road0"}}});
+  const json figures = json::array(
+      {{{"seat", 0}, {"figure", "meeple"}, {"x", 0}, {"y", -1}, {"feature", "field0"}},
+       {{"seat", 1}, {"figure", "meeple"}, {"x", 1}, {"y", -1}, {"feature", "city0"}},
+       {{"seat", 2}, {"figure", "meeple"}, {"x", 0}, {"y", 1}, {"feature", "monastery0"}},
+       {{"seat", 0}, {"figure", "meeple"}, {"x", 1}, {"y", 0}, {"feature", "road0"}}});
   auto sorted = [](json list) {
-    std::sort(list.begin(), list.end(), [](const json& a, const json& b) { return a.dump() < b.dump(); });
+    std::sort(list.begin(), list.end(),
+              [](const json& a, const json& b) { return a.dump() < b.dump(); });
     return list;
   };
   CHECK(sorted(r.out["figures"]) == sorted(figures));

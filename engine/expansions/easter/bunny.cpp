@@ -15,7 +15,9 @@ void emit(event_log* events, event e) {
   if (events) events->push_back(e);
 }
 
-bool original_variant(const game_state& s) { return s.options.get(option::easter_variant) == 1; }
+bool original_variant(const game_state& s) {
+  return s.options.get(option::easter_variant) == 1;
+}
 
 void put_bunny(game_state& s, square_pos at, event_log* events) {
   auto& st = s.ext.easter;
@@ -154,8 +156,11 @@ bool apply_bunny_move(game_state& s, const move& m, event_log* events) {
 
 status check_bunny(const game_state& s) {
   const auto& st = s.ext.easter;
-  const auto broken = [](std::string what) { return make_error(error_code::game_over, std::move(what)); };
-  if (st.bunny_on_board && s.board.tile_at(st.bunny) < 0) return broken("the bunny is off the tiles");
+  const auto broken = [](std::string what) {
+    return make_error(error_code::game_over, std::move(what));
+  };
+  if (st.bunny_on_board && s.board.tile_at(st.bunny) < 0)
+    return broken("the bunny is off the tiles");
   if (!st.bunny_on_board && (st.in_phase || !(st.bunny == square_pos{})))
     return broken("a bunny phase without the bunny");
   if ((s.awaiting == decision::bunny) != st.in_phase) return broken("bunny phase out of step");

@@ -21,7 +21,8 @@ bool lays_egg(const game_state& s, const figure_on_board& f) {
 
 // Adds one egg per figure on the tile at each board index of `tiles` to `per_seat`.
 template <class Indexes>
-void count_figures(const game_state& s, const Indexes& tiles_at, std::array<int, max_seats>& per_seat) {
+void count_figures(const game_state& s, const Indexes& tiles_at,
+                   std::array<int, max_seats>& per_seat) {
   for (const auto& f : s.figures) {
     if (!lays_egg(s, f)) continue;
     const int t = s.features.node(f.segment).tile;
@@ -32,7 +33,9 @@ void count_figures(const game_state& s, const Indexes& tiles_at, std::array<int,
 void give(game_state& s, int seat, int eggs, square_pos at, event_log* events) {
   if (eggs == 0) return;
   s.ext.easter.eggs[seat] += eggs;
-  emit(events, event{.type = event_type::eggs_collected, .seat = static_cast<seat_t>(seat), .at = at,
+  emit(events, event{.type = event_type::eggs_collected,
+                     .seat = static_cast<seat_t>(seat),
+                     .at = at,
                      .value = static_cast<std::uint8_t>(eggs)});
 }
 
@@ -50,7 +53,9 @@ void award(game_state& s, std::int32_t count, int points, event_log* events) {
   for (int seat = 0; seat < s.seats; ++seat) {
     if (s.ext.easter.eggs[seat] != count) continue;
     s.players[seat].score += points;
-    emit(events, event{.type = event_type::points, .seat = static_cast<seat_t>(seat), .final = true,
+    emit(events, event{.type = event_type::points,
+                       .seat = static_cast<seat_t>(seat),
+                       .final = true,
                        .points = points,
                        .value = static_cast<std::uint8_t>(points_reason::eggs)});
   }
@@ -109,8 +114,10 @@ void egg_points(game_state& s, event_log* events) {
   for (int seat = 0; seat < s.seats; ++seat) first = std::max(first, eggs[seat]);
   if (first == 0) return;
   for (int seat = 0; seat < s.seats; ++seat) {
-    if (eggs[seat] == first) ++at_first;
-    else second = std::max(second, eggs[seat]);
+    if (eggs[seat] == first)
+      ++at_first;
+    else
+      second = std::max(second, eggs[seat]);
   }
   award(s, first, 10, events);
   if (s.options.get(option::easter_variant) == 1 && s.seats < 3) return;

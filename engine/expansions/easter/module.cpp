@@ -8,8 +8,12 @@ namespace carcassonne::easter {
 
 namespace {
 
-bool original_variant(const game_state& s) { return s.options.get(option::easter_variant) == 1; }
-bool nests_during_scoring(const game_state& s) { return s.options.get(option::easter_nest_timing) == 1; }
+bool original_variant(const game_state& s) {
+  return s.options.get(option::easter_variant) == 1;
+}
+bool nests_during_scoring(const game_state& s) {
+  return s.options.get(option::easter_nest_timing) == 1;
+}
 
 // §2: the bunny off the board, 0 eggs each; setup.script.dice fixes the rolls ("1", "2", "3").
 status setup(game_state& s, const game_setup& g) {
@@ -72,7 +76,9 @@ status precheck(const game_state& s, const move& m) {
 
 status check_invariants(const game_state& s) {
   const auto& st = s.ext.easter;
-  const auto broken = [](std::string what) { return make_error(error_code::game_over, std::move(what)); };
+  const auto broken = [](std::string what) {
+    return make_error(error_code::game_over, std::move(what));
+  };
   for (int seat = 0; seat < max_seats; ++seat) {
     if (st.eggs[seat] < 0) return broken("negative eggs");
     if (seat >= s.seats && st.eggs[seat] != 0) return broken("eggs of an empty seat");
@@ -99,7 +105,9 @@ const expansion_module module{
     .check_invariants = check_invariants,
 };
 
-std::int32_t eggs(const game_state& s, int seat) { return s.ext.easter.eggs[seat]; }
+std::int32_t eggs(const game_state& s, int seat) {
+  return s.ext.easter.eggs[seat];
+}
 
 std::optional<square_pos> bunny(const game_state& s) {
   if (!s.ext.easter.bunny_on_board) return std::nullopt;

@@ -14,8 +14,11 @@ namespace {
 
 move return_move(const game_state& s, const figure_on_board& f) {
   const auto& n = s.features.node(f.segment);
-  return move{.type = move_type::return_figure, .seat = f.seat, .at = s.board.placed()[n.tile].pos,
-              .figure = f.type, .feature = n.local};
+  return move{.type = move_type::return_figure,
+              .seat = f.seat,
+              .at = s.board.placed()[n.tile].pos,
+              .figure = f.type,
+              .feature = n.local};
 }
 
 // F-1: festival.return_scope "any_figure" (followers and the shepherd) or "followers_only".
@@ -38,11 +41,14 @@ void return_moves(const game_state& s, std::vector<move>& out) {
 
 bool apply_return(game_state& s, const move& m, event_log* events) {
   if (m.type != move_type::return_figure) return false;
-  const auto seg = static_cast<segment_t>(s.board.placed()[s.board.tile_at(m.at)].first_segment + m.feature);
+  const auto seg =
+      static_cast<segment_t>(s.board.placed()[s.board.tile_at(m.at)].first_segment + m.feature);
   const int chosen = find_figure(s, m.seat, m.figure, seg);  // of several, an unprotected one
   if (chosen < 0) return true;  // unreachable: the move was generated from a figure on the board
-  if (m.figure == figure_type::meeple) return_follower(s, static_cast<std::size_t>(chosen), events);
-  else hills_and_sheep::return_shepherd(s, m.seat, events);
+  if (m.figure == figure_type::meeple)
+    return_follower(s, static_cast<std::size_t>(chosen), events);
+  else
+    hills_and_sheep::return_shepherd(s, m.seat, events);
   return true;
 }
 

@@ -20,8 +20,12 @@ segment_t segment_at(const game_state& s, square_pos at, int local) {
 
 move gift_move(const game_state& s, card c, segment_t seg) {
   const auto& n = s.features.node(seg);
-  return move{.type = move_type::open_gift, .seat = s.active, .at = s.board.placed()[n.tile].pos,
-              .feature = n.local, .choice = static_cast<std::uint8_t>(c), .has_target = true};
+  return move{.type = move_type::open_gift,
+              .seat = s.active,
+              .at = s.board.placed()[n.tile].pos,
+              .feature = n.local,
+              .choice = static_cast<std::uint8_t>(c),
+              .has_target = true};
 }
 
 // The targets of one card; the card alone when it has none (G-8: it is still opened).
@@ -56,7 +60,8 @@ void targets(const game_state& s, card c, std::vector<move>& out) {
       for (const auto& f : s.figures)
         if (f.seat == s.active && f.type == figure_type::meeple) {
           const auto m = gift_move(s, c, f.segment);
-          if (std::find(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(), m) == out.end())
+          if (std::find(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(), m) ==
+              out.end())
             out.push_back(m);
         }
       break;
@@ -73,9 +78,13 @@ void targets(const game_state& s, card c, std::vector<move>& out) {
           if (to_field == farmer || s.features.data(s.features.root(target)).completed) continue;
           auto m = gift_move(s, c, f.segment);
           m.to = static_cast<std::uint8_t>(j);
-          if (std::find(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(), m) != out.end()) continue;
-          if (to_field || peasant_revolts::is_protected(f)) out.push_back(m);  // keeps its mark
-          else with_protection(m);
+          if (std::find(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(), m) !=
+              out.end())
+            continue;
+          if (to_field || peasant_revolts::is_protected(f))
+            out.push_back(m);  // keeps its mark
+          else
+            with_protection(m);
         }
       }
       break;
@@ -83,7 +92,8 @@ void targets(const game_state& s, card c, std::vector<move>& out) {
       break;
   }
   if (out.size() == first)
-    out.push_back(move{.type = move_type::open_gift, .seat = s.active, .choice = static_cast<std::uint8_t>(c)});
+    out.push_back(move{
+        .type = move_type::open_gift, .seat = s.active, .choice = static_cast<std::uint8_t>(c)});
 }
 
 }  // namespace
@@ -112,8 +122,10 @@ void open_card(game_state& s, const move& m, event_log* events) {
       s.figures.push_back(figure_on_board{m.seat, figure_type::meeple, seg});
       ++s.features.data(root).followers[m.seat];
       --s.players[m.seat].followers;
-      emit(events, at_segment(s, seg, event{.type = event_type::figure_deployed, .seat = m.seat,
-                                            .figure = figure_type::meeple}));
+      emit(events, at_segment(s, seg,
+                              event{.type = event_type::figure_deployed,
+                                    .seat = m.seat,
+                                    .figure = figure_type::meeple}));
       if (m.protect) peasant_revolts::protect(s, s.figures.size() - 1, 4, events);
       break;
     }
@@ -124,9 +136,13 @@ void open_card(game_state& s, const move& m, event_log* events) {
     case card::cash_out: {  // G-4: 2 per follower on the feature, the one taken back included
       const int points = 2 * s.features.data(root).follower_total();
       s.players[m.seat].score += points;
-      emit(events, at_segment(s, seg, event{.type = event_type::points, .seat = m.seat, .points = points,
-                                            .value = static_cast<std::uint8_t>(points_reason::cash_out)}));
-      return_follower(s, static_cast<std::size_t>(find_figure(s, m.seat, figure_type::meeple, seg)), events);
+      emit(events, at_segment(s, seg,
+                              event{.type = event_type::points,
+                                    .seat = m.seat,
+                                    .points = points,
+                                    .value = static_cast<std::uint8_t>(points_reason::cash_out)}));
+      return_follower(s, static_cast<std::size_t>(find_figure(s, m.seat, figure_type::meeple, seg)),
+                      events);
       break;
     }
     case card::change_position: {
@@ -135,8 +151,11 @@ void open_card(game_state& s, const move& m, event_log* events) {
       --s.features.data(root).followers[m.seat];
       ++s.features.data(s.features.root(to)).followers[m.seat];
       s.figures[i].segment = to;
-      emit(events, at_segment(s, to, event{.type = event_type::figure_moved, .seat = m.seat,
-                                           .figure = figure_type::meeple, .value = m.feature}));
+      emit(events, at_segment(s, to,
+                              event{.type = event_type::figure_moved,
+                                    .seat = m.seat,
+                                    .figure = figure_type::meeple,
+                                    .value = m.feature}));
       if (m.protect && !peasant_revolts::is_protected(s.figures[i]))
         peasant_revolts::protect(s, static_cast<std::size_t>(i), 4, events);
       break;

@@ -49,8 +49,8 @@ status check_script(const game_state& s) {
   const auto c = st.script[st.script_next];
   const auto& pile = st.deck.empty() ? st.discard : st.deck;
   if (std::find(pile.begin(), pile.end(), c) == pile.end())
-    return make_error(error_code::bad_script, "script.gifts: " + std::string(card_names[c]) +
-                                                  " cannot be drawn now");
+    return make_error(error_code::bad_script,
+                      "script.gifts: " + std::string(card_names[c]) + " cannot be drawn now");
   return {};
 }
 
@@ -65,7 +65,8 @@ bool earns_gift(const game_state& s) {
     if (kind != feature_kind::road && kind != feature_kind::city) continue;
     const auto root = s.features.root(static_cast<segment_t>(pt.first_segment + i));
     bool extended = false;  // a member on an earlier tile
-    s.features.for_each_member(root, [&](segment_t m) { extended |= s.features.node(m).tile != s.placed; });
+    s.features.for_each_member(
+        root, [&](segment_t m) { extended |= s.features.node(m).tile != s.placed; });
     if (!extended) continue;
     const auto who = tiebreak ? owners(s, root) : majority(s, root);
     if (who != 0 && !(who >> s.active & 1)) return true;
@@ -78,7 +79,8 @@ bool earns_gift(const game_state& s) {
 status precheck(const game_state& s, const move& m) {
   if (!s.ext.gifts.scripted || m.type != move_type::place_tile) return {};
   game_state trial = s;
-  trial.placed = static_cast<std::int16_t>(carcassonne::detail::join_tile(trial, m.at, s.drawn, m.rotation));
+  trial.placed =
+      static_cast<std::int16_t>(carcassonne::detail::join_tile(trial, m.at, s.drawn, m.rotation));
   if (!earns_gift(trial)) return {};
   return check_script(trial);
 }
@@ -155,8 +157,11 @@ void final_scoring(game_state& s, event_log* events) {
     const int n = static_cast<int>(s.ext.gifts.hands[seat].size());
     if (n == 0) continue;
     s.players[seat].score += 2 * n;
-    emit(events, event{.type = event_type::points, .seat = static_cast<seat_t>(seat), .final = true,
-                       .points = 2 * n, .value = static_cast<std::uint8_t>(points_reason::gifts)});
+    emit(events, event{.type = event_type::points,
+                       .seat = static_cast<seat_t>(seat),
+                       .final = true,
+                       .points = 2 * n,
+                       .value = static_cast<std::uint8_t>(points_reason::gifts)});
   }
 }
 
@@ -174,7 +179,8 @@ status check(const game_state& s) {
   for (const auto& h : st.hands)
     for (auto c : h) ++n[c];
   for (int c = 0; c < card_kinds; ++c)
-    if (n[c] != copies_per_card) return make_error(error_code::game_over, "gift cards not conserved");
+    if (n[c] != copies_per_card)
+      return make_error(error_code::game_over, "gift cards not conserved");
   return {};
 }
 

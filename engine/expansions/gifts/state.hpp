@@ -18,20 +18,20 @@ inline constexpr std::array<std::string_view, card_kinds> card_names{
     "synod", "road_sweeper", "cash_out", "change_position", "take_two"};
 
 struct state {
-  std::vector<std::uint8_t> deck;     // hidden: the top card is deck.back()
-  std::vector<std::uint8_t> discard;  // public, face up, in the order opened
+  std::vector<std::uint8_t> deck;                          // hidden: the top card is deck.back()
+  std::vector<std::uint8_t> discard;                       // public, face up, in the order opened
   std::array<std::vector<std::uint8_t>, max_seats> hands;  // each seen by its seat only
-  bool opened = false;                // a gift was opened this turn (one per turn)
+  bool opened = false;  // a gift was opened this turn (one per turn)
   // Take 2 (§4.5): the second tile while the seat chooses, then the one not chosen until it is
   // shuffled back after placement (step 6c). Indexes are positions in game_state::supply.
-  std::int16_t extra = -1;            // tile type of the other tile, -1 when none
+  std::int16_t extra = -1;  // tile type of the other tile, -1 when none
   std::uint16_t extra_index = 0;
   std::uint16_t first_index = 0;
-  bool drawing_extra = false;         // while Take 2 draws (Peasant Revolts reads it)
-  std::vector<std::uint8_t> script;   // scripted card draws (setup.script.gifts), hidden
+  bool drawing_extra = false;        // while Take 2 draws (Peasant Revolts reads it)
+  std::vector<std::uint8_t> script;  // scripted card draws (setup.script.gifts), hidden
   std::uint16_t script_next = 0;
   bool scripted = false;
-  bool scripted_deck = false;         // the supply is setup.script.deck (a leftover goes last)
+  bool scripted_deck = false;  // the supply is setup.script.deck (a leftover goes last)
 
   std::size_t heap_bytes() const {
     std::size_t n = deck.capacity() + discard.capacity() + script.capacity();

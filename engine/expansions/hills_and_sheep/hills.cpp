@@ -24,8 +24,8 @@ void hide_tile_under_hill(game_state& s, event_log* events) {
 std::uint8_t hill_tiebreak(const game_state& s, segment_t root, std::uint8_t tied) {
   std::array<int, max_seats> on_hills{};
   for (const auto& f : s.figures)
-    if (f.type == figure_type::meeple && (tied >> f.seat & 1) && s.features.root(f.segment) == root &&
-        on_hill(s, f.segment))
+    if (f.type == figure_type::meeple && (tied >> f.seat & 1) &&
+        s.features.root(f.segment) == root && on_hill(s, f.segment))
       ++on_hills[f.seat];
   const bool count_rule = s.options.get(option::hills_tiebreak) == 1;
   int best = 0;

@@ -25,7 +25,9 @@ status setup(game_state& s, const game_setup& g) {
   return {};
 }
 
-status precheck(const game_state& s, const move& m) { return detail::check_draw(s, m); }
+status precheck(const game_state& s, const move& m) {
+  return detail::check_draw(s, m);
+}
 
 }  // namespace
 

@@ -14,7 +14,9 @@ void emit(event_log* events, event e) {
   if (events) events->push_back(e);
 }
 
-bool on_board(const game_state& s, int seat) { return s.ext.hills_and_sheep.on_board >> seat & 1; }
+bool on_board(const game_state& s, int seat) {
+  return s.ext.hills_and_sheep.on_board >> seat & 1;
+}
 
 // The field (root segment) of the seat's shepherd, which must be on the board.
 segment_t shepherd_field(const game_state& s, int seat) {
@@ -52,7 +54,8 @@ token draw(game_state& s, event_log* events) {
     while (r >= st.bag[kind]) r -= st.bag[kind++];
   }
   --st.bag[kind];
-  emit(events, event{.type = event_type::token_drawn, .seat = s.active,
+  emit(events, event{.type = event_type::token_drawn,
+                     .seat = s.active,
                      .value = static_cast<std::uint8_t>(kind)});
   return static_cast<token>(kind);
 }
@@ -89,12 +92,14 @@ void end_flock(game_state& s, segment_t root, event_type type, event_log* events
     if (!(seats >> seat & 1)) continue;
     if (type == event_type::flock_scored) {  // H-9: each shepherd's player scores the full total
       s.players[seat].score += points;
-      emit(events, at_segment(s, where, event{.type = event_type::points,
-                                              .seat = static_cast<seat_t>(seat),
-                                              .points = points,
-                                              .value = static_cast<std::uint8_t>(points_reason::flock)}));
+      emit(events, at_segment(s, where,
+                              event{.type = event_type::points,
+                                    .seat = static_cast<seat_t>(seat),
+                                    .points = points,
+                                    .value = static_cast<std::uint8_t>(points_reason::flock)}));
     }
-    for (int k = 0; k < token_kinds; ++k) st.bag[k] = static_cast<std::uint8_t>(st.bag[k] + st.flock[seat][k]);
+    for (int k = 0; k < token_kinds; ++k)
+      st.bag[k] = static_cast<std::uint8_t>(st.bag[k] + st.flock[seat][k]);
     st.flock[seat] = {};
     st.on_board = static_cast<std::uint8_t>(st.on_board & ~(1 << seat));
   }
@@ -102,8 +107,10 @@ void end_flock(game_state& s, segment_t root, event_type type, event_log* events
   auto kept = s.figures.begin();
   for (const auto& f : s.figures) {
     if (f.type == figure_type::shepherd && s.features.root(f.segment) == root)
-      emit(events, at_segment(s, f.segment, event{.type = event_type::figure_returned,
-                                                  .seat = f.seat, .figure = f.type}));
+      emit(
+          events,
+          at_segment(s, f.segment,
+                     event{.type = event_type::figure_returned, .seat = f.seat, .figure = f.type}));
     else
       *kept++ = f;
   }
@@ -170,9 +177,13 @@ void shepherd_moves(const game_state& s, std::vector<move>& out) {
   const auto& t = tiles()[pt.type];
   for (std::size_t k = 0; k < t.segments.size(); ++k) {
     if (t.segments[k].kind != feature_kind::field) continue;
-    if (field_has_shepherd(s, s.features.root(static_cast<segment_t>(pt.first_segment + k)))) continue;
-    out.push_back(move{.type = move_type::deploy, .seat = s.active, .at = pt.pos,
-                       .figure = figure_type::shepherd, .feature = static_cast<std::uint8_t>(k)});
+    if (field_has_shepherd(s, s.features.root(static_cast<segment_t>(pt.first_segment + k))))
+      continue;
+    out.push_back(move{.type = move_type::deploy,
+                       .seat = s.active,
+                       .at = pt.pos,
+                       .figure = figure_type::shepherd,
+                       .feature = static_cast<std::uint8_t>(k)});
   }
 }
 
@@ -184,9 +195,9 @@ status check_draw(const game_state& s, const move& m) {
     return make_error(error_code::script_exhausted, "script.sheep has no draw left");
   const int kind = st.script[st.script_next];
   if (st.bag[kind] == 0)
-    return make_error(error_code::bad_script, "script.sheep draw " + std::to_string(st.script_next) +
-                                                  " (" + std::string(token_names[kind]) +
-                                                  ") is not in the bag");
+    return make_error(error_code::bad_script,
+                      "script.sheep draw " + std::to_string(st.script_next) + " (" +
+                          std::string(token_names[kind]) + ") is not in the bag");
   return {};
 }
 
@@ -197,11 +208,16 @@ bool apply_shepherd_move(game_state& s, const move& m, event_log* events) {
                                         static_cast<segment_t>(pt.first_segment + m.feature)});
     auto& st = s.ext.hills_and_sheep;
     st.on_board = static_cast<std::uint8_t>(st.on_board | 1 << m.seat);
-    s.deployed = static_cast<std::uint8_t>(s.deployed | 1 << static_cast<int>(figure_type::shepherd));
+    s.deployed =
+        static_cast<std::uint8_t>(s.deployed | 1 << static_cast<int>(figure_type::shepherd));
     st.at[m.seat] = s.figures.back().segment;
     ++s.features.data(s.features.root(st.at[m.seat])).other_figures;
-    emit(events, event{.type = event_type::figure_deployed, .seat = m.seat, .tile = pt.type,
-                       .at = pt.pos, .feature = m.feature, .kind = feature_kind::field,
+    emit(events, event{.type = event_type::figure_deployed,
+                       .seat = m.seat,
+                       .tile = pt.type,
+                       .at = pt.pos,
+                       .feature = m.feature,
+                       .kind = feature_kind::field,
                        .figure = figure_type::shepherd});
     grow(s, m.seat, events);  // §4.1: the placement draw
     return true;
@@ -228,7 +244,9 @@ bool shepherd_step(game_state& s, turn_step step, event_log* events) {
 
 status check_sheep(const game_state& s) {
   const auto& st = s.ext.hills_and_sheep;
-  const auto broken = [](std::string what) { return make_error(error_code::game_over, std::move(what)); };
+  const auto broken = [](std::string what) {
+    return make_error(error_code::game_over, std::move(what));
+  };
   for (int k = 0; k < token_kinds; ++k) {
     int n = st.bag[k];
     for (int seat = 0; seat < max_seats; ++seat) n += st.flock[seat][k];
@@ -262,9 +280,10 @@ void return_shepherd(game_state& s, int seat, event_log* events) {
   const auto root = s.features.root(seg);
   for (std::size_t i = 0; i < s.figures.size(); ++i)
     if (s.figures[i].type == figure_type::shepherd && s.figures[i].seat == seat) {
-      emit(events, at_segment(s, seg, event{.type = event_type::figure_returned,
-                                            .seat = static_cast<seat_t>(seat),
-                                            .figure = figure_type::shepherd}));
+      emit(events, at_segment(s, seg,
+                              event{.type = event_type::figure_returned,
+                                    .seat = static_cast<seat_t>(seat),
+                                    .figure = figure_type::shepherd}));
       s.figures.erase(s.figures.begin() + static_cast<std::ptrdiff_t>(i));
       --s.features.data(root).other_figures;
       break;
@@ -282,7 +301,8 @@ void return_shepherd(game_state& s, int seat, event_log* events) {
     st.ownerless.push_back(ownerless_flock{seg, tokens});
     return;
   }
-  for (int k = 0; k < token_kinds; ++k) st.bag[k] = static_cast<std::uint8_t>(st.bag[k] + tokens[k]);
+  for (int k = 0; k < token_kinds; ++k)
+    st.bag[k] = static_cast<std::uint8_t>(st.bag[k] + tokens[k]);
 }
 
 std::vector<flock_info> flocks(const game_state& s) {
@@ -331,6 +351,8 @@ int bag_size(const game_state& s) {
   return n;
 }
 
-bool shepherd_in_supply(const game_state& s, int seat) { return !on_board(s, seat); }
+bool shepherd_in_supply(const game_state& s, int seat) {
+  return !on_board(s, seat);
+}
 
 }  // namespace carcassonne::hills_and_sheep

@@ -29,12 +29,12 @@ struct ownerless_flock {
 };
 
 struct state {
-  token_counts bag{};                         // tokens in the bag; draws are uniform over them
+  token_counts bag{};                           // tokens in the bag; draws are uniform over them
   std::array<token_counts, max_seats> flock{};  // tokens lying next to each seat's shepherd
-  std::uint8_t on_board = 0;                  // bit per seat whose shepherd is on the board
-  std::array<std::uint16_t, max_seats> at{};  // the segment each shepherd on the board stands on
-  std::vector<ownerless_flock> ownerless;     // flocks without a shepherd (Festival)
-  std::vector<std::uint8_t> script;           // scripted draws (setup.script.sheep), hidden
+  std::uint8_t on_board = 0;                    // bit per seat whose shepherd is on the board
+  std::array<std::uint16_t, max_seats> at{};    // the segment each shepherd on the board stands on
+  std::vector<ownerless_flock> ownerless;       // flocks without a shepherd (Festival)
+  std::vector<std::uint8_t> script;             // scripted draws (setup.script.sheep), hidden
   std::uint16_t script_next = 0;
   bool scripted = false;
 

@@ -31,8 +31,11 @@ event at_figure(const game_state& s, const figure_on_board& f, event e) {
 // §4.3: protection is paid in points; scores may go below zero.
 void pay(game_state& s, const figure_on_board& f, int points, event_log* events) {
   s.players[f.seat].score -= points;
-  emit(events, at_figure(s, f, event{.type = event_type::points, .seat = f.seat, .points = -points,
-                                     .value = static_cast<std::uint8_t>(points_reason::protection)}));
+  emit(events, at_figure(s, f,
+                         event{.type = event_type::points,
+                               .seat = f.seat,
+                               .points = -points,
+                               .value = static_cast<std::uint8_t>(points_reason::protection)}));
 }
 
 // §2: 3 of the 12 revolt tiles are set aside unseen; the other 9 stay in the supply (shuffled
@@ -45,7 +48,8 @@ status setup(game_state& s, const game_setup& g) {
     for (const auto& id : it->second) {
       const auto t = tiles().find(id);
       if (!t || tiles()[*t].set != tile_set::peasant_revolts)
-        return make_error(error_code::bad_script, "script.revolt_removed: '" + id + "' is not a Peasant Revolts tile");
+        return make_error(error_code::bad_script,
+                          "script.revolt_removed: '" + id + "' is not a Peasant Revolts tile");
       if (std::find(st.set_aside.begin(), st.set_aside.end(), *t) != st.set_aside.end())
         return make_error(error_code::bad_script, "script.revolt_removed names '" + id + "' twice");
       st.set_aside.push_back(*t);
@@ -57,11 +61,14 @@ status setup(game_state& s, const game_setup& g) {
     for (auto t : s.supply)
       if (tiles()[t].set == tile_set::peasant_revolts) revolt_tiles.push_back(t);
     s.random.shuffle(std::span<std::uint8_t>(revolt_tiles));
-    st.set_aside.assign(revolt_tiles.begin(), revolt_tiles.begin() + std::min<std::size_t>(set_aside_count, revolt_tiles.size()));
+    st.set_aside.assign(
+        revolt_tiles.begin(),
+        revolt_tiles.begin() + std::min<std::size_t>(set_aside_count, revolt_tiles.size()));
   }
   if (!g.script.deck)
     for (auto t : st.set_aside)
-      if (auto it = std::find(s.supply.begin(), s.supply.end(), t); it != s.supply.end()) s.supply.erase(it);
+      if (auto it = std::find(s.supply.begin(), s.supply.end(), t); it != s.supply.end())
+        s.supply.erase(it);
   return {};
 }
 
@@ -80,14 +87,19 @@ void revolt(game_state& s, event_log* events) {
     const auto seat = static_cast<seat_t>((s.active + i) % s.seats);
     bool returned = false;
     for (const auto& f : s.figures)
-      if (f.seat == seat && f.type == figure_type::meeple && is_protected(f) && kind_of(s, f) == k) {
+      if (f.seat == seat && f.type == figure_type::meeple && is_protected(f) &&
+          kind_of(s, f) == k) {
         s.players[seat].score += 2;
-        emit(events, at_figure(s, f, event{.type = event_type::points, .seat = seat, .points = 2,
-                                           .value = static_cast<std::uint8_t>(points_reason::revolt)}));
+        emit(events, at_figure(s, f,
+                               event{.type = event_type::points,
+                                     .seat = seat,
+                                     .points = 2,
+                                     .value = static_cast<std::uint8_t>(points_reason::revolt)}));
       }
     for (std::size_t j = 0; j < s.figures.size();) {
       const auto& f = s.figures[j];
-      if (f.seat == seat && f.type == figure_type::meeple && !is_protected(f) && kind_of(s, f) == k) {
+      if (f.seat == seat && f.type == figure_type::meeple && !is_protected(f) &&
+          kind_of(s, f) == k) {
         return_follower(s, j, events);
         returned = true;
       } else {
@@ -114,7 +126,9 @@ bool protectable(const game_state& s, const figure_on_board& f) {
 
 move protect_move(const game_state& s, const figure_on_board& f) {
   const auto& n = s.features.node(f.segment);
-  return move{.type = move_type::protect, .seat = f.seat, .at = s.board.placed()[n.tile].pos,
+  return move{.type = move_type::protect,
+              .seat = f.seat,
+              .at = s.board.placed()[n.tile].pos,
               .feature = n.local};
 }
 
@@ -123,9 +137,13 @@ void protection_moves(const game_state& s, std::vector<move>& out) {
     const auto& pt = s.board.placed()[s.placed];
     const auto& t = tiles()[pt.type];
     for (std::size_t i = 0; i < t.segments.size(); ++i)
-      if (revolt_kind(t.segments[i].kind) && carcassonne::detail::can_deploy(s, static_cast<int>(i)))
-        out.push_back(move{.type = move_type::deploy, .seat = s.active, .at = pt.pos,
-                           .feature = static_cast<std::uint8_t>(i), .protect = true});
+      if (revolt_kind(t.segments[i].kind) &&
+          carcassonne::detail::can_deploy(s, static_cast<int>(i)))
+        out.push_back(move{.type = move_type::deploy,
+                           .seat = s.active,
+                           .at = pt.pos,
+                           .feature = static_cast<std::uint8_t>(i),
+                           .protect = true});
   } else if (s.awaiting == decision::protect) {  // §4.2
     for (const auto& f : s.figures)
       if (protectable(s, f)) out.push_back(protect_move(s, f));

@@ -9,7 +9,9 @@ namespace carcassonne::peasant_revolts {
 extern const expansion_module module;
 
 // Whether a figure on the board is a protected (lying) follower.
-inline bool is_protected(const figure_on_board& f) { return f.mark & protected_mark; }
+inline bool is_protected(const figure_on_board& f) {
+  return f.mark & protected_mark;
+}
 
 // §4.1: protects game_state::figures[index] for `points` (4 when just placed, by any rule).
 void protect(game_state& s, std::size_t index, int points, event_log* events);

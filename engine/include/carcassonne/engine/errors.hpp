@@ -72,6 +72,8 @@ class [[nodiscard]] result {
   std::variant<T, error> v_;
 };
 
-inline error make_error(error_code c, std::string message) { return error{c, std::move(message)}; }
+inline error make_error(error_code c, std::string message) {
+  return error{c, std::move(message)};
+}
 
 }  // namespace carcassonne

@@ -3,8 +3,8 @@
 // (engine/expansions/registry.cpp) lists the modules and their order. Base code calls hooks
 // here and never names an expansion.
 #pragma once
-#include <cstdint>
 #include <array>
+#include <cstdint>
 #include <vector>
 
 #include "carcassonne/engine/game.hpp"

@@ -16,14 +16,14 @@ using segment_t = std::uint16_t;
 // Aggregates of one feature; meaningful at the root segment only.
 struct feature_data {
   feature_kind kind{};
-  bool completed = false;                          // scored; can never be joined again
-  std::uint8_t pennants = 0;                       // cities: sum over segments
-  std::uint16_t open = 0;                          // city/road edge ports or field half-edges
-                                                   // that face an empty square
-  std::uint16_t size = 1;                          // number of segments
+  bool completed = false;                           // scored; can never be joined again
+  std::uint8_t pennants = 0;                        // cities: sum over segments
+  std::uint16_t open = 0;                           // city/road edge ports or field half-edges
+                                                    // that face an empty square
+  std::uint16_t size = 1;                           // number of segments
   std::array<std::uint8_t, max_seats> followers{};  // followers per seat on the feature
-  std::uint8_t other_figures = 0;                  // figures that are not followers (an
-                                                   // expansion's), so it can skip empty features
+  std::uint8_t other_figures = 0;                   // figures that are not followers (an
+                                                    // expansion's), so it can skip empty features
 
   int follower_total() const {
     int n = 0;
@@ -35,9 +35,9 @@ struct feature_data {
 
 struct segment_node {
   segment_t parent = 0;
-  segment_t next = 0;         // circular list of the feature's members
-  std::uint16_t tile = 0;     // index into board::placed()
-  std::uint8_t local = 0;     // segment index on its tile
+  segment_t next = 0;      // circular list of the feature's members
+  std::uint16_t tile = 0;  // index into board::placed()
+  std::uint8_t local = 0;  // segment index on its tile
   friend bool operator==(const segment_node&, const segment_node&) = default;
 };
 

@@ -81,15 +81,15 @@ struct game_state {
 
   // The turn.
   decision awaiting = decision::none;
-  seat_t active = 0;                   // whose turn it is
-  seat_t deciding = 0;                 // who must take the awaited decision: the active seat,
-                                       // except in an expansion's decision that another seat takes
-  tile_type_id drawn = 0;              // the tile to place (valid while awaiting place_tile)
-  std::int16_t placed = -1;            // board index of this turn's tile, -1 before placing
-  std::uint16_t turn = 0;              // 1-based turn counter
-  std::vector<segment_t> completed;    // features this turn's tile completed, scored at step 11
+  seat_t active = 0;                 // whose turn it is
+  seat_t deciding = 0;               // who must take the awaited decision: the active seat,
+                                     // except in an expansion's decision that another seat takes
+  tile_type_id drawn = 0;            // the tile to place (valid while awaiting place_tile)
+  std::int16_t placed = -1;          // board index of this turn's tile, -1 before placing
+  std::uint16_t turn = 0;            // 1-based turn counter
+  std::vector<segment_t> completed;  // features this turn's tile completed, scored at step 11
   turn_step step = turn_step::s8_figure;  // the step whose decision is awaited (after placing)
-  std::uint8_t deployed = 0;           // bit per figure_type deployed in this turn's step 8
+  std::uint8_t deployed = 0;              // bit per figure_type deployed in this turn's step 8
   bool finished = false;
 
   // Each expansion's own state (engine/expansions/expansion_states.hpp).
@@ -119,7 +119,9 @@ struct applied {
 result<applied> apply(const game_state& s, const move& m);
 
 // Seat that must act next (game_state::deciding), or no_seat when finished.
-inline seat_t to_act(const game_state& s) { return s.finished ? no_seat : s.deciding; }
+inline seat_t to_act(const game_state& s) {
+  return s.finished ? no_seat : s.deciding;
+}
 
 // Bytes a state occupies: the value itself plus the heap memory it holds.
 std::size_t state_bytes(const game_state& s);

@@ -24,7 +24,7 @@ enum class revolt_symbol : std::uint8_t { none, city, road, monastery };
 
 // One segment (tile-local feature) in the tile's own, unrotated frame.
 struct segment_def {
-  std::string id;             // "city0", "road1", ... (stable across rotation)
+  std::string id;  // "city0", "road1", ... (stable across rotation)
   feature_kind kind{};
   std::uint8_t edges = 0;     // city/road: bit e set when the segment has a port on local edge e
   std::uint8_t halves = 0;    // field: bit h set for each local half-edge
@@ -52,7 +52,7 @@ struct tile_type {
   std::string desc;
 
   // Derived, for fast placement and joining.
-  std::array<std::uint8_t, 4> packed_sides{};                // by quarter turns: 2 bits per edge
+  std::array<std::uint8_t, 4> packed_sides{};                 // by quarter turns: 2 bits per edge
   std::array<std::array<std::int8_t, 2>, 4> edge_segments{};  // local edge -> up to 2 segments
   std::array<std::int8_t, 8> half_segment{};                  // local half -> field segment
   std::int8_t monastery = -1;                                 // local index of the monastery

@@ -22,7 +22,9 @@ struct square_pos {
 // Edges clockwise from north; rotating a tile by 90 degrees maps N->E->S->W->N.
 enum class edge : std::uint8_t { N = 0, E = 1, S = 2, W = 3 };
 inline constexpr std::array<std::string_view, 4> edge_names{"N", "E", "S", "W"};
-inline constexpr int opposite_edge(int e) { return (e + 2) & 3; }
+inline constexpr int opposite_edge(int e) {
+  return (e + 2) & 3;
+}
 inline constexpr std::array<int, 4> edge_dx{0, 1, 0, -1};
 inline constexpr std::array<int, 4> edge_dy{-1, 0, 1, 0};
 
@@ -30,7 +32,9 @@ inline constexpr std::array<int, 4> edge_dy{-1, 0, 1, 0};
 // Half h lies on edge h/2; across a border half 2e+k meets the neighbour's half 2e'+(1-k).
 inline constexpr std::array<std::string_view, 8> half_names{"NL", "NR", "EL", "ER",
                                                             "SL", "SR", "WL", "WR"};
-inline constexpr int facing_half(int h) { return opposite_edge(h / 2) * 2 + (1 - (h & 1)); }
+inline constexpr int facing_half(int h) {
+  return opposite_edge(h / 2) * 2 + (1 - (h & 1));
+}
 
 // What a tile side shows. Values are 2-bit codes used in packed side masks; 0 means "no
 // constraint" in an open square's requirement mask.

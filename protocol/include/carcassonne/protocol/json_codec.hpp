@@ -19,7 +19,9 @@ struct proto_error {
   std::string code;
   std::string message;
 };
-inline proto_error from_engine(const error& e) { return {std::string(code_name(e.code)), e.message}; }
+inline proto_error from_engine(const error& e) {
+  return {std::string(code_name(e.code)), e.message};
+}
 json to_json(const proto_error& e);
 
 template <class T>

@@ -19,17 +19,17 @@ struct hello_msg {
   std::string client;
 };
 struct create_room_msg {
-  json setup;                 // expansions, options (and, for tests, seed/script)
-  int seats = 4;              // 2..6 seats offered
+  json setup;     // expansions, options (and, for tests, seed/script)
+  int seats = 4;  // 2..6 seats offered
   bool is_public = true;
   std::string name;
-  int spectator_delay = 0;    // moves
+  int spectator_delay = 0;  // moves
 };
 struct list_rooms_msg {};
 struct join_msg {
   std::string room;
   std::string name;
-  std::optional<int> seat;    // a particular seat, else the first free one
+  std::optional<int> seat;  // a particular seat, else the first free one
 };
 struct spectate_msg {
   std::string room;
@@ -37,7 +37,7 @@ struct spectate_msg {
 struct leave_msg {};
 struct start_msg {};
 struct move_msg {
-  json move;                  // the record form (game-record.md "Moves"); seat optional
+  json move;                         // the record form (game-record.md "Moves"); seat optional
   std::optional<std::uint64_t> seq;  // the last sequence number the client saw
 };
 struct resume_msg {
@@ -49,19 +49,19 @@ struct chat_msg {
   std::string text;
 };
 struct ping_msg {};
-struct snapshot_msg {};       // ask for a full snapshot (after a gap in sequence numbers)
-struct replay_msg {           // a finished game's spectator view after `move` moves
+struct snapshot_msg {};  // ask for a full snapshot (after a gap in sequence numbers)
+struct replay_msg {      // a finished game's spectator view after `move` moves
   std::string room;
   int move = 0;
 };
 
-using client_message = std::variant<hello_msg, create_room_msg, list_rooms_msg, join_msg,
-                                    spectate_msg, leave_msg, start_msg, move_msg, resume_msg,
-                                    chat_msg, ping_msg, snapshot_msg, replay_msg>;
+using client_message =
+    std::variant<hello_msg, create_room_msg, list_rooms_msg, join_msg, spectate_msg, leave_msg,
+                 start_msg, move_msg, resume_msg, chat_msg, ping_msg, snapshot_msg, replay_msg>;
 
 struct request {
   client_message message;
-  json id;                    // the client's id, echoed in the answer (null when absent)
+  json id;  // the client's id, echoed in the answer (null when absent)
 };
 
 // Parses one text frame. On error, `id` is still filled when the frame had one.

@@ -16,8 +16,8 @@ inline constexpr std::string_view record_format = "carcassonne-record/1";
 struct game_record {
   std::vector<std::string> names;  // one per seat, seat order
   game_setup setup;
-  json setup_json;                 // the setup as given (kept verbatim when re-serialised)
-  std::vector<json> moves;         // in record form; parsed one by one against the state
+  json setup_json;          // the setup as given (kept verbatim when re-serialised)
+  std::vector<json> moves;  // in record form; parsed one by one against the state
 };
 
 // Parses a record's text. Errors (exit 2 of `replay`): bad_json, bad_record, and the engine's

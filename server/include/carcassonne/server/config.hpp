@@ -10,31 +10,31 @@
 namespace carcassonne::server {
 
 struct config {
-  std::string address = "0.0.0.0";        // CARCASSONNE_ADDRESS
-  std::uint16_t port = 8080;               // CARCASSONNE_PORT (0: any free port)
-  int threads = 0;                         // CARCASSONNE_THREADS (0: one per core)
-  std::string log_level = "info";          // CARCASSONNE_LOG_LEVEL
-  std::size_t max_message_bytes = 16 * 1024;   // CARCASSONNE_MAX_MESSAGE: larger frames close
-  std::size_t max_outbound_messages = 256;     // CARCASSONNE_MAX_OUTBOUND: queue cap per client
-  std::size_t max_outbound_bytes = 4 << 20;    // CARCASSONNE_MAX_OUTBOUND_BYTES
+  std::string address = "0.0.0.0";            // CARCASSONNE_ADDRESS
+  std::uint16_t port = 8080;                  // CARCASSONNE_PORT (0: any free port)
+  int threads = 0;                            // CARCASSONNE_THREADS (0: one per core)
+  std::string log_level = "info";             // CARCASSONNE_LOG_LEVEL
+  std::size_t max_message_bytes = 16 * 1024;  // CARCASSONNE_MAX_MESSAGE: larger frames close
+  std::size_t max_outbound_messages = 256;    // CARCASSONNE_MAX_OUTBOUND: queue cap per client
+  std::size_t max_outbound_bytes = 4 << 20;   // CARCASSONNE_MAX_OUTBOUND_BYTES
   // Kernel send buffer per socket: a fixed size also stops Linux from growing it to megabytes
   // for a client that does not read (the outbound queue cap then applies soon).
   std::size_t socket_send_buffer = 256 * 1024;  // CARCASSONNE_SOCKET_SEND_BUFFER
-  double message_rate = 20;                // CARCASSONNE_MESSAGE_RATE: messages per second
-  double message_burst = 40;               // CARCASSONNE_MESSAGE_BURST
-  int rate_strikes = 3;                    // CARCASSONNE_RATE_STRIKES: refusals before disconnect
-  std::size_t max_rooms = 10000;           // CARCASSONNE_MAX_ROOMS
-  std::size_t max_connections = 20000;     // CARCASSONNE_MAX_CONNECTIONS
-  std::size_t max_spectators = 64;         // CARCASSONNE_MAX_SPECTATORS per room
-  int idle_timeout_seconds = 300;          // CARCASSONNE_IDLE_TIMEOUT: no frame, no pong
-  int shutdown_grace_seconds = 3;          // CARCASSONNE_SHUTDOWN_GRACE
-  bool allow_scripted_rooms = false;       // CARCASSONNE_ALLOW_SCRIPTED: seed/script in create_room
-  std::string data_dir = "data";           // CARCASSONNE_DATA_DIR: the database is carcassonne.db in it
-  bool journal = true;                     // CARCASSONNE_JOURNAL: store rooms and moves (off: memory only)
-  bool journal_full_sync = true;           // CARCASSONNE_JOURNAL_SYNC: full (power loss) or normal (crash)
+  double message_rate = 20;                     // CARCASSONNE_MESSAGE_RATE: messages per second
+  double message_burst = 40;                    // CARCASSONNE_MESSAGE_BURST
+  int rate_strikes = 3;                 // CARCASSONNE_RATE_STRIKES: refusals before disconnect
+  std::size_t max_rooms = 10000;        // CARCASSONNE_MAX_ROOMS
+  std::size_t max_connections = 20000;  // CARCASSONNE_MAX_CONNECTIONS
+  std::size_t max_spectators = 64;      // CARCASSONNE_MAX_SPECTATORS per room
+  int idle_timeout_seconds = 300;       // CARCASSONNE_IDLE_TIMEOUT: no frame, no pong
+  int shutdown_grace_seconds = 3;       // CARCASSONNE_SHUTDOWN_GRACE
+  bool allow_scripted_rooms = false;    // CARCASSONNE_ALLOW_SCRIPTED: seed/script in create_room
+  std::string data_dir = "data";  // CARCASSONNE_DATA_DIR: the database is carcassonne.db in it
+  bool journal = true;            // CARCASSONNE_JOURNAL: store rooms and moves (off: memory only)
+  bool journal_full_sync = true;  // CARCASSONNE_JOURNAL_SYNC: full (power loss) or normal (crash)
 
   std::string database_path() const { return data_dir + "/carcassonne.db"; }
-  std::string web_root;                    // CARCASSONNE_WEB_ROOT: serve the page from disk (dev)
+  std::string web_root;  // CARCASSONNE_WEB_ROOT: serve the page from disk (dev)
 };
 
 // Parses flags (and environment variables, when `env` is true). On error or --help, returns

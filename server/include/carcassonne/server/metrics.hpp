@@ -13,8 +13,8 @@ class store;
 
 class metrics {
  public:
-  static constexpr std::array<double, 12> latency_buckets{0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005,
-                                                          0.01,   0.025,   0.05,   0.1,   0.25,   1.0};
+  static constexpr std::array<double, 12> latency_buckets{
+      0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0};
   std::atomic<std::int64_t> connections{0};
   std::atomic<std::int64_t> connections_total{0};
   std::atomic<std::int64_t> rooms{0};

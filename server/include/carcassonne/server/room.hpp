@@ -106,7 +106,7 @@ class room {
     std::string token_hash;  // sha256 of the seat token: the token itself is never kept
     client_ptr client;
     std::deque<std::pair<json, frame_ptr>> answered;  // client id -> answer (duplicates)
-    protocol::view_doc private_view;                   // last private part sent
+    protocol::view_doc private_view;                  // last private part sent
   };
 
   int seat_of(const client_link* c) const;
@@ -141,7 +141,7 @@ class room {
   std::optional<game_state> game_;
   std::vector<std::string> names_;
   json record_setup_;
-  std::vector<json> journal_;  // accepted moves in record form
+  std::vector<json> journal_;                 // accepted moves in record form
   std::optional<game_state> spectator_game_;  // lags spectator_delay moves behind
   std::size_t spectator_moves_ = 0;
   std::uint64_t seq_ = 0;

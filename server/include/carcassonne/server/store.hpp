@@ -29,8 +29,8 @@
 namespace carcassonne::server {
 
 struct store_options {
-  std::string path;          // the database file
-  bool full_sync = true;     // synchronous=FULL: a commit survives power loss, not just a crash
+  std::string path;       // the database file
+  bool full_sync = true;  // synchronous=FULL: a commit survives power loss, not just a crash
 };
 
 // One accepted move as journaled.
@@ -43,23 +43,23 @@ struct journal_entry {
 // A room as stored: `meta` is the room's own JSON (room::stored_meta), `moves` its journal.
 struct stored_room {
   std::string id;
-  std::string state;         // waiting, playing, finished
+  std::string state;  // waiting, playing, finished
   nlohmann::json meta;
   std::vector<journal_entry> moves;
 };
 
 // The writes a room makes.
-struct save_room_write {     // insert or replace the room's row
+struct save_room_write {  // insert or replace the room's row
   std::string id, state;
-  std::string meta;          // JSON text
+  std::string meta;  // JSON text
 };
-struct move_write {          // append one move to the journal
+struct move_write {  // append one move to the journal
   std::string room;
   std::int64_t index = 0;
   std::string move, client_id;
   std::uint64_t seq = 0;
 };
-struct delete_room_write {   // forget a room that nobody can come back to
+struct delete_room_write {  // forget a room that nobody can come back to
   std::string id;
 };
 using store_write = std::variant<save_room_write, move_write, delete_room_write>;
@@ -82,14 +82,16 @@ class store {
   void flush();
 
   // Reads. Thread-safe.
-  std::vector<stored_room> unfinished_rooms(std::string& error);  // with their journals, oldest first
+  std::vector<stored_room> unfinished_rooms(
+      std::string& error);  // with their journals, oldest first
   std::optional<stored_room> load(const std::string& id, std::string& error);
   std::vector<std::string> finished_ids(std::size_t limit);  // newest first
 
   // Copies the database at `source` to the new file `dest` with SQLite's online backup API: a
   // consistent copy while a server writes to it (it never waits for the copy). Checks the copy
   // and counts its rooms; false with a message on any error (`dest` already existing too).
-  static bool backup(const std::string& source, const std::string& dest, std::size_t& rooms, std::string& error);
+  static bool backup(const std::string& source, const std::string& dest, std::size_t& rooms,
+                     std::string& error);
 
   // Counters for /metrics.
   std::atomic<std::int64_t> commits{0}, writes{0}, failures{0};
