@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "asio_room_timer.hpp"
 #include "carcassonne/protocol/record.hpp"
 #include "random_ids.hpp"
 
@@ -56,6 +57,7 @@ std::shared_ptr<room_entry> lobby::add(std::shared_ptr<room> r) {
           if (auto e = weak.lock()) boost::asio::post(e->strand, [e, f = std::move(f)] { f(); });
         });
   }
+  entry->game_room->attach_timer(make_asio_room_timer(entry->strand));
   rooms_[id] = entry;
   order_.push_back(id);
   metrics_.rooms.store(static_cast<std::int64_t>(rooms_.size()));

@@ -18,6 +18,7 @@
 #include "carcassonne/protocol/messages.hpp"
 #include "carcassonne/protocol/view_doc.hpp"
 #include "carcassonne/server/metrics.hpp"
+#include "carcassonne/server/room_timer.hpp"
 #include "carcassonne/server/store.hpp"
 
 namespace carcassonne::server {
@@ -70,6 +71,9 @@ class room {
   // (frames wait in the room's outbox). `post` runs a function on the room's strand.
   using poster = std::function<void(std::function<void()>)>;
   void attach_store(store* s, poster post);
+  // Gives the room its time (bot pauses, clocks, takeovers): callbacks run on the room's strand.
+  // A room without a timer never acts on its own.
+  void attach_timer(room_timer_ptr t) { timer_ = std::move(t); }
 
   // Room-strand calls: one per client message, plus disconnected().
   void join(const client_ptr& c, const protocol::join_msg& m, const json& id);
@@ -162,6 +166,7 @@ class room {
   };
   store* store_ = nullptr;
   poster post_;
+  room_timer_ptr timer_;
   std::uint64_t writes_issued_ = 0, writes_durable_ = 0;
   std::deque<held_frame> outbox_;
   bool storage_failed_ = false;
