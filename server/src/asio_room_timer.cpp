@@ -27,15 +27,16 @@ class asio_room_timer final : public room_timer,
       pending_[h] = timer;
     }
     // The timer holds only a weak reference: a room torn down cancels nothing by hand.
-    timer->async_wait([weak = weak_from_this(), h, fn = std::move(fn)](boost::system::error_code ec) {
-      auto self = weak.lock();
-      if (!self || ec) return;
-      {
-        std::lock_guard lock(self->mutex_);
-        if (!self->pending_.erase(h)) return;  // cancelled meanwhile
-      }
-      fn();
-    });
+    timer->async_wait(
+        [weak = weak_from_this(), h, fn = std::move(fn)](boost::system::error_code ec) {
+          auto self = weak.lock();
+          if (!self || ec) return;
+          {
+            std::lock_guard lock(self->mutex_);
+            if (!self->pending_.erase(h)) return;  // cancelled meanwhile
+          }
+          fn();
+        });
     return h;
   }
 
