@@ -121,7 +121,7 @@ TEST_CASE("the embedded data equals the shared reference catalogue") {
       std::filesystem::path(CARCASSONNE_SOURCE_DIR) / ".." / "shared" / "reference" / "tiles.json";
   // The reference is part of the workspace (CI lays shared/ beside the clone): its absence is a
   // failure, never a silent pass.
-  REQUIRE_MESSAGE(std::filesystem::exists(path), path.string() + " not found beside the project");
+  REQUIRE_MESSAGE(std::filesystem::exists(path), "not found beside the project: " << path.string());
   std::ifstream in(path);
   const auto ref = nlohmann::json::parse(in);
   int compared = 0;
