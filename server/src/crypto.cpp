@@ -33,7 +33,7 @@ std::string random_hex(int hex_digits) {
 
 bytes sha256(std::string_view data) {
   const std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> ctx(EVP_MD_CTX_new(),
-                                                                      &EVP_MD_CTX_free);
+                                                                    &EVP_MD_CTX_free);
   bytes out(32);
   unsigned int length = 0;
   if (!ctx || EVP_DigestInit_ex(ctx.get(), EVP_sha256(), nullptr) != 1 ||

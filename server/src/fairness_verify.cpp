@@ -53,8 +53,8 @@ json verify(const json& record, bool& malformed) {
                              "(a seeded or scripted room, or an older record)");
   const auto field = [&](const char* key) { return f->value(key, json()); };
   if (field("scheme") != json(scheme))
-    return malformed_verdict(malformed, "bad_fairness", "unknown scheme (expected " +
-                                                            std::string(scheme) + ")");
+    return malformed_verdict(malformed, "bad_fairness",
+                             "unknown scheme (expected " + std::string(scheme) + ")");
   const json commitment = field("commitment"), secret = field("secret");
   const json nonces = field("nonces"), outcome_lists = field("outcomes");
   const auto hex64 = [](const json& j) {
@@ -90,15 +90,17 @@ json verify(const json& record, bool& malformed) {
     return mismatch({{"at", "commitment"},
                      {"record", commitment},
                      {"replay", committed},
-                     {"message", "the revealed secret does not hash to the commitment shown "
-                                 "when the room was created"}});
+                     {"message",
+                      "the revealed secret does not hash to the commitment shown "
+                      "when the room was created"}});
   const std::string seed = derive_seed(secret.get<std::string>(), nonce_list);
   if (r.setup.seed != seed)
     return mismatch({{"at", "seed"},
                      {"record", r.setup.seed},
                      {"replay", seed},
-                     {"message", "setup.seed is not the seed derived from the secret and the "
-                                 "seats' nonces"}});
+                     {"message",
+                      "setup.seed is not the seed derived from the secret and the "
+                      "seats' nonces"}});
 
   const auto replay = replay_outcomes(r.setup, r.moves);
   if (replay.error && !replay.failed_move)
@@ -110,14 +112,14 @@ json verify(const json& record, bool& malformed) {
     checked += replay.outcomes[i].size();
   }
   if (replay.failed_move)
-    return mismatch({{"at", "move"},
-                     {"move", *replay.failed_move},
-                     {"code", replay.error->code},
-                     {"message", "move " + std::to_string(*replay.failed_move) +
-                                     " is not legal in a game drawn from the seed: " +
-                                     replay.error->message}});
-  return {{"verified", true},   {"scheme", scheme},         {"commitment", commitment},
-          {"seed", seed},       {"moves", r.moves.size()},  {"outcomes", checked},
+    return mismatch(
+        {{"at", "move"},
+         {"move", *replay.failed_move},
+         {"code", replay.error->code},
+         {"message", "move " + std::to_string(*replay.failed_move) +
+                         " is not legal in a game drawn from the seed: " + replay.error->message}});
+  return {{"verified", true}, {"scheme", scheme},        {"commitment", commitment},
+          {"seed", seed},     {"moves", r.moves.size()}, {"outcomes", checked},
           {"nonces", nonces}};
 }
 

@@ -29,8 +29,7 @@ std::string room::game_seed(const std::vector<seat_slot>& seats) const {
 void room::nonce(const client_ptr& c, const protocol::nonce_msg& m, const json& id) {
   const int seat = seat_of(c.get());
   if (seat < 0) return fail(c, id, "not_seated", "only a seated player sends a nonce");
-  if (game_)
-    return fail(c, id, "already_started", "the seed was fixed when the game started");
+  if (game_) return fail(c, id, "already_started", "the seed was fixed when the game started");
   if (!seats_[seat].nonce.empty())
     return fail(c, id, "nonce_already_set", "this seat's nonce is " + seats_[seat].nonce);
   seats_[seat].nonce = m.nonce;

@@ -21,7 +21,8 @@ int run_verify(std::span<const std::string> args, std::istream& in, std::ostream
     std::ifstream f(args[0], std::ios::binary);
     if (!f) {
       out << nlohmann::json{{"verified", false},
-                            {"error", {{"code", "unreadable"}, {"message", "cannot read " + args[0]}}}}
+                            {"error",
+                             {{"code", "unreadable"}, {"message", "cannot read " + args[0]}}}}
                  .dump()
           << '\n';
       return 2;
@@ -37,7 +38,8 @@ int run_verify(std::span<const std::string> args, std::istream& in, std::ostream
           : fairness::verify(record, malformed);
   out << verdict.dump() << '\n';
   if (record.is_discarded() || malformed) {
-    err << "carcassonne verify: cannot check this record: " << verdict["error"]["message"].get<std::string>() << '\n';
+    err << "carcassonne verify: cannot check this record: "
+        << verdict["error"]["message"].get<std::string>() << '\n';
     return 2;
   }
   if (verdict["verified"] == true) return 0;

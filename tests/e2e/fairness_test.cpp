@@ -5,6 +5,7 @@
 
 #include "carcassonne/server/commands.hpp"
 #include "e2e_client.hpp"
+#include "process.hpp"
 
 using namespace e2e;
 
@@ -39,7 +40,8 @@ TEST_CASE("e2e fairness: commitment, nonces, a whole game, the reveal and a reco
   const std::string commitment = lobby_entry.value("commitment", "");
   CHECK(commitment.size() == 64);
 
-  auto joined = a.request({{"type", "join"}, {"room", room}, {"name", "Ann"}, {"nonce", "a1b2c3d4"}});
+  auto joined =
+      a.request({{"type", "join"}, {"room", room}, {"name", "Ann"}, {"nonce", "a1b2c3d4"}});
   REQUIRE_MESSAGE(joined["type"] == "joined", joined.dump());
   join(b, room, "Bob");
   spectate(s, room);
@@ -139,4 +141,52 @@ TEST_CASE("e2e fairness: a scripted room has no commitment; its nonces are accep
   const auto [code, verdict] = verify(record);
   CHECK(code == 2);
   CHECK(verdict["error"]["code"] == "no_fairness");
+}
+
+TEST_CASE("e2e fairness: a restarted server keeps the secret and the nonces; the record verifies") {
+  temp_dir dir("carcassonne-e2e-fair");
+  auto cfg = test_config();
+  cfg.journal = true;
+  cfg.data_dir = dir.str();
+  std::string room, token_a, token_b, commitment;
+  {
+    test_server server(cfg);
+    ws_client a(server.port()), b(server.port());
+    room = create_room(a, {{"expansions", {"hills_and_sheep", "gifts"}}});
+    auto j = a.request({{"type", "join"}, {"room", room}, {"name", "Ann"}, {"nonce", "0a0b"}});
+    REQUIRE(j["type"] == "joined");
+    token_a = j["token"].get<std::string>();
+    token_b = join(b, room, "Bob");
+    table t{{&a, &b}, {}};
+    t.start(a);
+    t.play(12);
+    commitment = a.view["room"]["fairness"]["commitment"].get<std::string>();
+  }
+  json record;
+  {
+    test_server again(cfg);
+    ws_client a(again.port()), b(again.port());
+    REQUIRE(a.request({{"type", "resume"}, {"room", room}, {"token", token_a}})["type"] ==
+            "resumed");
+    REQUIRE(b.request({{"type", "resume"}, {"room", room}, {"token", token_b}})["type"] ==
+            "resumed");
+    a.wait_seq(b.seq);
+    b.wait_seq(a.seq);
+    CHECK(a.view["room"]["fairness"]["commitment"] == commitment);
+    CHECK(a.view["room"]["fairness"]["nonces"] == json::array({"0a0b", nullptr}));
+    table t{{&a, &b}, {}};
+    t.rng.seed(3);
+    t.play_to_end();
+    const auto got = http_get(again.port(), "/api/rooms/" + room + "/record");
+    REQUIRE(got.status == 200);
+    record = json::parse(got.body);
+    const auto [code, verdict] = verify(record);
+    CHECK_MESSAGE(code == 0, verdict.dump());
+    CHECK(record["fairness"]["commitment"] == commitment);
+  }
+  // Served from the store by a third server: the same record, outcomes rebuilt by replay.
+  test_server third(cfg);
+  const auto got = http_get(third.port(), "/api/rooms/" + room + "/record");
+  REQUIRE(got.status == 200);
+  CHECK(json::parse(got.body) == record);
 }
