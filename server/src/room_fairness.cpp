@@ -15,8 +15,7 @@ json room::fairness_part() const {
   return {{"scheme", fairness::scheme},
           {"commitment", fairness::commitment_of(settings_.secret)},
           {"nonces", nonces},
-          {"secret", over ? json(settings_.secret) : json(nullptr)},
-          {"seed", over ? record_setup_.value("seed", json()) : json(nullptr)}};
+          {"secret", over ? json(settings_.secret) : json(nullptr)}};
 }
 
 std::string room::game_seed(const std::vector<seat_slot>& seats) const {

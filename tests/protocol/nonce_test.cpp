@@ -9,7 +9,13 @@
 using namespace carcassonne::protocol;
 
 TEST_CASE("nonces: hex or base64, 1 to 64 characters, at most two '=' of padding") {
-  for (const char* ok : {"0", "a1b2c3d4", "Zm9vYmFy+/==", "Zm9vYg=", "A-_z", })
+  for (const char* ok : {
+           "0",
+           "a1b2c3d4",
+           "Zm9vYmFy+/==",
+           "Zm9vYg=",
+           "A-_z",
+       })
     CHECK_MESSAGE(valid_nonce(ok), ok);
   CHECK(valid_nonce(std::string(64, 'f')));
   CHECK(valid_nonce(std::string(62, 'f') + "=="));

@@ -13,7 +13,7 @@
 // must fail on a page whose remembered commitment is not the room's.
 import { createRequire } from 'node:module';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 
@@ -100,7 +100,8 @@ async function main() {
   if (JSON.stringify(record.fairness.nonces) !== JSON.stringify(nonces)) throw new Error(`nonces in the record: ${JSON.stringify(record.fairness.nonces)}`);
   const file = join(tmpdir(), `fairness_test_${process.pid}.json`);
   writeFileSync(file, JSON.stringify(record));
-  const verdict = JSON.parse(execFileSync(binary, ['verify', file], { encoding: 'utf8' }));
+  let verdict;
+  try { verdict = JSON.parse(execFileSync(binary, ['verify', file], { encoding: 'utf8' })); } finally { unlinkSync(file); }
   if (verdict.verified !== true) throw new Error(`carcassonne verify: ${JSON.stringify(verdict)}`);
   step(`the pages say verified; carcassonne verify checked ${verdict.outcomes} outcomes`);
 

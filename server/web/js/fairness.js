@@ -1,8 +1,8 @@
 // Fair randomness on the page (docs/fairness.md): a nonce made in the browser for every join,
 // the room's commitment shown while the game runs, and after the end a check made here, with the
 // browser's own SHA-256 (Web Crypto), not on the server's word: the revealed secret hashes to the
-// commitment this page saw before the end, the seed is the one derived from the secret and the
-// seats' nonces, this seat's nonce is among them, and the record says the same. The verdict is
+// commitment this page saw before the end, the record's seed is the one derived here from the
+// secret and the seats' nonces, and this seat's nonce is among them. The verdict is
 // shown with a link to the record (which `carcassonne verify` checks draw by draw).
 import { el, clear } from './dom.js';
 
@@ -48,10 +48,11 @@ async function check(roomId, fair, seen) {
   if (await sha256(unhex(fair.secret)) !== seen.commitment) problems.push('the secret does not match the commitment shown before the end');
   const nonces = fair.nonces.map((n) => n ?? '');
   const seed = await deriveSeed(fair.secret, nonces);
-  if (seed !== fair.seed) problems.push('the seed is not the one derived from the secret and the nonces');
   if (seen.nonce && !nonces.includes(seen.nonce)) problems.push('this page’s nonce is missing');
   const record = await fetch(`/api/rooms/${encodeURIComponent(roomId)}/record`).then((r) => r.json()).catch(() => null);
-  if (!record || record.setup?.seed !== seed || record.fairness?.commitment !== seen.commitment) problems.push('the record does not say the same');
+  if (!record) problems.push('the record could not be read');
+  else if (record.setup?.seed !== seed) problems.push('the game’s seed is not the one derived from the secret and the nonces');
+  else if (record.fairness?.commitment !== seen.commitment || record.fairness?.secret !== fair.secret) problems.push('the record does not say the same');
   return problems;
 }
 
