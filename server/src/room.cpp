@@ -41,6 +41,7 @@ json room_summary::to_json() const {
 
 room::room(room_settings settings, metrics* m, std::weak_ptr<const client_link> creator)
     : settings_(std::move(settings)),
+      commitment_(settings_.secret.empty() ? "" : fairness::commitment_of(settings_.secret)),
       metrics_(m),
       creator_(std::move(creator)),
       seats_(settings_.seats) {
@@ -217,7 +218,7 @@ void room::publish_summary() {
   s.spectator_delay = settings_.spectator_delay;
   s.expansions = settings_.setup.value("expansions", json::array());
   s.connections = static_cast<int>(spectators_.size());
-  if (!settings_.secret.empty()) s.commitment = fairness::commitment_of(settings_.secret);
+  s.commitment = commitment_;
   for (const auto& seat : seats_) {
     s.connections += seat.client != nullptr;
     if (!seat.taken) continue;

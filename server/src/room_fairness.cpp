@@ -13,7 +13,7 @@ json room::fairness_part() const {
   for (const auto& s : seats_) nonces.push_back(s.nonce.empty() ? json(nullptr) : json(s.nonce));
   const bool over = game_ && game_->finished;
   return {{"scheme", fairness::scheme},
-          {"commitment", fairness::commitment_of(settings_.secret)},
+          {"commitment", commitment_},
           {"nonces", nonces},
           {"secret", over ? json(settings_.secret) : json(nullptr)}};
 }

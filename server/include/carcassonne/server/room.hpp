@@ -143,6 +143,7 @@ class room {
   void publish_summary();
 
   room_settings settings_;
+  std::string commitment_;  // SHA-256 of settings_.secret (docs/fairness.md), or empty
   metrics* metrics_;
   bool is_creator(const client_link* c) const {
     const auto p = creator_.lock();  // a dead connection's address may be reused
