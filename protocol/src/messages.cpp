@@ -55,6 +55,19 @@ struct fields {
 
 }  // namespace
 
+bool valid_nonce(std::string_view nonce) {
+  std::size_t end = nonce.size();
+  for (int pad = 0; pad < 2 && end > 0 && nonce[end - 1] == '='; ++pad) --end;
+  if (end == 0 || nonce.size() > max_nonce) return false;
+  for (std::size_t i = 0; i < end; ++i) {
+    const char c = nonce[i];
+    const bool ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+                    c == '+' || c == '/' || c == '-' || c == '_';
+    if (!ok) return false;
+  }
+  return true;
+}
+
 parsed_request parse_request(std::string_view text) {
   parsed_request out;
   const json j = json::parse(text, nullptr, false);
@@ -113,6 +126,14 @@ parsed_request parse_request(std::string_view text) {
         f.integer("seat", 0, 5, seat, false);
     if (seat >= 0) m.seat = seat;
     if (!f.failed && m.name.empty()) f.fail("'name' must not be empty");
+    if (!f.failed && j.contains("nonce")) {
+      const auto& n = j["nonce"];
+      if (!n.is_string() || !valid_nonce(n.get_ref<const std::string&>())) {
+        out.error = {"bad_nonce", "'nonce' is 1 to 64 hex or base64 characters"};
+        return out;
+      }
+      m.nonce = n.get<std::string>();
+    }
     msg = m;
   } else if (type == "spectate") {
     spectate_msg m;
@@ -144,6 +165,13 @@ parsed_request parse_request(std::string_view text) {
     msg = ping_msg{};
   } else if (type == "snapshot") {
     msg = snapshot_msg{};
+  } else if (type == "nonce") {
+    const auto n = j.find("nonce");
+    if (n == j.end() || !n->is_string() || !valid_nonce(n->get_ref<const std::string&>())) {
+      out.error = {"bad_nonce", "'nonce' is 1 to 64 hex or base64 characters"};
+      return out;
+    }
+    msg = nonce_msg{n->get<std::string>()};
   } else if (type == "replay") {
     replay_msg m;
     f.string("room", m.room, max_room_id) && f.integer("move", 0, 1'000'000, m.move, false);

@@ -15,6 +15,10 @@ constexpr const char* usage =
     "      Replays a game record (FILE, or - for standard input) and prints the state after the\n"
     "      last move as JSON. --as prints seat N's or a spectator's view; --events adds the\n"
     "      events of every move. Exit 2: malformed record; exit 3: illegal or malformed move.\n"
+    "  verify RECORD\n"
+    "      Checks a finished game's fairness (docs/fairness.md): commitment, seed, and every\n"
+    "      random outcome against a replay from the seed; one JSON verdict. Exit 4: a mismatch\n"
+    "      (named in the verdict); exit 2: the record cannot be checked.\n"
     "  selfplay [--games N] [--seed S] [--expansions LIST] [--players P]\n"
     "      Plays N games of uniformly random legal moves and prints one JSON line of figures.\n"
     "  serve [OPTIONS]\n"
@@ -37,6 +41,7 @@ int run_command(std::span<const std::string> args, std::istream& in, std::ostrea
   }
   const auto rest = args.subspan(1);
   if (args[0] == "replay") return run_replay(rest, in, out, err);
+  if (args[0] == "verify") return run_verify(rest, in, out, err);
   if (args[0] == "selfplay") return run_selfplay(rest, out, err);
   if (args[0] == "serve") return run_serve(rest, out, err);
   if (args[0] == "loadtest") return run_loadtest(rest, out, err);

@@ -6,6 +6,7 @@
 
 #include "asio_room_timer.hpp"
 #include "carcassonne/protocol/record.hpp"
+#include "fairness.hpp"
 #include "random_ids.hpp"
 
 namespace carcassonne::server {
@@ -40,6 +41,7 @@ lobby::created lobby::create(const protocol::create_room_msg& m,
   do s.id = random_hex(10);
   while (rooms_.count(s.id));
   s.seed = s.id + "/" + random_hex(16);
+  if (!setup.contains("seed") && !setup.contains("script")) s.secret = fairness::new_secret();
   if (s.name.empty()) s.name = "Room " + s.id.substr(0, 4);
   auto entry = add(std::make_shared<room>(s, &metrics_, std::move(creator)));
   spdlog::info("room {} created ({} seats, {})", s.id, s.seats, setup.dump());
@@ -99,6 +101,7 @@ lobby::record_status lobby::finished_record(const std::string& id, nlohmann::jso
   json moves = json::array();
   for (const auto& m : s->moves) moves.push_back(m.move);
   record = protocol::record_to_json(s->meta.value("record_setup", json()), moves);
+  room::add_stored_fairness(record, s->meta);
   return record_status::found;
 }
 

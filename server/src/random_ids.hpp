@@ -1,10 +1,4 @@
-// Unpredictable identifiers for rooms and seat tokens (not game randomness: that is the engine's).
+// Unpredictable identifiers for rooms and seat tokens: random_hex, from OpenSSL's CSPRNG
+// (crypto.hpp, the one place that wraps OpenSSL).
 #pragma once
-#include <string>
-
-namespace carcassonne::server {
-
-// `hex_digits` random hexadecimal characters from the operating system's entropy.
-std::string random_hex(int hex_digits);
-
-}  // namespace carcassonne::server
+#include "crypto.hpp"

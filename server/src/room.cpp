@@ -6,6 +6,7 @@
 #include "carcassonne/protocol/record.hpp"
 #include "carcassonne/protocol/view.hpp"
 #include "carcassonne/protocol/view_doc.hpp"
+#include "fairness.hpp"
 #include "random_ids.hpp"
 
 namespace carcassonne::server {
@@ -24,20 +25,23 @@ void append_room_ops(std::string& ops, const json& from, const json& to) {
 }  // namespace
 
 json room_summary::to_json() const {
-  return {{"id", id},
-          {"name", name},
-          {"state", state},
-          {"public", is_public},
-          {"seats", seats},
-          {"taken", taken},
-          {"players", players},
-          {"expansions", expansions},
-          {"spectators", spectators},
-          {"spectator_delay", spectator_delay}};
+  json j{{"id", id},
+         {"name", name},
+         {"state", state},
+         {"public", is_public},
+         {"seats", seats},
+         {"taken", taken},
+         {"players", players},
+         {"expansions", expansions},
+         {"spectators", spectators},
+         {"spectator_delay", spectator_delay}};
+  if (!commitment.empty()) j["commitment"] = commitment;  // docs/fairness.md
+  return j;
 }
 
 room::room(room_settings settings, metrics* m, std::weak_ptr<const client_link> creator)
     : settings_(std::move(settings)),
+      commitment_(settings_.secret.empty() ? "" : fairness::commitment_of(settings_.secret)),
       metrics_(m),
       creator_(std::move(creator)),
       seats_(settings_.seats) {
@@ -91,15 +95,17 @@ json room::room_info() const {
                      {"connected", s.client != nullptr}});
   }
   const char* state = !game_ ? "waiting" : game_->finished ? "finished" : "playing";
-  return {{"id", settings_.id},
-          {"name", settings_.name},
-          {"public", settings_.is_public},
-          {"state", state},
-          {"seats", seats},
-          {"expansions", settings_.setup.value("expansions", json::array())},
-          {"options", settings_.setup.value("options", json::object())},
-          {"spectator_delay", settings_.spectator_delay},
-          {"spectators", spectators_.size()}};
+  json info{{"id", settings_.id},
+            {"name", settings_.name},
+            {"public", settings_.is_public},
+            {"state", state},
+            {"seats", seats},
+            {"expansions", settings_.setup.value("expansions", json::array())},
+            {"options", settings_.setup.value("options", json::object())},
+            {"spectator_delay", settings_.spectator_delay},
+            {"spectators", spectators_.size()}};
+  if (!settings_.secret.empty()) info["fairness"] = fairness_part();
+  return info;
 }
 
 std::string room::view_text(int seat) {
@@ -212,6 +218,7 @@ void room::publish_summary() {
   s.spectator_delay = settings_.spectator_delay;
   s.expansions = settings_.setup.value("expansions", json::array());
   s.connections = static_cast<int>(spectators_.size());
+  s.commitment = commitment_;
   for (const auto& seat : seats_) {
     s.connections += seat.client != nullptr;
     if (!seat.taken) continue;
@@ -240,7 +247,13 @@ bool room::abandoned() const {
 }
 
 json room::record() const {
-  return protocol::record_to_json(record_setup_, journal_);
+  json r = protocol::record_to_json(record_setup_, journal_);
+  if (!settings_.secret.empty()) {
+    std::vector<std::string> nonces;
+    for (const auto& s : seats_) nonces.push_back(s.nonce);
+    r["fairness"] = fairness::record_section(settings_.secret, nonces, outcomes_);
+  }
+  return r;
 }
 
 }  // namespace carcassonne::server

@@ -7,6 +7,7 @@
 #include "carcassonne/protocol/json_codec.hpp"
 #include "carcassonne/protocol/record.hpp"
 #include "carcassonne/server/room.hpp"
+#include "fairness.hpp"
 #include "random_ids.hpp"
 #include "sha256.hpp"
 
@@ -31,6 +32,7 @@ void room::join(const client_ptr& c, const protocol::join_msg& m, const json& id
   auto& s = seats_[seat];
   s.taken = true;
   s.name = m.name;
+  if (m.nonce) s.nonce = *m.nonce;
   const std::string token = random_hex(32);
   s.token_hash = sha256_hex(token);
   s.client = c;
@@ -61,7 +63,7 @@ void room::spectate(const client_ptr& c, const json& id) {
 void room::resume(const client_ptr& c, const protocol::resume_msg& m, const json& id) {
   const std::string hash = m.token.empty() ? std::string() : sha256_hex(m.token);
   auto it = std::find_if(seats_.begin(), seats_.end(), [&](const seat_slot& s) {
-    return s.taken && !hash.empty() && s.token_hash == hash;
+    return s.taken && !hash.empty() && equal_constant_time(s.token_hash, hash);
   });
   if (it == seats_.end()) return fail(c, id, "bad_token", "no seat of this room has that token");
   const int seat = static_cast<int>(it - seats_.begin());
@@ -132,7 +134,7 @@ void room::start(const client_ptr& c, const json& id) {
   json players = json::array();
   for (const auto& s : taken) players.push_back({{"name", s.name}});
   setup["players"] = players;
-  if (!setup.contains("seed")) setup["seed"] = settings_.seed;
+  if (!setup.contains("seed")) setup["seed"] = game_seed(taken);
   auto parsed = protocol::parse_setup(setup);
   if (!parsed.ok()) return fail(c, id, parsed.error.code, parsed.error.message);
   event_log first_turn;  // the first draw is part of the start: clients see it as events
@@ -151,6 +153,7 @@ void room::start(const client_ptr& c, const json& id) {
   for (const auto& s : seats_) names_.push_back(s.name);
   record_setup_ = setup;
   game_ = std::move(g.value());
+  outcomes_ = {fairness::outcomes(*game_, first_turn, true)};
   if (settings_.spectator_delay > 0) spectator_game_ = *game_;
   if (metrics_) metrics_->games_started.fetch_add(1, std::memory_order_relaxed);
   spdlog::info("room {}: game started with {} seats", settings_.id, seats_.size());
@@ -190,6 +193,7 @@ void room::move(const client_ptr& c, const protocol::move_msg& m, const json& id
   if (auto st = apply_in_place(*game_, *parsed.value, &events); !st)
     return refuse(protocol::from_engine(st.err()));
   journal_.push_back(normal);
+  outcomes_.push_back(fairness::outcomes(*game_, events));
   // In the journal before anyone hears of it: the answer and the patch wait for the commit.
   persist(move_write{settings_.id, static_cast<std::int64_t>(journal_.size() - 1), normal.dump(),
                      id.dump(), seq_ + 1});

@@ -6,6 +6,7 @@
 #include "carcassonne/protocol/record.hpp"
 #include "carcassonne/protocol/view.hpp"
 #include "carcassonne/server/room.hpp"
+#include "fairness.hpp"
 
 namespace carcassonne::server {
 
@@ -45,8 +46,9 @@ void room::on_durable(std::uint64_t n, bool ok) {
 json room::stored_meta() const {
   json seats = json::array();
   for (const auto& s : seats_)
-    seats.push_back(s.taken ? json{{"name", s.name}, {"token_sha256", s.token_hash}}
-                            : json(nullptr));
+    seats.push_back(s.taken
+                        ? json{{"name", s.name}, {"token_sha256", s.token_hash}, {"nonce", s.nonce}}
+                        : json(nullptr));
   return {{"id", settings_.id},
           {"name", settings_.name},
           {"public", settings_.is_public},
@@ -55,6 +57,7 @@ json room::stored_meta() const {
           {"max_spectators", settings_.max_spectators},
           {"setup", settings_.setup},
           {"seed", settings_.seed},
+          {"secret", settings_.secret},
           {"seat_list", seats},
           {"creator_seat", creator_seat_},
           {"record_setup", game_ ? record_setup_ : json(nullptr)},
@@ -77,6 +80,7 @@ std::unique_ptr<room> room::restore(const stored_room& stored, metrics* m, std::
     s.max_spectators = meta.at("max_spectators").get<std::size_t>();
     s.setup = meta.at("setup");
     s.seed = meta.at("seed").get<std::string>();
+    s.secret = meta.value("secret", std::string());  // rooms stored before docs/fairness.md
     const json& list = meta.at("seat_list");
     if (s.id != stored.id || !list.is_array() || static_cast<int>(list.size()) != s.seats)
       return fail("the stored seats do not match the room");
@@ -86,6 +90,7 @@ std::unique_ptr<room> room::restore(const stored_room& stored, metrics* m, std::
       r->seats_[i].taken = true;
       r->seats_[i].name = list[i].at("name").get<std::string>();
       r->seats_[i].token_hash = list[i].at("token_sha256").get<std::string>();
+      r->seats_[i].nonce = list[i].value("nonce", std::string());
     }
     r->creator_seat_ = meta.at("creator_seat").get<int>();
     r->seq_ = meta.at("seq").get<std::uint64_t>();
@@ -116,6 +121,7 @@ std::unique_ptr<room> room::restore(const stored_room& stored, metrics* m, std::
           if (cache.size() > answers_kept) cache.pop_front();
         }
       }
+      r->outcomes_ = fairness::replay_outcomes(parsed.value->setup, r->journal_).outcomes;
       r->public_ = protocol::public_doc(*r->game_, r->names_);
       if (r->spectator_game_) {
         r->advance_spectators();

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "carcassonne/protocol/messages.hpp"
+#include "fairness.hpp"
 #include "net.hpp"
 #include "replay_view.hpp"
 
@@ -295,6 +296,9 @@ void websocket_session::handle(const std::string& text) {
         } else if constexpr (std::is_same_v<T, snapshot_msg>) {
           if (in_room("snapshot"))
             to_room(room_, id, [id](room& r, const client_ptr& c) { r.snapshot(c, id); });
+        } else if constexpr (std::is_same_v<T, nonce_msg>) {
+          if (in_room("nonce"))
+            to_room(room_, id, [m, id](room& r, const client_ptr& c) { r.nonce(c, m, id); });
         } else if constexpr (std::is_same_v<T, replay_msg>) {
           replay(m, id);
         }
@@ -313,13 +317,16 @@ void websocket_session::replay(const protocol::replay_msg& m, const nlohmann::js
     error = {"no_such_room", "no room '" + m.room + "'"};
   else if (status == lobby::record_status::not_finished)
     error = {"not_finished", "a game is replayed once it is over; spectate it meanwhile"};
-  else if (auto frame = replay_to(record, static_cast<std::size_t>(m.move), error))
-    return send_json(reply("replay", id,
-                           {{"room", m.room},
-                            {"move", m.move},
-                            {"moves", frame->moves},
-                            {"events", std::move(frame->events)},
-                            {"game", std::move(frame->game)}}));
+  else if (auto frame = replay_to(record, static_cast<std::size_t>(m.move), error)) {
+    auto answer = reply("replay", id,
+                        {{"room", m.room},
+                         {"move", m.move},
+                         {"moves", frame->moves},
+                         {"events", std::move(frame->events)},
+                         {"game", std::move(frame->game)}});
+    if (record.contains("fairness")) answer["fairness"] = fairness::reveal_of(record["fairness"]);
+    return send_json(answer);
+  }
   state_->stats.rejected(error.code);
   send_json(error_message(error, id));
 }

@@ -8,6 +8,7 @@ import { renderLobby } from './lobby.js';
 import { renderWaitingRoom } from './room.js';
 import { GameScreen } from './game.js';
 import * as store from './store.js';
+import { installFairness } from './fairness.js';
 
 const app = document.getElementById('app');
 const conn = new Connection(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`);
@@ -160,6 +161,7 @@ conn.addEventListener('membership', (e) => {
 window.addEventListener('hashchange', () => route());
 // For the browser test and the curious: the connection (its view, seq, socket).
 window.carcassonne = { conn };
+installFairness(conn);
 
 try {
   await loadCatalogue();

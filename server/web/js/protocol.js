@@ -3,6 +3,8 @@
 // numbered by seq), and reconnection: after a drop the connection comes back by itself and
 // takes its seat again with `resume` (or watches again with `spectate`).
 
+import { nonceFor } from './fairness.js';
+
 export function applyPatch(doc, ops) {
   const root = { '': structuredClone(doc) };
   for (const op of ops) {
@@ -207,7 +209,7 @@ export class Connection extends EventTarget {
     this.room = room;
     this.view = null;
     this.seq = null;
-    const answer = await this.request({ type: 'join', room, name, ...(seat !== undefined ? { seat } : {}) });
+    const answer = await this.request({ type: 'join', room, name, nonce: nonceFor(room), ...(seat !== undefined ? { seat } : {}) });
     if (answer.type === 'joined') {
       this.mode = 'seat';
       this.token = answer.token;

@@ -29,7 +29,11 @@ struct list_rooms_msg {};
 struct join_msg {
   std::string room;
   std::string name;
-  std::optional<int> seat;  // a particular seat, else the first free one
+  std::optional<int> seat;           // a particular seat, else the first free one
+  std::optional<std::string> nonce;  // the seat's contribution to the seed (docs/fairness.md)
+};
+struct nonce_msg {  // a seated player's nonce, before the start, once (docs/fairness.md)
+  std::string nonce;
 };
 struct spectate_msg {
   std::string room;
@@ -55,9 +59,9 @@ struct replay_msg {      // a finished game's spectator view after `move` moves
   int move = 0;
 };
 
-using client_message =
-    std::variant<hello_msg, create_room_msg, list_rooms_msg, join_msg, spectate_msg, leave_msg,
-                 start_msg, move_msg, resume_msg, chat_msg, ping_msg, snapshot_msg, replay_msg>;
+using client_message = std::variant<hello_msg, create_room_msg, list_rooms_msg, join_msg,
+                                    spectate_msg, leave_msg, start_msg, move_msg, resume_msg,
+                                    chat_msg, ping_msg, snapshot_msg, replay_msg, nonce_msg>;
 
 struct request {
   client_message message;
@@ -71,6 +75,11 @@ struct parsed_request {
   json id;
 };
 parsed_request parse_request(std::string_view text);
+
+// A seat's nonce: 1 to 64 characters of hex or base64 (A-Z a-z 0-9 + / - _), then at most two
+// '=' of padding (docs/fairness.md). Anything else is refused with bad_nonce.
+inline constexpr std::size_t max_nonce = 64;
+bool valid_nonce(std::string_view nonce);
 
 // Server-to-client helpers: every answer carries the request's id when it had one.
 json error_message(const proto_error& e, const json& id = nullptr);

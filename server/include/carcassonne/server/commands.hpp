@@ -16,6 +16,11 @@ int run_command(std::span<const std::string> args, std::istream& in, std::ostrea
 int run_replay(std::span<const std::string> args, std::istream& in, std::ostream& out,
                std::ostream& err);
 
+// verify RECORD: exit 0 when the record's randomness is what its commitment and nonces fix, 4 on
+// the first mismatch (named in the JSON verdict), 2 when it cannot be checked (docs/fairness.md).
+int run_verify(std::span<const std::string> args, std::istream& in, std::ostream& out,
+               std::ostream& err);
+
 // selfplay --games N --seed S [--expansions LIST] [--players P]: random legal games, one JSON line.
 int run_selfplay(std::span<const std::string> args, std::ostream& out, std::ostream& err);
 

@@ -47,6 +47,9 @@ struct room_settings {
   std::size_t max_spectators = 64;
   json setup;        // expansions, options and, when allowed, seed and script
   std::string seed;  // chosen by the server unless setup has one
+  // The fairness secret (docs/fairness.md), 64 hex digits; empty in a seeded or scripted room,
+  // whose randomness its creator chose: such a room shows no commitment.
+  std::string secret;
 };
 
 // What the lobby lists; readable from any thread.
@@ -57,6 +60,7 @@ struct room_summary {
   int connections = 0;  // connected seats and spectators
   json players = json::array();
   json expansions = json::array();
+  std::string commitment;  // docs/fairness.md; empty: none
   json to_json() const;
 };
 
@@ -84,6 +88,7 @@ class room {
   void move(const client_ptr& c, const protocol::move_msg& m, const json& id);
   void chat(const client_ptr& c, const protocol::chat_msg& m, const json& id);
   void snapshot(const client_ptr& c, const json& id);
+  void nonce(const client_ptr& c, const protocol::nonce_msg& m, const json& id);
   void disconnected(const client_ptr& c);
 
   // Thread-safe.
@@ -100,6 +105,8 @@ class room {
   std::optional<json> finished_record() const;
   // What the store keeps of the room besides its journal (settings, seats with hashed tokens).
   json stored_meta() const;
+  // Adds the "fairness" section to a record built from the store (`meta` is stored_meta()).
+  static void add_stored_fairness(json& record, const json& meta);
 
  private:
   static constexpr std::size_t answers_kept = 32;  // per seat, for duplicate moves
@@ -108,6 +115,7 @@ class room {
     bool taken = false;
     std::string name;
     std::string token_hash;  // sha256 of the seat token: the token itself is never kept
+    std::string nonce;       // docs/fairness.md; "" until the seat sends one
     client_ptr client;
     std::deque<std::pair<json, frame_ptr>> answered;  // client id -> answer (duplicates)
     protocol::view_doc private_view;                  // last private part sent
@@ -125,6 +133,9 @@ class room {
   void fail(const client_ptr& c, const json& id, std::string code, std::string message);
 
   json room_info() const;
+  // Fairness (room_fairness.cpp): the room part's "fairness", the seed a start derives.
+  json fairness_part() const;
+  std::string game_seed(const std::vector<seat_slot>& seats) const;
   std::string view_text(int seat);  // the whole view of a seat (or spectator, -1), as sent
   void send_snapshot(const client_ptr& c, int seat, const json& id);
   void broadcast(const event_log& events);
@@ -132,6 +143,7 @@ class room {
   void publish_summary();
 
   room_settings settings_;
+  std::string commitment_;  // SHA-256 of settings_.secret (docs/fairness.md), or empty
   metrics* metrics_;
   bool is_creator(const client_link* c) const {
     const auto p = creator_.lock();  // a dead connection's address may be reused
@@ -145,7 +157,8 @@ class room {
   std::optional<game_state> game_;
   std::vector<std::string> names_;
   json record_setup_;
-  std::vector<json> journal_;                 // accepted moves in record form
+  std::vector<json> journal_;   // accepted moves in record form
+  std::vector<json> outcomes_;  // random outcomes revealed: the start's, then one list per move
   std::optional<game_state> spectator_game_;  // lags spectator_delay moves behind
   std::size_t spectator_moves_ = 0;
   std::uint64_t seq_ = 0;
