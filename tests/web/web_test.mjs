@@ -278,7 +278,7 @@ async function checkTargets(page) {
       if (right - r.left < 1 || bottom - r.top < 1) continue;
       const shown = DOMRect.fromRect({ x: r.left, y: r.top, width: right - r.left, height: bottom - r.top });
       const whole = shown.width >= full.width - 0.5 && shown.height >= full.height - 0.5;
-      boxes.push({ what: n.closest('.marker')?.dataset.key ?? `square ${n.dataset.x},${n.dataset.y}`, r: whole ? full : shown, html: false, cut: !whole, square: n.classList.contains('legal-square') });
+      boxes.push({ what: n.closest('.marker') ? (n.closest('.marker').dataset.key ?? `magnifier of ${n.closest('.marker').dataset.count}`) : `square ${n.dataset.x},${n.dataset.y}`, r: whole ? full : shown, html: false, cut: !whole, square: n.classList.contains('legal-square') });
     }
     const out = [];
     for (const b of boxes) if (!b.cut && (b.r.width < 43.5 || b.r.height < 43.5)) out.push(`${b.what}: ${b.r.width.toFixed(0)}x${b.r.height.toFixed(0)} px`);
@@ -303,12 +303,13 @@ async function checkTargets(page) {
 
 // A square off the board's visible part is dragged into it, as a finger would pan the board.
 async function bringIntoView(page, target) {
-  for (let i = 0; i < 3; i++) {
+  for (let i = 0; i < 8; i++) {
     const [t, b] = [await target.boundingBox(), await page.locator('.board').boundingBox()];
-    const dx = b.x + b.width / 2 - (t.x + t.width / 2), dy = b.y + b.height / 2 - (t.y + t.height / 2);
     if (t.x >= b.x && t.y >= b.y && t.x + t.width <= b.x + b.width && t.y + t.height <= b.y + b.height) return;
-    // From a point of the board with nothing on it: its top-left corner.
-    const sx = b.x + 8, sy = b.y + 8;
+    // One stroke stays on the board: from the edge it pulls away from, at most across it.
+    const clamp = (v, m) => Math.max(-m, Math.min(m, v));
+    const dx = clamp(b.x + b.width / 2 - (t.x + t.width / 2), b.width - 24), dy = clamp(b.y + b.height / 2 - (t.y + t.height / 2), b.height - 24);
+    const sx = dx >= 0 ? b.x + 8 : b.x + b.width - 8, sy = dy >= 0 ? b.y + 8 : b.y + b.height - 8;
     const cdp = await page.context().newCDPSession(page);
     const touch = (type, k) => cdp.send('Input.dispatchTouchEvent', { type, touchPoints: type === 'touchEnd' ? [] : [{ x: sx + dx * k, y: sy + dy * k }] });
     await touch('touchStart', 0);
@@ -399,13 +400,21 @@ async function playRandom(players, seed) {
       const squares = p.locator('.legal-square');
       const n = await squares.count();
       if (n && !(await p.locator('.actions[data-decision=open_gift]').count()) && random() < 0.9) {
-        await squares.nth(Math.floor(random() * n)).click();
+        const square = squares.nth(Math.floor(random() * n));
+        await bringIntoView(p, square);
+        await square.click();
+        // Zoomed out, the first tap zooms in (then the square is big enough to choose).
+        if (!(await p.locator('.legal-square.selected').count())) { await bringIntoView(p, square); await square.click(); }
+        await checkTargets(p);
         await p.click('.actions button[data-action=place_tile]:not([disabled])');
       } else {
         const buttons = p.locator('.actions button[data-move]:visible, .actions button[data-action=open_gift]:visible, .layer-markers .marker');
         const b = await buttons.count();
         if (!b) continue;
-        await buttons.nth(Math.floor(random() * b)).click();
+        const target = buttons.nth(Math.floor(random() * b));
+        if (await target.evaluate((n) => n.closest('svg') !== null)) await bringIntoView(p, target);
+        await checkTargets(p);
+        await target.click();
       }
       acted = true;
       break;
@@ -414,12 +423,16 @@ async function playRandom(players, seed) {
     try {
       await first.waitForFunction((s) => Number(document.getElementById('app').dataset.seq) > s, before, { timeout: 1500 });
       moves++;
+      if (moves % 40 === 0) {
+        step(`random game ${seed}: ${moves} moves`);
+        for (let i = 0; i < players.length; i++) await players[i].screenshot({ path: join(artifacts, `random-${seed}-${i}-at-${moves}.png`) });
+      }
     } catch { /* a choice inside the page (a gift card's targets): no move yet */ }
   }
   const scores = [];
   for (const p of players) scores.push(JSON.stringify(await scoresShown(p, true)));
   if (scores[0] !== scores[1]) throw new Error(`random game ${seed}: the pages disagree: ${scores.join(' vs ')}`);
-  await first.screenshot({ path: join(artifacts, `random-${seed}.png`) });
+  for (let i = 0; i < players.length; i++) await players[i].screenshot({ path: join(artifacts, `random-${seed}-${i}.png`) });
   step(`random game ${seed}: ${moves} moves by clicking, final scores ${scores[0]}`);
 }
 

@@ -79,6 +79,8 @@ export class Decisions {
   words(m) {
     if (m.type === 'bunny') return describeMove(m, this.bunnyStart);
     if (m.x === undefined || m.feature === undefined) return describeMove(m);
+    const segments = this.segments?.get(m)?.length ?? 0;
+    if (segments > 1) return `${cardName(m.card)} on the road of ${segments} tiles`;
     return describeMove(m, this.side(m), m.to !== undefined ? this.side(m, m.to) : null);
   }
 

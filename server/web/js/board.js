@@ -96,7 +96,7 @@ export class Board extends EventTarget {
       }, svg('title', { text: `(${s.x}, ${s.y})` }));
       // Zoomed out below a target's size, a tap on a square zooms in there first.
       rect.addEventListener('click', () => {
-        if (UNIT * this.view.scale < TARGET_PX) { this.centreOn(s.x * UNIT + 50, s.y * UNIT + 50, (TARGET_PX * 1.6) / UNIT); this.userMoved = true; return; }
+        if ((UNIT - 6) * this.view.scale < TARGET_PX) { this.centreOn(s.x * UNIT + 50, s.y * UNIT + 50, (TARGET_PX * 1.6) / UNIT); this.userMoved = true; return; }
         this.emit('square', { x: s.x, y: s.y });
       });
       L.squares.append(rect);
@@ -139,10 +139,23 @@ export class Board extends EventTarget {
     clear(L.markers);
     const r = Math.max(12, this.px(TARGET_PX / 2 + 1));
     // Markers closer than one target: gathered into clusters (a magnifier), greedily.
-    const clusters = [];
+    let clusters = [];
     for (const m of markers) {
       const c = clusters.find((k) => k.items.some((o) => Math.hypot(o.px - m.px, o.py - m.py) < 2 * r));
       if (c) c.items.push(m); else clusters.push({ items: [m] });
+    }
+    // A magnifier stands at its markers' centre: merged with anything it would cover there.
+    const centre = (c) => [c.items.reduce((a, m) => a + m.px, 0) / c.items.length, c.items.reduce((a, m) => a + m.py, 0) / c.items.length];
+    for (let merged = true; merged && this.view.scale < MAX_SCALE * 0.99;) {
+      merged = false;
+      for (let i = 0; i < clusters.length && !merged; i++) for (let j = i + 1; j < clusters.length && !merged; j++) {
+        const [ax, ay] = centre(clusters[i]), [bx, by] = centre(clusters[j]);
+        if (Math.hypot(ax - bx, ay - by) < 2 * r + this.px(2)) {
+          clusters[i].items.push(...clusters[j].items);
+          clusters = clusters.filter((_, k) => k !== j);
+          merged = true;
+        }
+      }
     }
     for (const c of clusters) {
       if (c.items.length === 1) { L.markers.append(this.markerNode(c.items[0], r)); continue; }
@@ -295,7 +308,7 @@ export class Board extends EventTarget {
     const bottom = Math.min(this.bottomInset(), h * 0.6);
     let scale = Math.min(1.2, Math.max(0.08, Math.min(w / ((x1 - x0 + 0.6) * UNIT), (h - bottom) / ((y1 - y0 + 0.6) * UNIT))));
     // Open squares are targets too: never smaller than one to tap (the board then pans).
-    if (ui?.squares?.length) scale = Math.max(scale, (TARGET_PX + 2) / UNIT);
+    if (ui?.squares?.length) scale = Math.max(scale, (TARGET_PX + 2) / (UNIT - 6));  // a square is drawn 6 units smaller
     this.view = {
       scale,
       tx: w / 2 - ((x0 + x1) / 2) * UNIT * scale,
@@ -347,10 +360,12 @@ export class Board extends EventTarget {
     if (focusKey && focusKey !== this.focusKey) {
       if (b !== this.lastBounds && !this.userMoved) this.fit(game, ui);
       this.focus(ui);
-    } else if (!focusKey && this.focusKey && !this.userMoved) this.fit(game, ui);
+    } else if (!focusKey && this.focusKey) this.fit(game, ui);  // the decision is over: the whole board again
+    else if (game.status === 'finished' && this.lastStatus !== 'finished') this.fit(game, ui);
     else if (b !== this.lastBounds && !this.userMoved) this.fit(game, ui);
     this.focusKey = focusKey;
     this.lastBounds = b;
+    this.lastStatus = game.status;
   }
 
   installPanZoom() {

@@ -5,7 +5,7 @@ import { el } from './dom.js';
 import { cardName, CARD_HELP, expansionName, seatColour, plural } from './names.js';
 import { CATEGORIES } from './score_breakdown.js';
 
-const categoryWord = (c) => CATEGORIES.find(([k]) => k === c)?.[1] ?? c;
+const category = (c) => CATEGORIES.find(([k]) => k === c) ?? [c, c, c];
 
 // `breakdown`: a ScoreBreakdown from the events (score_breakdown.js), or null while unknown.
 export function renderPanel(view, { me, breakdown = null, final = true }) {
@@ -63,13 +63,14 @@ export function finalScores(game, breakdown) {
   const cats = exact ? breakdown.used().map(([c]) => c) : [];
   return el('section', { class: 'final card' }, el('h2', {}, 'Final scores'),
     el('div', { class: 'final-wrap' }, el('table', { class: 'final', dataset: { breakdown: exact ? 'yes' : 'no' } },
-      el('thead', {}, el('tr', {}, el('th', {}, '#'), el('th', {}, 'player'),
-        cats.map((c) => el('th', { class: 'num cat', dataset: { cat: c } }, categoryWord(c))),
-        game.eggs ? el('th', { class: 'num' }, 'eggs') : null, el('th', { class: 'num' }, 'points'))),
+      el('thead', {}, el('tr', {}, el('th', {}, '#'), el('th', {}, 'player'), el('th', { class: 'num' }, 'points'),
+        cats.map((c) => el('th', { class: 'num cat', dataset: { cat: c }, title: category(c)[1] }, category(c)[2])),
+        game.eggs ? el('th', { class: 'num' }, 'eggs') : null)),
       el('tbody', {}, ranked.map((p) => el('tr', { class: p.score === best ? 'winner' : '', dataset: { seat: p.seat } },
         el('td', {}, String(ranked.findIndex((q) => q.score === p.score) + 1)),
         el('td', {}, el('span', { class: 'swatch', style: `background:${seatColour(p.seat)}` }), ' ', p.name),
+        el('td', { class: 'num final-score' }, String(p.score)),
         cats.map((c) => el('td', { class: 'num cat', dataset: { cat: c } }, String(breakdown.of(p.seat)[c] ?? 0))),
-        game.eggs ? el('td', { class: 'num' }, String(game.eggs[p.seat])) : null,
-        el('td', { class: 'num final-score' }, String(p.score))))))));
+        game.eggs ? el('td', { class: 'num' }, String(game.eggs[p.seat])) : null))))),
+    exact ? el('p', { class: 'muted small-note' }, 'Points by where they came from: ', cats.map((c) => category(c)[1]).join(', '), '.') : null);
 }

@@ -3,10 +3,11 @@
 // (revolts, protection, Cash Out, eggs, unopened gifts). Nothing is scored here: the events
 // carry every point, and their sum per seat is the seat's score.
 
+// [id, words, short heading]
 export const CATEGORIES = [
-  ['city', 'cities'], ['road', 'roads'], ['monastery', 'monasteries'], ['field', 'fields'],
-  ['flock', 'flocks'], ['revolt', 'revolts'], ['protection', 'protection'], ['cash_out', 'Cash Out'],
-  ['eggs', 'eggs'], ['gifts', 'gifts'],
+  ['city', 'cities', 'city'], ['road', 'roads', 'road'], ['monastery', 'monasteries', 'mon.'], ['field', 'fields', 'field'],
+  ['flock', 'flocks', 'flock'], ['revolt', 'revolts', 'revolt'], ['protection', 'protection', 'prot.'], ['cash_out', 'Cash Out', 'cash'],
+  ['eggs', 'eggs', 'eggs'], ['gifts', 'gifts', 'gifts'],
 ];
 
 const categoryOf = (e) => e.reason ?? e.kind ?? 'other';
@@ -30,6 +31,6 @@ export class ScoreBreakdown {
   // The categories anyone has points in, in the order above.
   used() {
     const all = new Set([...this.bySeat.values()].flatMap((s) => Object.keys(s)));
-    return CATEGORIES.filter(([c]) => all.has(c)).concat([...all].filter((c) => !CATEGORIES.some(([k]) => k === c)).map((c) => [c, c]));
+    return CATEGORIES.filter(([c]) => all.has(c)).concat([...all].filter((c) => !CATEGORIES.some(([k]) => k === c)).map((c) => [c, c, c]));
   }
 }
