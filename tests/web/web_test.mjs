@@ -305,6 +305,9 @@ async function checkTargets(page) {
 async function bringIntoView(page, target) {
   for (let i = 0; i < 8; i++) {
     const [t, b] = [await target.boundingBox(), await page.locator('.board').boundingBox()];
+    // On a wide screen the action bar lies over the board's bottom: not a place to tap.
+    const bar = await page.locator('.bar-slot .actions').boundingBox();
+    if (bar && bar.y < b.y + b.height && bar.y > b.y) b.height = bar.y - b.y;
     if (t.x >= b.x && t.y >= b.y && t.x + t.width <= b.x + b.width && t.y + t.height <= b.y + b.height) return;
     // One stroke stays on the board: from the edge it pulls away from, at most across it.
     const clamp = (v, m) => Math.max(-m, Math.min(m, v));

@@ -174,7 +174,9 @@ export class Decisions {
     const located = legal.filter((m) => m.x !== undefined && m.feature !== undefined);
     const markers = this.markersFor(game, located, (m) => m);
     const prompt = {
-      figure: 'Your turn: put a figure on your tile (click a circle), or choose below.',
+      figure: legal.some((m) => m.type === 'return_figure')
+        ? 'Your turn: put a figure on your tile or take one back (tap a circle), or choose below.'
+        : 'Your turn: put a figure on your tile (tap a circle), or choose below.',
       flock: 'Your shepherd’s field grew: Grow or Gather?',
       protect: 'Protect one of your followers for 2 points?',
       choose_tile: 'Take 2: which tile will you place?',
@@ -202,7 +204,7 @@ export class Decisions {
     const unplaced = moves.filter((m) => !group.includes(m) && !this.markerKey(m));
     const placed = moves.filter((m) => this.markerKey(m));
     const all = placed.length > 3
-      ? el('details', { class: 'all-choices' }, el('summary', {}, `All ${placed.length} choices`),
+      ? el('details', { class: 'all-choices' }, el('summary', {}, `Show all ${placed.length} choices as buttons ▾`),
         el('span', { class: 'group' }, placed.map((m) => this.button(m))))
       : el('span', { class: 'group' }, placed.filter((m) => !group.includes(m)).map((m) => this.button(m)));
     return el('span', { class: 'group' },

@@ -127,6 +127,8 @@ export class Board extends EventTarget {
     const scale = this.view.scale;
     if (!force && this.drawnScale && Math.abs(Math.log(scale / this.drawnScale)) < 0.04) return;
     this.drawnScale = scale;
+    // Tile symbols (hill, vineyard, nest...) keep about 14 px zoomed out.
+    this.svg.style.setProperty('--badge-grow', String(Math.min(1.8, Math.max(1, this.px(14) / 20))));
     this.drawFigures(this.game);
     this.drawMarkers(this.ui.markers ?? []);
   }
@@ -357,15 +359,17 @@ export class Board extends EventTarget {
     this.lastUi = ui;
     const b = this.bounds(game, ui).join(',');
     const focusKey = ui.focus ? JSON.stringify((ui.markers ?? []).map((m) => m.key)) : null;
+    const deciding = !!(ui.squares?.length || ui.markers?.length);
     if (focusKey && focusKey !== this.focusKey) {
       if (b !== this.lastBounds && !this.userMoved) this.fit(game, ui);
       this.focus(ui);
-    } else if (!focusKey && this.focusKey) this.fit(game, ui);  // the decision is over: the whole board again
+    } else if (!deciding && this.deciding) this.fit(game, ui);  // your decision is over: the whole board again
     else if (game.status === 'finished' && this.lastStatus !== 'finished') this.fit(game, ui);
     else if (b !== this.lastBounds && !this.userMoved) this.fit(game, ui);
     this.focusKey = focusKey;
     this.lastBounds = b;
     this.lastStatus = game.status;
+    this.deciding = deciding;
   }
 
   installPanZoom() {

@@ -33,7 +33,11 @@ export class GameScreen {
     this.soundButton = el('button', { type: 'button', class: 'small sound', id: 'sound-toggle', 'aria-pressed': String(store.soundOn()), onclick: () => this.toggleSound() });
     this.toggleSound(false);
     this.wasMyTurn = false;
-    conn.addEventListener('view', (e) => { if (e.detail.snapshot && this.view) this.gameLog.reload(this.view.room.id, (s) => this.nameOf(s)); });
+    // A new snapshot (a reconnection) may follow missed events: the log is rebuilt. A screen no
+    // longer shown asks for nothing.
+    conn.addEventListener('view', (e) => {
+      if (e.detail.snapshot && this.view && this.node.isConnected) this.gameLog.reload(this.view.room.id, (s) => this.nameOf(s));
+    });
     this.chatInput = el('input', { type: 'text', maxlength: 200, placeholder: 'say something', 'aria-label': 'chat message' });
     this.chatForm = el('form', { class: 'chat-form', onsubmit: (e) => { e.preventDefault(); this.sendChat(); } },
       this.chatInput, el('button', { type: 'submit' }, 'Send'));

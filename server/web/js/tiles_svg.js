@@ -116,9 +116,9 @@ const BADGE_TITLES = {
 };
 
 export function badge(symbol, x, y) {
-  const g = svg('g', { class: `badge badge-${symbol.replace(/_.*/, '')}`, transform: `translate(${x} ${y})` },
-    svg('title', { text: BADGE_TITLES[symbol] ?? symbol }),
-    svg('circle', { class: 'badge-bg', r: 10 }));
+  const inner = svg('g', { class: 'badge-inner' }, svg('title', { text: BADGE_TITLES[symbol] ?? symbol }), svg('circle', { class: 'badge-bg', r: 10 }));
+  const outer = svg('g', { class: `badge badge-${symbol.replace(/_.*/, '')}`, transform: `translate(${x} ${y})` }, inner);
+  const g = inner;  // the symbol's drawing goes inside: the board grows it when zoomed out
   switch (symbol) {
     case 'hill':
       g.append(svg('path', { class: 'i-hill', d: 'M-8 5Q-3 -9 0 -5Q4 -10 8 5Z' }));
@@ -146,7 +146,7 @@ export function badge(symbol, x, y) {
         svg('text', { class: 'i-letter', x: 0, y: 3.5, 'text-anchor': 'middle', text: letter }));
     }
   }
-  return g;
+  return outer;
 }
 
 export function bunnyShape(scale = 1) {
