@@ -176,6 +176,10 @@ parsed_request parse_request(std::string_view text) {
     replay_msg m;
     f.string("room", m.room, max_room_id) && f.integer("move", 0, 1'000'000, m.move, false);
     msg = m;
+  } else if (type == "history") {
+    history_msg m;
+    f.integer("from", 0, 1'000'000, m.from, false);
+    msg = m;
   } else {
     out.error = {"unknown_type", "unknown message type '" + type + "'"};
     return out;

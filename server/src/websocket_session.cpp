@@ -299,6 +299,9 @@ void websocket_session::handle(const std::string& text) {
         } else if constexpr (std::is_same_v<T, nonce_msg>) {
           if (in_room("nonce"))
             to_room(room_, id, [m, id](room& r, const client_ptr& c) { r.nonce(c, m, id); });
+        } else if constexpr (std::is_same_v<T, history_msg>) {
+          if (in_room("history"))
+            to_room(room_, id, [m, id](room& r, const client_ptr& c) { r.history(c, m, id); });
         } else if constexpr (std::is_same_v<T, replay_msg>) {
           replay(m, id);
         }

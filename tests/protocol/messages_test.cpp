@@ -63,6 +63,9 @@ TEST_CASE("every client message type parses with its fields") {
   CHECK(rp.room == "r");
   CHECK(rp.move == 12);
   CHECK(parse_as<replay_msg>(R"({"type":"replay","room":"r"})").move == 0);
+  CHECK(parse_as<history_msg>(R"({"type":"history"})").from == 0);
+  CHECK(parse_as<history_msg>(R"({"type":"history","from":40})").from == 40);
+  CHECK(parse_request(R"({"type":"history","from":-1})").error.code == "bad_message");
 }
 
 TEST_CASE("ids are kept, also on errors") {

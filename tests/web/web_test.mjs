@@ -88,7 +88,8 @@ async function main() {
   const phone = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
   const pages = {};
   const errors = [];
-  for (const [name, options] of [['ann', desktop], ['bob', desktop], ['eve', phone]]) {
+  // Bob plays on a phone, Eve watches on one, and Pia and Bob play the records on phones.
+  for (const [name, options] of [['ann', desktop], ['bob', phone], ['eve', phone], ['pia', phone]]) {
     const context = await browser.newContext(options);
     const page = await context.newPage();
     page.setDefaultTimeout(TIMEOUT);
@@ -96,7 +97,11 @@ async function main() {
     page.on('console', (m) => { if (m.type() === 'error') errors.push(`${name} console: ${m.text()}`); });
     pages[name] = page;
   }
-  const { ann, bob, eve } = pages;
+  const { ann, bob, eve, pia } = pages;
+  delete pages.pia;  // not in the first game
+  phones.add(bob); phones.add(pia);
+  // Eve's system asks for reduced motion: her page must not animate.
+  await eve.emulateMedia({ reducedMotion: 'reduce' });
   const shot = (page, name) => page.screenshot({ path: join(artifacts, `${name}.png`) });
 
   // ---- Ann creates the room from the lobby form.
@@ -137,13 +142,19 @@ async function main() {
     await act(byName[move.seat], move, shotsAt[i]);
     // Every page, the spectator's too, must see the change.
     await played([ann, bob, eve], before);
-    if (i === 0) await shot(eve, '04-spectator-phone');
+    if (i === 0) {
+      await shot(eve, '04-spectator-phone');
+      if (await eve.locator('.fresh-tile, .fresh-figure').count()) throw new Error('the page animates under prefers-reduced-motion');
+    }
     if (i === 3) {
       // Bob reloads: the page must take his seat back by itself (token in localStorage).
       await bob.reload();
       await bob.locator('.actions .prompt', { hasText: 'Ann is about to place a tile' }).waitFor();
       await bob.locator('.player', { hasText: 'Bob (you)' }).waitFor();
-      step('Bob reloaded and is back in his seat');
+      // The log is rebuilt from the server's history: what happened before the reload is told.
+      await bob.locator('.log li', { hasText: 'Ann completed a city for 4 points' }).waitFor();
+      await bob.locator('.log li', { hasText: 'Bob put a follower on a road' }).waitFor();
+      step('Bob reloaded, is back in his seat, and his log was rebuilt');
     }
     if (i === 4) {
       // Ann's and Eve's connections drop: each page reconnects by itself, Ann resumes her seat
@@ -162,7 +173,12 @@ async function main() {
     if (JSON.stringify(scores) !== JSON.stringify(expected)) throw new Error(`${name} shows final scores ${JSON.stringify(scores)}, expected ${JSON.stringify(expected)}`);
     const log = await p.locator('.log').textContent();
     // Bob reloaded and Eve may lag: Ann's log has seen every event.
-    if (name === 'ann' && !/Ann completed a city for 4 points/.test(log)) throw new Error(`${name}'s log lacks the city: ${log}`);
+    if (name !== 'eve' && !/Ann completed a city for 4 points/.test(log)) throw new Error(`${name}'s log lacks the city: ${log}`);
+    if (/\(-?\d+, -?\d+\)|BA\//.test(log)) throw new Error(`${name}'s log names coordinates or tile codes: ${log}`);
+    // The breakdown by category, from the points events, adds up to each final score.
+    await p.locator('table.final[data-breakdown=yes]').waitFor();
+    const city = await p.locator('table.final tr[data-seat="0"] td[data-cat=city]').textContent();
+    if (city !== '4') throw new Error(`${name}: Ann's cities show ${city} points, not 4`);
     await shot(p, `06-final-${name}`);
   }
   step(`final scores ${JSON.stringify(expected)} shown on all three pages`);
@@ -178,13 +194,15 @@ async function main() {
   await eve.locator('#replay-last').click();
   const total = await eve.locator('#replay-position').getAttribute('data-moves');
   await eve.locator(`#replay-position[data-move="${total}"]`).waitFor();
-  if (JSON.stringify(await scoresShown(eve, true)) !== JSON.stringify(expected)) throw new Error('the replay ends elsewhere than the game');
+  if (JSON.stringify(await scoresShown(eve, false)) !== JSON.stringify(expected)) throw new Error('the replay ends elsewhere than the game');
+  if (!(await eve.locator('table.final').count())) throw new Error('the final scores are hidden while replaying');
+  if (await eve.locator('.log:not(.replay-log):visible').count()) throw new Error('the replay keeps the game log');
   await shot(eve, '07-replay-end');
   await eve.locator('#replay-close').click();
   await eve.locator('#replay-open').waitFor();
   step(`the spectator replayed the ${total} moves to the same final scores`);
 
-  for (const file of RECORDS) await playRecord(file, [ann, bob]);
+  for (const file of RECORDS) await playRecord(file, [pia, bob]);
   // Longer, optional: whole seeded games with every expansion, random choices by clicking.
   for (let g = 0; g < Number(process.env.WEB_TEST_RANDOM_GAMES ?? 0); g++) await playRandom([ann, bob], `web-random-${g}`);
   if (errors.length) throw new Error(`errors in the pages:\n${errors.join('\n')}`);
@@ -219,40 +237,119 @@ async function clickButtonFor(page, move) {
 }
 
 // A marker plays its move when it has one; with several, it shows them first in the bar.
-async function clickMarkerFor(page, move) {
+// Markers too close together are one magnifier: tapping it zooms in until they stand apart.
+// A marker may stand for several segments of one feature (data-keys).
+async function clickMarkerFor(page, move, shotAs) {
   const key = markerKey(move);
-  await page.locator(`.marker[data-key="${key}"]`).click();
-  const sameSpot = (await offered(page)).filter((m) => markerKey(m) === key);
+  const own = page.locator(`.marker:not(.marker-cluster)[data-keys~="${key}"]`);
+  for (let i = 0; i < 5 && !(await own.count()); i++) {
+    await checkTargets(page);
+    await page.locator(`.marker-cluster[data-keys~="${key}"]`).click();
+  }
+  await checkTargets(page);
+  if (shotAs) await page.screenshot({ path: join(artifacts, `${shotAs}.png`) });
+  const shownKey = await own.getAttribute('data-key');
+  await own.click();
+  const sameSpot = (await offered(page)).filter((m) => markerKey(m) === shownKey);
   if (sameSpot.length > 1) await clickButtonFor(page, move);
+}
+
+// On a phone: every control and choice in sight is at least 44 px both ways, and none covers
+// another (buttons, the zoom, open squares, the board's markers).
+const phones = new Set();
+const checked = { targets: 0 };
+async function checkTargets(page) {
+  if (!phones.has(page)) return;
+  const problems = await page.evaluate(() => {
+    const vw = innerWidth, vh = innerHeight;
+    const boxes = [];
+    const visible = (r) => r.width > 0 && r.height > 0 && r.right > 0 && r.bottom > 0 && r.left < vw && r.top < vh;
+    const isShown = (n) => n.checkVisibility ? n.checkVisibility() : n.offsetParent !== null;
+    for (const n of document.querySelectorAll('.actions button, .zoom button, header button, .all-choices summary')) {
+      const r = n.getBoundingClientRect();
+      if (isShown(n) && visible(r)) boxes.push({ what: n.textContent.trim().slice(0, 30) || n.title, r, html: true });
+    }
+    // On the board: what it shows of each marker and square (the SVG clips them at its edge).
+    const board = document.querySelector('.board').getBoundingClientRect();
+    for (const n of document.querySelectorAll('.layer-markers .marker circle.ring, .legal-square')) {
+      const full = n.getBoundingClientRect();
+      const r = DOMRect.fromRect({ x: Math.max(full.left, board.left), y: Math.max(full.top, board.top), width: 0, height: 0 });
+      const right = Math.min(full.right, board.right, vw), bottom = Math.min(full.bottom, board.bottom, vh);
+      if (right - r.left < 1 || bottom - r.top < 1) continue;
+      const shown = DOMRect.fromRect({ x: r.left, y: r.top, width: right - r.left, height: bottom - r.top });
+      const whole = shown.width >= full.width - 0.5 && shown.height >= full.height - 0.5;
+      boxes.push({ what: n.closest('.marker') ? (n.closest('.marker').dataset.key ?? `magnifier of ${n.closest('.marker').dataset.count}`) : `square ${n.dataset.x},${n.dataset.y}`, r: whole ? full : shown, html: false, cut: !whole, square: n.classList.contains('legal-square') });
+    }
+    const out = [];
+    for (const b of boxes) if (!b.cut && (b.r.width < 43.5 || b.r.height < 43.5)) out.push(`${b.what}: ${b.r.width.toFixed(0)}x${b.r.height.toFixed(0)} px`);
+    for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
+      const a = boxes[i].r, b = boxes[j].r;
+      if (boxes[i].square && boxes[j].square) continue;  // squares tile the board, side by side
+      if (!boxes[i].html && !boxes[j].html && (boxes[i].square || boxes[j].square)) continue;  // markers lie on the tiles
+      const round = !boxes[i].html && !boxes[j].html && !boxes[i].cut && !boxes[j].cut;  // two markers: circles
+      const overlap = round
+        ? Math.hypot((a.left + a.right - b.left - b.right) / 2, (a.top + a.bottom - b.top - b.bottom) / 2) < (a.width + b.width) / 2 - 1
+        : Math.min(a.right, b.right) - Math.max(a.left, b.left) > 1 && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 1;
+      if (overlap) out.push(`${boxes[i].what} overlaps ${boxes[j].what}`);
+    }
+    return { out, n: boxes.length };
+  });
+  checked.targets += problems.n;
+  if (problems.out.length) {
+    await page.screenshot({ path: join(artifacts, `failure-targets.png`) });
+    throw new Error(`tap targets on the phone: ${problems.out.join('; ')}`);
+  }
+}
+
+// A square off the board's visible part is dragged into it, as a finger would pan the board.
+async function bringIntoView(page, target) {
+  for (let i = 0; i < 8; i++) {
+    const [t, b] = [await target.boundingBox(), await page.locator('.board').boundingBox()];
+    // On a wide screen the action bar lies over the board's bottom: not a place to tap.
+    const bar = await page.locator('.bar-slot .actions').boundingBox();
+    if (bar && bar.y < b.y + b.height && bar.y > b.y) b.height = bar.y - b.y;
+    if (t.x >= b.x && t.y >= b.y && t.x + t.width <= b.x + b.width && t.y + t.height <= b.y + b.height) return;
+    // One stroke stays on the board: from the edge it pulls away from, at most across it.
+    const clamp = (v, m) => Math.max(-m, Math.min(m, v));
+    const dx = clamp(b.x + b.width / 2 - (t.x + t.width / 2), b.width - 24), dy = clamp(b.y + b.height / 2 - (t.y + t.height / 2), b.height - 24);
+    const sx = dx >= 0 ? b.x + 8 : b.x + b.width - 8, sy = dy >= 0 ? b.y + 8 : b.y + b.height - 8;
+    const cdp = await page.context().newCDPSession(page);
+    const touch = (type, k) => cdp.send('Input.dispatchTouchEvent', { type, touchPoints: type === 'touchEnd' ? [] : [{ x: sx + dx * k, y: sy + dy * k }] });
+    await touch('touchStart', 0);
+    for (let k = 1; k <= 6; k++) await touch('touchMove', k / 6);
+    await touch('touchEnd', 1);
+    await cdp.detach();
+  }
 }
 
 async function act(page, move, shotAs) {
   await page.locator('.actions[data-decision]').waitFor();
+  await checkTargets(page);
   switch (move.type) {
     case 'place_tile': {
-      await page.click(`.legal-square[data-x="${move.x}"][data-y="${move.y}"]`);
+      const square = page.locator(`.legal-square[data-x="${move.x}"][data-y="${move.y}"]`);
+      await bringIntoView(page, square);
+      await square.click();
       for (let turns = 0; turns < 4; turns++) {
         const r = await page.getAttribute('.layer-ghost .ghost', 'data-rotation');
         if (Number(r) === move.rotation) break;
         await page.click('[data-action=rotate-right]');
       }
+      await checkTargets(page);
       if (shotAs) await page.screenshot({ path: join(artifacts, `${shotAs}.png`) });
       await page.click('.actions button[data-action=place_tile]:not([disabled])');
       break;
     }
     case 'open_gift':
       await page.click(`.actions button[data-action=open_gift][data-card="${move.card}"]`);
-      if (move.x !== undefined) {
-        if (shotAs) await page.screenshot({ path: join(artifacts, `${shotAs}.png`) });
-        await clickMarkerFor(page, move);
-      }
+      if (move.x !== undefined) await clickMarkerFor(page, move, shotAs);
       break;
     case 'deploy': case 'return_figure': case 'protect': case 'bunny':
-      await page.locator(`.marker[data-key="${markerKey(move)}"]`).waitFor();
-      if (shotAs) await page.screenshot({ path: join(artifacts, `${shotAs}.png`) });
-      await clickMarkerFor(page, move);
+      await page.locator(`.marker[data-keys~="${markerKey(move)}"]`).first().waitFor();
+      await clickMarkerFor(page, move, shotAs);
       break;
     default:  // pass, flock, choose_tile
+      await checkTargets(page);
       if (shotAs) await page.screenshot({ path: join(artifacts, `${shotAs}.png`) });
       await clickButtonFor(page, move);
   }
@@ -306,13 +403,21 @@ async function playRandom(players, seed) {
       const squares = p.locator('.legal-square');
       const n = await squares.count();
       if (n && !(await p.locator('.actions[data-decision=open_gift]').count()) && random() < 0.9) {
-        await squares.nth(Math.floor(random() * n)).click();
+        const square = squares.nth(Math.floor(random() * n));
+        await bringIntoView(p, square);
+        await square.click();
+        // Zoomed out, the first tap zooms in (then the square is big enough to choose).
+        if (!(await p.locator('.legal-square.selected').count())) { await bringIntoView(p, square); await square.click(); }
+        await checkTargets(p);
         await p.click('.actions button[data-action=place_tile]:not([disabled])');
       } else {
         const buttons = p.locator('.actions button[data-move]:visible, .actions button[data-action=open_gift]:visible, .layer-markers .marker');
         const b = await buttons.count();
         if (!b) continue;
-        await buttons.nth(Math.floor(random() * b)).click();
+        const target = buttons.nth(Math.floor(random() * b));
+        if (await target.evaluate((n) => n.closest('svg') !== null)) await bringIntoView(p, target);
+        await checkTargets(p);
+        await target.click();
       }
       acted = true;
       break;
@@ -321,12 +426,16 @@ async function playRandom(players, seed) {
     try {
       await first.waitForFunction((s) => Number(document.getElementById('app').dataset.seq) > s, before, { timeout: 1500 });
       moves++;
+      if (moves % 40 === 0) {
+        step(`random game ${seed}: ${moves} moves`);
+        for (let i = 0; i < players.length; i++) await players[i].screenshot({ path: join(artifacts, `random-${seed}-${i}-at-${moves}.png`) });
+      }
     } catch { /* a choice inside the page (a gift card's targets): no move yet */ }
   }
   const scores = [];
   for (const p of players) scores.push(JSON.stringify(await scoresShown(p, true)));
   if (scores[0] !== scores[1]) throw new Error(`random game ${seed}: the pages disagree: ${scores.join(' vs ')}`);
-  await first.screenshot({ path: join(artifacts, `random-${seed}.png`) });
+  for (let i = 0; i < players.length; i++) await players[i].screenshot({ path: join(artifacts, `random-${seed}-${i}.png`) });
   step(`random game ${seed}: ${moves} moves by clicking, final scores ${scores[0]}`);
 }
 
@@ -360,12 +469,17 @@ async function playRecord(file, players) {
   await first.click('[data-action=start]:not([disabled])');
   for (const p of players) await p.locator('.board .placed').first().waitFor();
 
-  const shots = { choose_tile: 'r-take2-choice', protect: 'r-protect', flock: 'r-flock', return_figure: 'r-festival-return', bunny: 'r-bunny' };
+  // One screenshot of each kind of decision met (on the phone): `decision-KIND[-detail]`.
   for (const move of record.moves) {
     const before = await seqOf(players[0]);
-    const shotAs = shots[move.type] && `${shots[move.type]}`;
-    if (shotAs) delete shots[move.type];
-    await act(players[move.seat], move, move.type === 'open_gift' && move.x !== undefined ? 'r-gift-targets' : shotAs);
+    const page = players[move.seat];
+    const decision = await page.locator('.actions[data-decision]').first().getAttribute('data-decision').catch(() => null);
+    const detail = move.type === 'open_gift' ? `-${move.card}` : move.type === 'deploy' && move.figure === 'shepherd' ? '-shepherd' : move.protect ? '-protected'
+      : ['return_figure', 'flock', 'choose_tile', 'bunny', 'protect'].includes(move.type) && move.type !== decision ? `-${move.type}` : '';
+    const kind = `phone-${decision ?? move.type}${detail}`;
+    const shotAs = shotKinds.has(kind) ? null : kind;
+    shotKinds.add(kind);
+    await act(page, move, shotAs);
     await played(players, before);
   }
   for (let i = 0; i < players.length; i++) {
@@ -378,8 +492,10 @@ async function playRecord(file, players) {
   step(`${name}: ${record.moves.length} moves by clicking, scores ${JSON.stringify(expected.scores)} (${expected.status})`);
 }
 
+const shotKinds = new Set();
 try {
   await main();
+  step(`decision kinds shot on the phone: ${[...shotKinds].sort().join(', ')}; ${checked.targets} tap targets checked`);
   console.log(`web_test: ok in ${((Date.now() - started) / 1000).toFixed(1)} s; screenshots in ${artifacts}`);
   await browser?.close();
   process.exit(0);

@@ -5,8 +5,9 @@
 // exactly as listed.
 import { el } from './dom.js';
 import { tilePicture, featurePoint } from './tiles_svg.js';
-import { describeMove, describeDecision } from './moves_text.js';
+import { describeMove, describeDecision, bunnyWay } from './moves_text.js';
 import { cardName, CARD_HELP, seatColour } from './names.js';
+import { featureGroups } from './features.js';
 
 export class Decisions {
   // send(move) -> Promise of the server's answer
@@ -72,14 +73,22 @@ export class Decisions {
     return el('button', {
       type: 'button', class: extra.class ?? (move.type === 'pass' ? '' : 'primary'), disabled: this.busy,
       dataset: { move: JSON.stringify(move), action: move.type }, onclick: () => this.play(move),
-    }, extra.label ?? describeMove(move, move.type === 'deploy' ? this.side(move) : null));
+    }, extra.label ?? this.words(move));
+  }
+
+  words(m) {
+    if (m.type === 'bunny') return describeMove(m, this.bunnyStart);
+    if (m.x === undefined || m.feature === undefined) return describeMove(m);
+    const segments = this.segments?.get(m)?.length ?? 0;
+    if (segments > 1) return `${cardName(m.card)} on the road of ${segments} tiles`;
+    return describeMove(m, this.side(m), m.to !== undefined ? this.side(m, m.to) : null);
   }
 
   // Where a feature lies on its tile, as the board shows it: "north", "south-east", "middle".
-  side(m) {
+  side(m, feature = m.feature) {
     const tile = this.game?.board.find((t) => t.x === m.x && t.y === m.y);
     if (!tile) return null;
-    const [px, py] = featurePoint(m.x, m.y, tile.tile, tile.rotation, m.feature);
+    const [px, py] = featurePoint(m.x, m.y, tile.tile, tile.rotation, feature);
     const dx = px - (m.x * 100 + 50), dy = py - (m.y * 100 + 50);
     if (Math.hypot(dx, dy) < 12) return 'middle';
     const names = ['east', 'south-east', 'south', 'south-west', 'west', 'north-west', 'north', 'north-east'];
@@ -122,7 +131,7 @@ export class Decisions {
       el('span', { class: 'drawn' }, tilePicture(game.tile, this.rotation, 64),
         el('button', { type: 'button', title: 'turn left', 'aria-label': 'turn left', dataset: { action: 'rotate-left' }, onclick: () => rotate(-1) }, '⟲'),
         el('button', { type: 'button', title: 'turn right', 'aria-label': 'turn right', dataset: { action: 'rotate-right' }, onclick: () => rotate(1) }, '⟳')),
-      chosen ? this.button(chosen, { label: `Place here (${chosen.x}, ${chosen.y})` })
+      chosen ? this.button(chosen, { label: 'Place the tile here' })
         : el('button', { type: 'button', class: 'primary', disabled: true, dataset: { action: 'place_tile' } }, this.square ? 'Does not fit this way' : 'Place'),
       kinds.length ? el('span', { class: 'group gifts' }, 'or open a gift:', kinds.map((card) => {
         const moves = gifts.filter((m) => m.card === card);
@@ -138,12 +147,25 @@ export class Decisions {
   }
 
   giftTargets(game, moves) {
+    // Road Sweeper names a road by any of its segments: one target per road, not per segment.
+    if (this.card === 'road_sweeper') {
+      const groups = featureGroups(game.board);
+      const seen = new Map();
+      for (const m of moves) {
+        const g = groups.get(`${m.x},${m.y},${m.feature}`) ?? `${m.x},${m.y},${m.feature}`;
+        if (!seen.has(g)) seen.set(g, []);
+        seen.get(g).push(m);
+      }
+      this.segments = new Map([...seen.values()].map((ms) => [ms[0], ms]));
+      moves = [...this.segments.keys()];
+    }
     const markers = this.markersFor(game, moves, (m) => (m.card === 'change_position' ? { ...m, feature: m.to } : m));
     const bar = el('div', { class: 'actions', dataset: { decision: 'open_gift' } },
-      el('span', { class: 'prompt' }, `${cardName(this.card)}: ${CARD_HELP[this.card]}. Choose on the board or here:`),
+      el('span', { class: 'prompt' }, `${cardName(this.card)}: ${CARD_HELP[this.card]}. Tap a target on the board or choose here:`),
       this.groupButtons(moves),
       el('button', { type: 'button', dataset: { action: 'cancel' }, onclick: () => { this.card = null; this.group = null; this.changed(); } }, 'Cancel'));
-    return { ui: { markers }, bar };
+    this.segments = null;
+    return { ui: { markers, focus: 'markers' }, bar };
   }
 
   // ---- every other decision: markers on the board where a move has a place, and buttons
@@ -152,7 +174,9 @@ export class Decisions {
     const located = legal.filter((m) => m.x !== undefined && m.feature !== undefined);
     const markers = this.markersFor(game, located, (m) => m);
     const prompt = {
-      figure: 'Your turn: put a figure on your tile (click a circle), or choose below.',
+      figure: legal.some((m) => m.type === 'return_figure')
+        ? 'Your turn: put a figure on your tile or take one back (tap a circle), or choose below.'
+        : 'Your turn: put a figure on your tile (tap a circle), or choose below.',
       flock: 'Your shepherd’s field grew: Grow or Gather?',
       protect: 'Protect one of your followers for 2 points?',
       choose_tile: 'Take 2: which tile will you place?',
@@ -167,7 +191,7 @@ export class Decisions {
     }
     const last = game.board[game.board.length - 1];
     return {
-      ui: { markers, current: a.decision === 'figure' && last ? { x: last.x, y: last.y } : null },
+      ui: { markers, focus: markers.length ? 'markers' : null, current: a.decision === 'figure' && last ? { x: last.x, y: last.y } : null },
       bar: el('div', { class: 'actions', dataset: { decision: a.decision } }, el('span', { class: 'prompt' }, prompt), buttons),
     };
   }
@@ -180,7 +204,7 @@ export class Decisions {
     const unplaced = moves.filter((m) => !group.includes(m) && !this.markerKey(m));
     const placed = moves.filter((m) => this.markerKey(m));
     const all = placed.length > 3
-      ? el('details', { class: 'all-choices' }, el('summary', {}, `All ${placed.length} choices`),
+      ? el('details', { class: 'all-choices' }, el('summary', {}, `Show all ${placed.length} choices as buttons ▾`),
         el('span', { class: 'group' }, placed.map((m) => this.button(m))))
       : el('span', { class: 'group' }, placed.filter((m) => !group.includes(m)).map((m) => this.button(m)));
     return el('span', { class: 'group' },
@@ -231,10 +255,14 @@ export class Decisions {
       const m = g[0];
       // A marker on a spot where a figure stands sits beside it, not over it.
       if ((game.figures ?? []).some((f) => f.x === spot.x && f.y === spot.y && f.feature === spot.feature)) { px += 12; py -= 12; }
-      const figure = m.type === 'deploy' ? (m.figure ?? 'meeple') : m.type === 'open_gift' && m.card === 'synod' ? 'meeple' : null;
+      const figureOf = (x) => (x.type === 'deploy' ? (x.figure ?? 'meeple') : x.type === 'open_gift' && x.card === 'synod' ? 'meeple' : null);
+      // Every kind of figure the spot offers (a follower and the shepherd: both drawn).
+      const figures = [...new Set(g.filter((x) => !x.protect).map(figureOf).filter(Boolean))];
+      const segments = this.segments?.get(m) ?? [m];
       markers.push({
-        key, px, py, figure: m.protect ? null : figure, colour: typeof me === 'number' ? seatColour(me) : '#888', selected: key === this.group,
-        kind: m.type, label: g.map(describeMove).join(' / '),
+        key, px, py, figures, count: g.length, colour: typeof me === 'number' ? seatColour(me) : '#888', selected: key === this.group,
+        kind: m.type, label: g.map((x) => this.words(x)).join(' / '),
+        keys: segments.map((x) => this.markerKey(x)).join(' '),
       });
     }
     return markers;
@@ -244,6 +272,7 @@ export class Decisions {
   bunny(game, legal) {
     const go = game.bunny_go;
     const start = go?.visited?.[go.visited.length - 1] ?? (game.bunny ? [game.bunny.x, game.bunny.y] : null);
+    this.bunnyStart = start;
     const groups = this.groupMarkers(legal.filter((m) => m.type === 'bunny'), (m) => {
       const end = m.path[m.path.length - 1];
       return `bunny:${end[0]}:${end[1]}`;
@@ -251,7 +280,8 @@ export class Decisions {
     const markers = [...groups.keys()].map((key) => {
       const [, x, y] = key.split(':').map(Number);
       // Where the bunny figure stands on a square (board.js), not over the figures.
-      return { key, px: x * 100 + 80, py: y * 100 + 22, kind: 'bunny', selected: key === this.group, label: `the bunny to (${x}, ${y})` };
+      const g = groups.get(key);
+      return { key, keys: key, px: x * 100 + 80, py: y * 100 + 22, kind: 'bunny', count: g.length, selected: key === this.group, label: `the bunny: ${g.map((m) => bunnyWay(m.path, start)).join(' / ')}` };
     });
     const chosen = this.group ? groups.get(this.group) ?? [] : [];
     const paths = [...groups.values()].flat().map((m) => ({ points: start ? [start, ...m.path] : m.path, choice: chosen.includes(m) }));
@@ -259,7 +289,7 @@ export class Decisions {
     const bar = el('div', { class: 'actions', dataset: { decision: 'bunny' } },
       el('span', { class: 'prompt' }, `Move the bunny${roll ? ` ${roll} ${roll === 1 ? 'hop' : 'hops'}` : ''}: click where it lands, or choose a path:`),
       el('span', { class: 'group' }, [...chosen, ...legal.filter((m) => !chosen.includes(m))].map((m) => this.button(m, { class: chosen.includes(m) ? 'primary selected' : undefined }))));
-    return { ui: { markers, paths }, bar };
+    return { ui: { markers, paths, focus: 'markers' }, bar };
   }
 }
 

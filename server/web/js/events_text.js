@@ -1,9 +1,13 @@
 // The events of a patch (docs/protocol.md §8) told in words for the log: "Ann completed a city
 // for 12 points". One change's events are read together, so that a feature's completion and
 // the points it gives make one line.
-import { cardName, featureWords, plural, TOKENS } from './names.js';
+import { cardName, featureWords, plural, TOKENS, tileWords } from './names.js';
+import { tileType } from './tiles_svg.js';
 
-const at = (e) => (e.x !== undefined ? ` at (${e.x}, ${e.y})` : '');
+// Squares are not named by coordinates (the board shows none): a line about a square carries
+// it (`at`), and the log shows it on the board when the line is clicked.
+const at = () => '';
+const tileText = (id) => tileWords(tileType(id));
 const kindWord = (e) => e.kind ?? featureWords(e.feature);
 const follower = (figure) => (figure === 'shepherd' ? 'shepherd' : 'follower');
 
@@ -19,12 +23,13 @@ export function describeEvents(events, nameOf) {
   events.forEach((e, i) => {
     if (said.has(i)) return;
     const who = e.seat !== undefined ? nameOf(e.seat) : '';
-    const line = (text, kind = 'event') => lines.push({ text, kind });
+    const line = (text, kind = 'event', extra = {}) =>
+      lines.push({ text, kind, at: e.x !== undefined ? { x: e.x, y: e.y } : undefined, ...extra });
     switch (e.type) {
       case 'turn_started': line(`${who}'s turn.`); break;
-      case 'tile_drawn': line(`${who} drew ${e.tile}.`); break;
-      case 'tile_discarded': line(`${e.tile} fits nowhere: discarded, ${who} draws again.`); break;
-      case 'tile_placed': line(`${who} placed ${e.tile}${at(e)}.`); break;
+      case 'tile_drawn': line(`${who} drew ${tileText(e.tile)}.`, 'event', { tile: { id: e.tile } }); break;
+      case 'tile_discarded': line(`${tileText(e.tile)} fits nowhere: discarded, ${who} draws again.`, 'event', { tile: { id: e.tile } }); break;
+      case 'tile_placed': line(`${who} placed ${tileText(e.tile)}.`, 'event', { tile: { id: e.tile, rotation: e.rotation } }); break;
       case 'tile_hidden': line('A tile went face down under the hill.'); break;
       case 'figure_deployed':
         line(e.figure === 'shepherd' ? `${who} put the shepherd in a field${at(e)}.` : `${who} put a follower on a ${kindWord(e)}${at(e)}.`);
@@ -55,7 +60,7 @@ export function describeEvents(events, nameOf) {
       case 'bunny_placed': line(`The bunny hopped onto ${who}'s tile${at(e)}.`); break;
       case 'nest_scored': line(`${who} surrounded the nest${at(e)}.`); break;
       case 'die_rolled': line(`${who} rolled ${e.roll} for the bunny.`); break;
-      case 'bunny_moved': line(`${who} moved the bunny to (${e.x}, ${e.y}).`); break;
+      case 'bunny_moved': line(`${who} moved the bunny.`); break;
       case 'eggs_collected': line(`${who} collected ${plural(e.eggs, 'egg')}.`); break;
       case 'bunny_stuck': line(`The bunny is stuck: ${who}'s go is skipped.`); break;
       default: line(`${e.type}${who ? ` (${who})` : ''}`);

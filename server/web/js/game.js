@@ -1,12 +1,16 @@
-// The game screen: the board with the action bar over it, and beside it (under it on a phone)
-// the players panel, the event log and the chat. Re-drawn from the view after every change.
+// The game screen: the board with the action bar over it (under it on a phone), and beside
+// it (under them on a phone) the players panel, the current tile, the event log and the chat.
+// Re-drawn from the view after every change.
 import { el, clear } from './dom.js';
 import { Board } from './board.js';
 import { Decisions } from './actions.js';
-import { renderPanel } from './panel.js';
+import { renderPanel, finalScores } from './panel.js';
 import { describeEvents } from './events_text.js';
-
-const MAX_LOG = 300;
+import { GameLog } from './game_log.js';
+import { tilePicture, tileType } from './tiles_svg.js';
+import { tileWords } from './names.js';
+import { playTurnSound } from './turn_sound.js';
+import * as store from './store.js';
 
 export class GameScreen {
   constructor(conn) {
@@ -15,15 +19,39 @@ export class GameScreen {
     this.decisions = new Decisions((move) => this.sendMove(move));
     this.board.addEventListener('square', (e) => this.decisions.onSquare?.(e.detail));
     this.board.addEventListener('marker', (e) => this.decisions.onMarker?.(e.detail));
-    this.bar = el('div');
+    this.bar = el('div', { class: 'bar-slot' });
     this.board.node.append(this.bar);
+    // The bar covers the board's bottom on a wide screen (the board leaves room for it); on a
+    // phone it sits under the board and covers nothing.
+    this.board.bottomInset = () => (getComputedStyle(this.bar.firstChild ?? this.bar).position === 'absolute' ? this.bar.firstChild.offsetHeight + 12 : 0);
     this.panel = el('div');
-    this.log = el('ol', { class: 'log', 'aria-live': 'polite' });
+    this.gameLog = new GameLog(conn);
+    this.gameLog.addEventListener('locate', (e) => this.board.locate(e.detail));
+    this.gameLog.addEventListener('loaded', () => { if (!this.replay && this.view) this.redraw(); });
+    this.log = this.gameLog.node;
+    this.now = el('div', { class: 'now', id: 'current-tile', 'aria-live': 'polite' });
+    this.soundButton = el('button', { type: 'button', class: 'small sound', id: 'sound-toggle', 'aria-pressed': String(store.soundOn()), onclick: () => this.toggleSound() });
+    this.toggleSound(false);
+    this.wasMyTurn = false;
+    // A new snapshot (a reconnection) may follow missed events: the log is rebuilt. A screen no
+    // longer shown asks for nothing.
+    conn.addEventListener('view', (e) => {
+      if (e.detail.snapshot && this.view && this.node.isConnected) this.gameLog.reload(this.view.room.id, (s) => this.nameOf(s));
+    });
     this.chatInput = el('input', { type: 'text', maxlength: 200, placeholder: 'say something', 'aria-label': 'chat message' });
     this.chatForm = el('form', { class: 'chat-form', onsubmit: (e) => { e.preventDefault(); this.sendChat(); } },
       this.chatInput, el('button', { type: 'submit' }, 'Send'));
     this.node = el('div', { class: 'game' }, this.board.node,
-      el('aside', { class: 'side' }, this.panel, el('h2', {}, 'Events'), this.log, this.chatForm));
+      el('aside', { class: 'side' }, this.panel,
+        el('div', { class: 'log-head' }, el('h2', {}, 'Events'), this.soundButton), this.now, this.log, this.chatForm));
+  }
+
+  toggleSound(flip = true) {
+    if (flip) store.setSoundOn(!store.soundOn());
+    const on = store.soundOn();
+    this.soundButton.setAttribute('aria-pressed', String(on));
+    this.soundButton.textContent = on ? '♪ sound: on' : '♪ sound: off';
+    this.soundButton.title = 'a chime when it is your turn';
   }
 
   nameOf(seat) {
@@ -31,9 +59,14 @@ export class GameScreen {
   }
 
   update(view, events = []) {
+    const first = !this.view;
     this.view = view;
     const game = view.game;
-    for (const line of describeEvents(events, (s) => this.nameOf(s))) this.addLog(line.text, line.kind);
+    this.gameLog.take(this.conn.seq, events, (s) => this.nameOf(s));
+    if (first) this.gameLog.reload(view.room.id, (s) => this.nameOf(s));
+    const mine = Array.isArray(game.legal_moves) && game.legal_moves.length > 0;
+    if (mine && !this.wasMyTurn && !first && store.soundOn()) playTurnSound();
+    this.wasMyTurn = mine;
     if (this.replay) return;  // the replay keeps the board until it is closed
     this.redraw();
     this.chatForm.classList.toggle('hidden', typeof game.viewer !== 'number');
@@ -42,10 +75,11 @@ export class GameScreen {
   redraw() {
     const game = this.view.game;
     const { ui, bar } = this.decisions.build(game, { nameOf: (s) => this.nameOf(s), changed: () => this.redraw() });
-    this.board.render(game, ui);
     document.title = game.legal_moves ? 'Your turn — Carcassonne' : `${this.view.room.name} — Carcassonne`;
     clear(this.bar).append(bar);
-    clear(this.panel).append(renderPanel(this.view, { me: game.viewer }));
+    this.board.render(game, ui);  // once the bar is in: the board leaves room for its height
+    clear(this.panel).append(renderPanel(this.view, { me: game.viewer, breakdown: this.gameLog.complete ? this.gameLog.breakdown : null }));
+    this.showNow(game);
     if (game.status === 'finished')
       this.panel.append(el('p', {}, el('button', { type: 'button', id: 'replay-open', onclick: () => this.showReplay(0) }, 'Replay the game move by move')));
   }
@@ -61,28 +95,37 @@ export class GameScreen {
     this.replay = answer;
     const game = answer.game;
     this.board.render(game, this.decisions.waitingUi(game));
-    const said = describeEvents(answer.events, (s) => game.players?.[s]?.name ?? `seat ${s}`).map((l) => l.text).join(' ');
+    const lines = describeEvents(answer.events, (s) => game.players?.[s]?.name ?? `seat ${s}`);
+    const said = lines.map((l) => l.text).join(' ');
+    // The log tells this move only (the game's log comes back when the replay is closed).
+    this.log.classList.add('hidden');
+    clear(this.now).append(el('ol', { class: 'log replay-log', id: 'replay-log' },
+      lines.map((l) => el('li', { class: l.kind }, l.tile ? tilePicture(l.tile.id, l.tile.rotation ?? 0, 22) : null, el('span', {}, l.text)))));
     const step = (to) => el('button', { type: 'button', disabled: to < 0 || to > answer.moves, onclick: () => this.showReplay(to) });
     clear(this.bar).append(el('div', { class: 'actions replay' },
       step(0), step(move - 1), step(move + 1), step(answer.moves),
       el('span', { class: 'prompt', id: 'replay-position', dataset: { move, moves: answer.moves } }, `Move ${move} of ${answer.moves}. ${said}`),
-      el('button', { type: 'button', id: 'replay-close', onclick: () => { this.replay = null; this.redraw(); } }, 'Close the replay')));
+      el('button', { type: 'button', id: 'replay-close', onclick: () => { this.replay = null; this.log.classList.remove('hidden'); this.redraw(); } }, 'Close the replay')));
     const [first, back, next, last] = this.bar.querySelectorAll('button');
     first.textContent = '«'; first.title = 'the start'; first.id = 'replay-first';
     back.textContent = '◀'; back.title = 'one move back'; back.id = 'replay-back';
     next.textContent = '▶'; next.title = 'one move on'; next.id = 'replay-next';
     last.textContent = '»'; last.title = 'the end'; last.id = 'replay-last';
-    clear(this.panel).append(renderPanel({ room: this.view.room, game }, { me: 'spectator' }));
+    // The position replayed, under the game's final scores (kept in sight while stepping).
+    clear(this.panel).append(finalScores(this.view.game, this.gameLog.complete ? this.gameLog.breakdown : null),
+      el('h3', {}, `After move ${move}`), renderPanel({ room: this.view.room, game }, { me: 'spectator', final: false }));
   }
 
-  addLog(text, kind = 'event') {
-    this.log.append(el('li', { class: kind }, text));
-    while (this.log.children.length > MAX_LOG) this.log.firstChild.remove();
-    this.log.scrollTop = this.log.scrollHeight;
+  // The tile being placed, beside the log: what it is and who places it.
+  showNow(game) {
+    const a = game.awaiting;
+    if (game.status !== 'playing' || !game.tile || a?.decision !== 'place_tile') { clear(this.now); return; }
+    const who = a.seat === game.viewer ? 'You place' : `${this.nameOf(a.seat)} places`;
+    clear(this.now).append(tilePicture(game.tile, 0, 44), el('span', {}, `${who} ${tileWords(tileType(game.tile))}.`));
   }
 
   addChat(frame) {
-    this.addLog(`${frame.name}: ${frame.text}`, 'chat');
+    this.gameLog.addLine({ text: `${frame.name}: ${frame.text}`, kind: 'chat' });
   }
 
   async sendMove(move, retry = true) {

@@ -2,7 +2,7 @@
 // Join and Watch, and the form that creates a room: seats, public or private, spectator delay,
 // expansions and their rule options (docs/options.md).
 import { el, clear } from './dom.js';
-import { EXPANSIONS, OPTIONS, expansionName } from './names.js';
+import { EXPANSIONS, OPTIONS, expansionName, optionWords } from './names.js';
 
 const REFRESH_MS = 5000;
 const MAX_ROWS = 40;
@@ -51,7 +51,7 @@ export function renderLobby(ctx) {
   const expansionBoxes = EXPANSIONS.map(([id, label]) => {
     const box = el('input', { type: 'checkbox', value: id, id: `exp-${id}` });
     const opts = el('div', { class: 'options hidden' }, OPTIONS.filter((o) => o.expansion === id).map((o) => {
-      const select = el('select', { id: `opt-${o.id}`, dataset: { option: o.id } }, o.values.map((v, i) => el('option', { value: JSON.stringify(v) }, `${v}${i === 0 ? ' (default)' : ''}`)));
+      const select = el('select', { id: `opt-${o.id}`, dataset: { option: o.id } }, o.values.map((v, i) => el('option', { value: JSON.stringify(v) }, optionWords(o, i))));
       return [el('label', { for: `opt-${o.id}` }, o.label), select];
     }));
     box.addEventListener('change', () => opts.classList.toggle('hidden', !box.checked));

@@ -2,32 +2,32 @@
 // the seat to act is deciding, for the others ("Bob is placing a tile").
 import { cardName, featureWords } from './names.js';
 
-const where = (m) => `(${m.x}, ${m.y})`;
-
-// `side`: where the feature lies on its tile ("north", "middle"...), to tell apart two
-// features of one kind on the new tile.
-export function describeMove(m, side = null) {
+// Squares are told by what stands there, never by coordinates (the board shows none); `side`
+// tells where a feature lies on its tile ("north", "middle"...), `toSide` the same for Change
+// Position's target, so that two features of one kind never read the same.
+export function describeMove(m, side = null, toSide = null) {
   const on = side ? ` (${side})` : '';
   switch (m.type) {
-    case 'place_tile': return `Place at ${where(m)}, turned ${m.rotation}°`;
+    case 'place_tile': return `Place it here, turned ${m.rotation}°`;
     case 'deploy': {
       if (m.figure === 'shepherd') return `Shepherd in the field${on}`;
       return `Follower on the ${featureWords(m.feature)}${on}${m.protect ? ', protected (−4)' : ''}`;
     }
     case 'pass': return 'Pass';
     case 'flock': return m.choice === 'expand' ? 'Grow the flock (draw a token)' : 'Gather the flock (score it)';
-    case 'return_figure': return `Take back your ${m.figure === 'shepherd' ? 'shepherd' : 'follower'} (${featureWords(m.feature)} at ${where(m)})`;
-    case 'protect': return `Protect your follower on the ${featureWords(m.feature)} at ${where(m)} (−2)`;
+    case 'return_figure': return `Take back your ${m.figure === 'shepherd' ? 'shepherd' : 'follower'} from the ${featureWords(m.feature)}${on}`;
+    case 'protect': return `Protect your follower on the ${featureWords(m.feature)}${on} (−2)`;
     case 'choose_tile': return m.index === 0 ? 'Keep the first tile' : 'Take the second tile';
     case 'open_gift': {
       const card = cardName(m.card);
       if (m.x === undefined) return `Open ${card}`;
       if (m.card === 'change_position') {
-        return `${card}: your follower at ${where(m)} from the ${featureWords(m.feature)} to the ${featureWords(m.to)}${m.protect ? ', protected (−4)' : ''}`;
+        const to = toSide ? ` (${toSide})` : '';
+        return `${card}: your follower from the ${featureWords(m.feature)}${on} to the ${featureWords(m.to)}${to}${m.protect ? ', protected (−4)' : ''}`;
       }
-      return `${card} on the ${featureWords(m.feature)} at ${where(m)}${m.protect ? ', protected (−4)' : ''}`;
+      return `${card} on the ${featureWords(m.feature)}${on}${m.protect ? ', protected (−4)' : ''}`;
     }
-    case 'bunny': return `Bunny: ${m.path.map(([x, y]) => `(${x}, ${y})`).join(' → ')}`;
+    case 'bunny': return `Bunny: ${bunnyWay(m.path, side)}`;
     default: return JSON.stringify(m);
   }
 }
@@ -41,4 +41,16 @@ export function describeDecision(decision) {
     choose_tile: 'choose a tile',
     bunny: 'move the bunny',
   }[decision] ?? decision;
+}
+
+// The bunny's hops as directions from `start` ([x, y]): "north, east".
+export function bunnyWay(path, start) {
+  if (!start) return `${path.length} ${path.length === 1 ? 'hop' : 'hops'}`;
+  const hops = [];
+  let [x0, y0] = start;
+  for (const [x, y] of path) {
+    hops.push(y < y0 ? 'north' : y > y0 ? 'south' : x > x0 ? 'east' : x < x0 ? 'west' : 'stay');
+    [x0, y0] = [x, y];
+  }
+  return hops.join(', then ');
 }

@@ -3,8 +3,12 @@
 // once the game is over, the final scores.
 import { el } from './dom.js';
 import { cardName, CARD_HELP, expansionName, seatColour, plural } from './names.js';
+import { CATEGORIES } from './score_breakdown.js';
 
-export function renderPanel(view, { me }) {
+const category = (c) => CATEGORIES.find(([k]) => k === c) ?? [c, c, c];
+
+// `breakdown`: a ScoreBreakdown from the events (score_breakdown.js), or null while unknown.
+export function renderPanel(view, { me, breakdown = null, final = true }) {
   const game = view.game;
   const room = view.room;
   const connected = (seat) => room.seats.find((s) => s.seat === seat)?.connected;
@@ -14,13 +18,18 @@ export function renderPanel(view, { me }) {
     if (game.eggs) details.push(el('span', { class: 'eggs' }, plural(game.eggs[p.seat], 'egg')));
     if (game.hand_sizes) details.push(el('span', { class: 'gifts', title: 'unopened gift cards' }, plural(game.hand_sizes[p.seat], 'gift card')));
     if (!connected(p.seat) && game.status === 'playing') details.push(el('span', { class: 'offline' }, 'offline'));
+    const earned = breakdown ? Object.entries(breakdown.of(p.seat)).filter(([, v]) => v !== 0) : [];
+    const runningBreakdown = earned.length
+      ? el('span', { class: 'breakdown', title: 'points so far, by where they came from' },
+        CATEGORIES.filter(([c]) => earned.some(([k]) => k === c)).map(([c, word]) => el('span', { class: `bd bd-${c}` }, `${word} ${breakdown.of(p.seat)[c]}`)))
+      : null;
     const active = game.active === p.seat;
     const toAct = game.awaiting?.seat === p.seat;
     return el('li', { class: `player${active ? ' active' : ''}${toAct ? ' to-act' : ''}`, dataset: { seat: p.seat } },
       el('span', { class: 'swatch', style: `background:${seatColour(p.seat)}` }),
       el('span', { class: 'name' }, p.name ?? `seat ${p.seat}`, p.seat === me ? ' (you)' : '', active ? ' ▶' : ''),
       el('span', { class: 'score', dataset: { score: p.score } }, String(p.score)),
-      el('span', { class: 'details' }, details));
+      el('span', { class: 'details' }, details), runningBreakdown);
   }));
 
   const info = [`turn ${game.turn}`, `${plural(game.tiles_left, 'tile')} left`];
@@ -41,19 +50,27 @@ export function renderPanel(view, { me }) {
         : el('p', { class: 'muted' }, 'none'));
   }
   if (game.gift_discard?.length) parts.push(el('div', { class: 'game-info' }, `opened: ${game.gift_discard.map(cardName).join(', ')}`));
-  if (game.status === 'finished') parts.unshift(finalScores(game));
+  if (game.status === 'finished' && final) parts.unshift(finalScores(game, breakdown));
   return el('div', { class: 'panel' }, parts);
 }
 
-function finalScores(game) {
+// The final scores, with the points of each seat by category when the whole game's events
+// are known and add up to the scores (else the totals alone).
+export function finalScores(game, breakdown) {
   const ranked = [...game.players].sort((a, b) => b.score - a.score);
   const best = ranked[0]?.score;
+  const exact = breakdown && game.players.every((p) => breakdown.total(p.seat) === p.score);
+  const cats = exact ? breakdown.used().map(([c]) => c) : [];
   return el('section', { class: 'final card' }, el('h2', {}, 'Final scores'),
-    el('table', { class: 'final' },
-      el('thead', {}, el('tr', {}, el('th', {}, '#'), el('th', {}, 'player'), game.eggs ? el('th', { class: 'num' }, 'eggs') : null, el('th', { class: 'num' }, 'points'))),
+    el('div', { class: 'final-wrap' }, el('table', { class: 'final', dataset: { breakdown: exact ? 'yes' : 'no' } },
+      el('thead', {}, el('tr', {}, el('th', {}, '#'), el('th', {}, 'player'), el('th', { class: 'num' }, 'points'),
+        cats.map((c) => el('th', { class: 'num cat', dataset: { cat: c }, title: category(c)[1] }, category(c)[2])),
+        game.eggs ? el('th', { class: 'num' }, 'eggs') : null)),
       el('tbody', {}, ranked.map((p) => el('tr', { class: p.score === best ? 'winner' : '', dataset: { seat: p.seat } },
         el('td', {}, String(ranked.findIndex((q) => q.score === p.score) + 1)),
         el('td', {}, el('span', { class: 'swatch', style: `background:${seatColour(p.seat)}` }), ' ', p.name),
-        game.eggs ? el('td', { class: 'num' }, String(game.eggs[p.seat])) : null,
-        el('td', { class: 'num final-score' }, String(p.score)))))));
+        el('td', { class: 'num final-score' }, String(p.score)),
+        cats.map((c) => el('td', { class: 'num cat', dataset: { cat: c } }, String(breakdown.of(p.seat)[c] ?? 0))),
+        game.eggs ? el('td', { class: 'num' }, String(game.eggs[p.seat])) : null))))),
+    exact ? el('p', { class: 'muted small-note' }, 'Points by where they came from: ', cats.map((c) => category(c)[1]).join(', '), '.') : null);
 }

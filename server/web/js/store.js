@@ -26,3 +26,7 @@ export function setSeat(room, seat) {
   save(d);
 }
 export function forgetSeat(room) { const d = load(); if (d.seats) delete d.seats[room]; save(d); }
+
+// The "your turn" sound: off unless the player turns it on.
+export function soundOn() { return load().sound === true; }
+export function setSoundOn(on) { const d = load(); d.sound = !!on; save(d); }

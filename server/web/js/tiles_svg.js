@@ -37,14 +37,33 @@ export function ensureSymbol(defs, tileId) {
   const id = symbolId(tileId);
   if (defs.querySelector(`#${CSS.escape(id)}`)) return id;
   const g = geometry(tileId);
-  const parts = [svg('rect', { class: 't-field', width: 100, height: 100 })];
+  ensurePatterns(defs);
+  const parts = [svg('rect', { class: 't-field', width: 100, height: 100 }), svg('rect', { class: 't-grass', width: 100, height: 100, fill: 'url(#pat-grass)' })];
   for (const r of g.roads) parts.push(svg('path', { class: 't-road-edge', d: r.path }), svg('path', { class: 't-road', d: r.path }));
-  for (const c of g.cities) parts.push(svg('path', { class: 't-city', d: c.path }));
-  for (const s of g.spikes) parts.push(svg('path', { class: 't-city', d: s }));
+  // A city: its stone wall (a thick dark line with a lighter crenellated top), then the town
+  // inside: a warm ground covered with red roofs.
+  for (const d of [...g.cities.map((c) => c.path), ...g.spikes]) {
+    // The wall is drawn inside the tile only: along the tile's own border it would read as a
+    // seam between two tiles of one city.
+    parts.push(svg('path', { class: 't-wall', d, 'clip-path': 'url(#clip-inset)' }), svg('path', { class: 't-city', d }), svg('path', { class: 't-roofs', d, fill: 'url(#pat-roofs)' }),
+      svg('path', { class: 't-crenel', d, 'clip-path': 'url(#clip-inset)' }));
+  }
   for (const p of g.pennants) parts.push(pennant(p));
   parts.push(svg('rect', { class: 't-edge', width: 100, height: 100 }));
   defs.append(svg('symbol', { id, viewBox: '0 0 100 100', width: 100, height: 100 }, parts));
   return id;
+}
+
+// The textures tiles share: grass strokes in fields, rows of red roofs in cities.
+function ensurePatterns(defs) {
+  if (defs.querySelector('#pat-roofs')) return;
+  defs.append(
+    svg('pattern', { id: 'pat-roofs', width: 16, height: 14, patternUnits: 'userSpaceOnUse', patternTransform: 'rotate(-8)' },
+      svg('path', { class: 'p-roof', d: 'M1 7L5 3L9 7Z' }), svg('rect', { class: 'p-house', x: 2, y: 7, width: 6, height: 4 }),
+      svg('path', { class: 'p-roof', d: 'M9 13L12.5 9.5L16 13Z' })),
+    svg('clipPath', { id: 'clip-inset' }, svg('rect', { x: 4, y: 4, width: 92, height: 92 })),
+    svg('pattern', { id: 'pat-grass', width: 12, height: 12, patternUnits: 'userSpaceOnUse' },
+      svg('path', { class: 'p-grass', d: 'M2 9l1-3M3 9l1-2.5M8 4l1-3M9 4l1-2.5' })));
 }
 
 // Buildings stand upright whatever the tile's rotation: drawn outside the turned symbol.
@@ -62,8 +81,11 @@ function monastery() {
     svg('path', { class: 't-cross', d: 'M50 20V29M46.5 23.5H53.5' }));
 }
 
+// A pennant: a blue and white shield, as on the printed tiles.
 function pennant([x, y]) {
-  return svg('path', { class: 't-pennant', d: `M${x - 5} ${y - 5}H${x + 5}V${y + 1}L${x} ${y + 6}L${x - 5} ${y + 1}Z` });
+  return svg('g', { class: 't-pennant-shield' },
+    svg('path', { class: 't-pennant', d: `M${x - 7} ${y - 7}H${x + 7}V${y + 1}C${x + 7} ${y + 5} ${x} ${y + 9} ${x} ${y + 9}C${x} ${y + 9} ${x - 7} ${y + 5} ${x - 7} ${y + 1}Z` }),
+    svg('path', { class: 't-pennant-mark', d: `M${x - 3.5} ${y - 3}L${x} ${y + 3}L${x + 3.5} ${y - 3}` }));
 }
 
 // A tile drawn whole: one <use> of its symbol, turned, plus its buildings and symbols upright.
@@ -94,9 +116,9 @@ const BADGE_TITLES = {
 };
 
 export function badge(symbol, x, y) {
-  const g = svg('g', { class: `badge badge-${symbol.replace(/_.*/, '')}`, transform: `translate(${x} ${y})` },
-    svg('title', { text: BADGE_TITLES[symbol] ?? symbol }),
-    svg('circle', { class: 'badge-bg', r: 10 }));
+  const inner = svg('g', { class: 'badge-inner' }, svg('title', { text: BADGE_TITLES[symbol] ?? symbol }), svg('circle', { class: 'badge-bg', r: 10 }));
+  const outer = svg('g', { class: `badge badge-${symbol.replace(/_.*/, '')}`, transform: `translate(${x} ${y})` }, inner);
+  const g = inner;  // the symbol's drawing goes inside: the board grows it when zoomed out
   switch (symbol) {
     case 'hill':
       g.append(svg('path', { class: 'i-hill', d: 'M-8 5Q-3 -9 0 -5Q4 -10 8 5Z' }));
@@ -124,7 +146,7 @@ export function badge(symbol, x, y) {
         svg('text', { class: 'i-letter', x: 0, y: 3.5, 'text-anchor': 'middle', text: letter }));
     }
   }
-  return g;
+  return outer;
 }
 
 export function bunnyShape(scale = 1) {
@@ -139,8 +161,10 @@ export function bunnyShape(scale = 1) {
 // The classic follower silhouette, centred on (0, 0), about 20 units tall.
 const MEEPLE = 'M0 -10C2.8 -10 4 -8 4 -6C4 -4.5 3.4 -3.6 2.6 -3L9 -0.5C10.4 0.1 10 2.4 8.5 2.4L4.5 2L8 9C8.4 10 7.5 10 7 10L1.5 10L0 7L-1.5 10L-7 10C-7.5 10 -8.4 10 -8 9L-4.5 2L-8.5 2.4C-10 2.4 -10.4 0.1 -9 -0.5L-2.6 -3C-3.4 -3.6 -4 -4.5 -4 -6C-4 -8 -2.8 -10 0 -10Z';
 
-export function figureShape(figure, colour, { protectedMark = false, scale = 1 } = {}) {
-  const g = svg('g', { class: `figure figure-${figure}`, transform: scale !== 1 ? `scale(${scale})` : null });
+// `lying`: a farmer, lying on its back in its field.
+export function figureShape(figure, colour, { protectedMark = false, scale = 1, lying = false } = {}) {
+  const turn = lying ? ' rotate(-90) scale(0.95 1.1)' : '';
+  const g = svg('g', { class: `figure figure-${figure}${lying ? ' lying' : ''}`, transform: `scale(${scale})${turn}` });
   if (figure === 'shepherd') {
     g.append(svg('path', { class: 'fig-body', fill: colour, d: 'M0 -9A3.6 3.6 0 1 1 0 -1.8A3.6 3.6 0 1 1 0 -9ZM-6 10L-3.5 -0.5H3.5L6 10Z' }),
       svg('path', { class: 'fig-crook', d: 'M8 10V-6A3 3 0 0 0 2 -6' }));

@@ -58,10 +58,14 @@ struct replay_msg {      // a finished game's spectator view after `move` moves
   std::string room;
   int move = 0;
 };
+struct history_msg {  // the events of the room's game so far, a page from move `from` on
+  int from = 0;
+};
 
-using client_message = std::variant<hello_msg, create_room_msg, list_rooms_msg, join_msg,
-                                    spectate_msg, leave_msg, start_msg, move_msg, resume_msg,
-                                    chat_msg, ping_msg, snapshot_msg, replay_msg, nonce_msg>;
+using client_message =
+    std::variant<hello_msg, create_room_msg, list_rooms_msg, join_msg, spectate_msg, leave_msg,
+                 start_msg, move_msg, resume_msg, chat_msg, ping_msg, snapshot_msg, replay_msg,
+                 nonce_msg, history_msg>;
 
 struct request {
   client_message message;

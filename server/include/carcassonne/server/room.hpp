@@ -89,6 +89,9 @@ class room {
   void chat(const client_ptr& c, const protocol::chat_msg& m, const json& id);
   void snapshot(const client_ptr& c, const json& id);
   void nonce(const client_ptr& c, const protocol::nonce_msg& m, const json& id);
+  // The events of the game so far, rebuilt from the journal, at most history_page moves a time.
+  void history(const client_ptr& c, const protocol::history_msg& m, const json& id);
+  static constexpr int history_page = 40;
   void disconnected(const client_ptr& c);
 
   // Thread-safe.
