@@ -24,16 +24,18 @@ void append_room_ops(std::string& ops, const json& from, const json& to) {
 }  // namespace
 
 json room_summary::to_json() const {
-  return {{"id", id},
-          {"name", name},
-          {"state", state},
-          {"public", is_public},
-          {"seats", seats},
-          {"taken", taken},
-          {"players", players},
-          {"expansions", expansions},
-          {"spectators", spectators},
-          {"spectator_delay", spectator_delay}};
+  json j{{"id", id},
+         {"name", name},
+         {"state", state},
+         {"public", is_public},
+         {"seats", seats},
+         {"taken", taken},
+         {"players", players},
+         {"expansions", expansions},
+         {"spectators", spectators},
+         {"spectator_delay", spectator_delay}};
+  if (!bots.empty()) j["bots"] = bots;
+  return j;
 }
 
 room::room(room_settings settings, metrics* m, std::weak_ptr<const client_link> creator)
@@ -91,15 +93,17 @@ json room::room_info() const {
                      {"connected", s.client != nullptr}});
   }
   const char* state = !game_ ? "waiting" : game_->finished ? "finished" : "playing";
-  return {{"id", settings_.id},
-          {"name", settings_.name},
-          {"public", settings_.is_public},
-          {"state", state},
-          {"seats", seats},
-          {"expansions", settings_.setup.value("expansions", json::array())},
-          {"options", settings_.setup.value("options", json::object())},
-          {"spectator_delay", settings_.spectator_delay},
-          {"spectators", spectators_.size()}};
+  json info{{"id", settings_.id},
+            {"name", settings_.name},
+            {"public", settings_.is_public},
+            {"state", state},
+            {"seats", seats},
+            {"expansions", settings_.setup.value("expansions", json::array())},
+            {"options", settings_.setup.value("options", json::object())},
+            {"spectator_delay", settings_.spectator_delay},
+            {"spectators", spectators_.size()}};
+  add_bot_fields(info);
+  return info;
 }
 
 std::string room::view_text(int seat) {
@@ -199,6 +203,7 @@ void room::broadcast(const event_log& events) {
     for (const auto& c : spectators_) out(c, frame);
   }
   publish_summary();
+  schedule_bots();
 }
 
 void room::publish_summary() {
@@ -212,11 +217,14 @@ void room::publish_summary() {
   s.spectator_delay = settings_.spectator_delay;
   s.expansions = settings_.setup.value("expansions", json::array());
   s.connections = static_cast<int>(spectators_.size());
-  for (const auto& seat : seats_) {
+  for (std::size_t i = 0; i < seats_.size(); ++i) {
+    const auto& seat = seats_[i];
     s.connections += seat.client != nullptr;
     if (!seat.taken) continue;
     ++s.taken;
     s.players.push_back(seat.name);
+    if (seat.bot)
+      s.bots.push_back({{"seat", i}, {"name", seat.name}, {"level", name_of(*seat.bot)}});
   }
   std::lock_guard lock(summary_mutex_);
   summary_ = std::move(s);
@@ -235,8 +243,10 @@ room_summary room::summary() const {
 
 bool room::abandoned() const {
   std::lock_guard lock(summary_mutex_);
+  // Bots alone do not keep a waiting room: nobody could start it.
+  const auto humans = summary_.taken - static_cast<int>(summary_.bots.size());
   return summary_.connections == 0 &&
-         (summary_.state == "finished" || (summary_.state == "waiting" && summary_.taken == 0));
+         (summary_.state == "finished" || (summary_.state == "waiting" && humans == 0));
 }
 
 json room::record() const {

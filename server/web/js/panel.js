@@ -3,6 +3,7 @@
 // once the game is over, the final scores.
 import { el } from './dom.js';
 import { cardName, CARD_HELP, expansionName, seatColour, plural } from './names.js';
+import { seatBotMark } from './bots.js';
 
 export function renderPanel(view, { me }) {
   const game = view.game;
@@ -18,7 +19,7 @@ export function renderPanel(view, { me }) {
     const toAct = game.awaiting?.seat === p.seat;
     return el('li', { class: `player${active ? ' active' : ''}${toAct ? ' to-act' : ''}`, dataset: { seat: p.seat } },
       el('span', { class: 'swatch', style: `background:${seatColour(p.seat)}` }),
-      el('span', { class: 'name' }, p.name ?? `seat ${p.seat}`, p.seat === me ? ' (you)' : '', active ? ' ▶' : ''),
+      el('span', { class: 'name' }, p.name ?? `seat ${p.seat}`, seatBotMark(room.seats.find((s) => s.seat === p.seat)), p.seat === me ? ' (you)' : '', active ? ' ▶' : ''),
       el('span', { class: 'score', dataset: { score: p.score } }, String(p.score)),
       el('span', { class: 'details' }, details));
   }));
