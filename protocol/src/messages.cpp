@@ -116,6 +116,8 @@ parsed_request parse_request(std::string_view text) {
     f.integer("seats", 2, 6, m.seats, false) && f.boolean("public", m.is_public) &&
         f.string("name", m.name, max_name, false) &&
         f.integer("spectator_delay", 0, 20, m.spectator_delay, false);
+    if (!f.failed)
+      if (auto e = parse_room_bot_settings(j, m.seats, m.bots)) f.fail(e->message);
     msg = m;
   } else if (type == "list_rooms") {
     msg = list_rooms_msg{};
@@ -180,6 +182,10 @@ parsed_request parse_request(std::string_view text) {
     history_msg m;
     f.integer("from", 0, 1'000'000, m.from, false);
     msg = m;
+  } else if (type == "add_bot" || type == "remove_bot") {
+    const auto e = type == "add_bot" ? parse_add_bot(j, msg.emplace<add_bot_msg>())
+                                     : parse_remove_bot(j, msg.emplace<remove_bot_msg>());
+    if (e) f.fail(e->message);
   } else {
     out.error = {"unknown_type", "unknown message type '" + type + "'"};
     return out;

@@ -122,6 +122,17 @@ const std::vector<setting>& settings() {
          if (v != "full" && v != "normal") return false;
          return c.journal_full_sync = v == "full", true;
        }},
+      {"--bot-threads", "CARCASSONNE_BOT_THREADS",
+       "bot worker threads: at most this many bot searches run at once (default 1)",
+       [](config& c, const std::string& v) { return parse_number(v, 1, 256, c.bot_threads); }},
+      {"--bot-playouts", "CARCASSONNE_BOT_PLAYOUTS",
+       "games a strong bot simulates per move at most (default 2000)",
+       [](config& c, const std::string& v) {
+         return parse_number(v, 1, 10000000, c.bot_playouts);
+       }},
+      {"--bot-think-ms", "CARCASSONNE_BOT_THINK_MS",
+       "milliseconds after which a bot's search stops and plays its best move (default 1000)",
+       [](config& c, const std::string& v) { return parse_number(v, 1, 600000, c.bot_think_ms); }},
       {"--web-root", "CARCASSONNE_WEB_ROOT",
        "serve the web page from this folder (server/web) instead of the copy built in: for "
        "development",

@@ -33,6 +33,10 @@ struct load_options {
   std::string host = "127.0.0.1", port = "8080";
   int rooms = 10, clients = 4, threads = 1;
   double duration = 10;
+  // Rooms of bots only besides (--bot-rooms): each watched by one client that starts the game
+  // and a new one when it ends; they load the server, their moves are not measured.
+  int bot_rooms = 0, bot_seats = 4, bot_pause_ms = 1000;
+  std::string bot_level = "strong";
 };
 
 struct group;
@@ -82,6 +86,7 @@ class load_client : public std::enable_shared_from_this<load_client> {
 
 struct group {
   int size = 0;
+  const load_options* bots = nullptr;  // a bots-only room's watcher
   std::vector<std::shared_ptr<load_client>> clients;
   std::string room;
   int generation = 0;  // how many rooms this group has created
@@ -101,7 +106,15 @@ struct group {
     room.clear();
     joined = 0;
     pending.clear();
-    if (!stopping)
+    if (stopping) return;
+    if (bots)
+      clients[0]->send({{"type", "create_room"},
+                        {"seats", bots->bot_seats},
+                        {"public", false},
+                        {"name", "load bots"},
+                        {"bots", json(std::vector<std::string>(bots->bot_seats, bots->bot_level))},
+                        {"bot_pause_ms", bots->bot_pause_ms}});
+    else
       clients[0]->send(
           {{"type", "create_room"}, {"seats", size}, {"public", false}, {"name", "load"}});
   }
@@ -163,7 +176,12 @@ void load_client::read() {
 void load_client::on_message(const json& m) {
   const std::string type = m.value("type", "");
   auto& g = group_;
-  if (type == "room_created") {
+  if (type == "room_created" && g.bots) {
+    send({{"type", "spectate"}, {"room", m["room"]}});
+  } else if (type == "spectating") {
+    room_ = m["room"];
+    send({{"type", "start"}});
+  } else if (type == "room_created") {
     g.room = m["room"];
     ++g.generation;
     for (auto& c : g.clients) c->join_current();
@@ -190,6 +208,13 @@ void load_client::on_message(const json& m) {
       g.pending.erase(it);
     }
     const auto& game = view_["game"];
+    if (game.is_object() && game["status"] == "finished" && g.bots) {
+      ++g.games;
+      view_ = nullptr;
+      room_.clear();
+      send({{"type", "leave"}});
+      return g.new_room();
+    }
     if (game.is_object() && game["status"] == "finished") {
       if (index_ == 0) ++g.games;
       seat_ = -1;
@@ -236,15 +261,25 @@ bool parse_options(std::span<const std::string> args, load_options& o, std::ostr
         o.duration = std::stod(args[++i]);
       else if (args[i] == "--threads" && has)
         o.threads = std::stoi(args[++i]);
+      else if (args[i] == "--bot-rooms" && has)
+        o.bot_rooms = std::stoi(args[++i]);
+      else if (args[i] == "--bot-seats" && has)
+        o.bot_seats = std::stoi(args[++i]);
+      else if (args[i] == "--bot-level" && has)
+        o.bot_level = args[++i];
+      else if (args[i] == "--bot-pause-ms" && has)
+        o.bot_pause_ms = std::stoi(args[++i]);
       else
         throw std::invalid_argument(args[i]);
     } catch (...) {
       err << "usage: carcassonne loadtest [--host H] [--port P] --rooms R --clients-per-room C "
-             "--duration S [--threads T]\n";
+             "--duration S [--threads T] [--bot-rooms N [--bot-seats S] [--bot-level L] "
+             "[--bot-pause-ms MS]]\n";
       return false;
     }
   }
-  if (o.rooms < 1 || o.clients < 2 || o.clients > 6 || o.duration <= 0 || o.threads < 1) {
+  if (o.rooms < 1 || o.clients < 2 || o.clients > 6 || o.duration <= 0 || o.threads < 1 ||
+      o.bot_rooms < 0 || o.bot_seats < 2 || o.bot_seats > 6 || o.bot_pause_ms < 0) {
     err << "carcassonne loadtest: rooms >= 1, clients-per-room 2..6, duration > 0, threads >= 1\n";
     return false;
   }
@@ -289,6 +324,15 @@ int run_loadtest(std::span<const std::string> args, std::ostream& out, std::ostr
     strands.push_back(strand);
     groups.push_back(std::move(g));
   }
+  for (int r = 0; r < o.bot_rooms; ++r) {
+    auto g = std::make_unique<group>();
+    g->size = 1;
+    g->bots = &o;
+    auto strand = net::make_strand(io);
+    g->clients.push_back(std::make_shared<load_client>(*g, 0, strand, 0));
+    strands.push_back(strand);
+    groups.push_back(std::move(g));
+  }
   for (std::size_t r = 0; r < groups.size(); ++r)
     net::post(strands[r], [g = groups[r].get(), &endpoints] {
       for (auto& c : g->clients) c->start(endpoints);
@@ -308,14 +352,18 @@ int run_loadtest(std::span<const std::string> args, std::ostream& out, std::ostr
   for (auto& t : threads) t.join();
 
   std::vector<double> latencies;
-  std::uint64_t moves = 0, games = 0, errors = 0;
+  std::uint64_t moves = 0, games = 0, errors = 0, bot_games = 0;
   std::string first_error;
   for (auto& g : groups) {
+    errors += g->errors;
+    if (first_error.empty()) first_error = g->first_error;
+    if (g->bots) {
+      bot_games += g->games;
+      continue;
+    }
     latencies.insert(latencies.end(), g->latencies_ms.begin(), g->latencies_ms.end());
     moves += g->moves;
     games += g->games;
-    errors += g->errors;
-    if (first_error.empty()) first_error = g->first_error;
   }
   const double measured = o.duration - warmup.count();
   json result{
@@ -326,6 +374,8 @@ int run_loadtest(std::span<const std::string> args, std::ostream& out, std::ostr
       {"moves", moves},
       {"moves_per_second", moves / measured},
       {"games_finished", games},
+      {"bot_rooms", o.bot_rooms},
+      {"bot_games_finished", bot_games},
       {"errors", errors},
       {"latency_ms",
        {{"p50", percentile(latencies, 0.50)},

@@ -43,7 +43,9 @@ lobby::created lobby::create(const protocol::create_room_msg& m,
   s.seed = s.id + "/" + random_hex(16);
   if (!setup.contains("seed") && !setup.contains("script")) s.secret = fairness::new_secret();
   if (s.name.empty()) s.name = "Room " + s.id.substr(0, 4);
-  auto entry = add(std::make_shared<room>(s, &metrics_, std::move(creator)));
+  auto made = std::make_shared<room>(s, &metrics_, std::move(creator));
+  made->set_bot_settings(m.bots);
+  auto entry = add(std::move(made));
   spdlog::info("room {} created ({} seats, {})", s.id, s.seats, setup.dump());
   return {entry, {}};
 }
@@ -52,14 +54,17 @@ std::shared_ptr<room_entry> lobby::add(std::shared_ptr<room> r) {
   const std::string id = r->id();
   auto entry =
       std::make_shared<room_entry>(room_entry{std::move(r), boost::asio::make_strand(executor_)});
-  if (store_) {
-    // Durability callbacks come back on the room's strand, while the room exists.
-    entry->game_room->attach_store(
-        store_, [weak = std::weak_ptr<room_entry>(entry)](std::function<void()> f) {
-          if (auto e = weak.lock()) boost::asio::post(e->strand, [e, f = std::move(f)] { f(); });
-        });
-  }
+  // Durability callbacks and bots' moves come back on the room's strand, while the room exists.
+  const room::poster post = [weak = std::weak_ptr<room_entry>(entry)](std::function<void()> f) {
+    if (auto e = weak.lock()) boost::asio::post(e->strand, [e, f = std::move(f)] { f(); });
+  };
+  if (store_) entry->game_room->attach_store(store_, post);
   entry->game_room->attach_timer(make_asio_room_timer(entry->strand));
+  // On the strand: a restored game may start with a bot's turn.
+  boost::asio::post(entry->strand, [e = entry, post, this] {
+    e->game_room->attach_bots(
+        bots_.get(), post, {config_.bot_playouts, std::chrono::milliseconds(config_.bot_think_ms)});
+  });
   rooms_[id] = entry;
   order_.push_back(id);
   metrics_.rooms.store(static_cast<std::int64_t>(rooms_.size()));

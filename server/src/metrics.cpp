@@ -13,15 +13,35 @@ const std::vector<std::string>& metrics::codes() {
     std::vector<std::string> l;
     for (int c = 0; c < error_code_count; ++c)
       l.emplace_back(code_name(static_cast<error_code>(c)));
-    for (const char* c : {"bad_json",         "bad_message",     "unknown_type",
-                          "protocol_version", "bad_record",      "malformed_move",
-                          "stale_sequence",   "wrong_seat",      "not_seated",
-                          "not_started",      "not_in_room",     "already_in_room",
-                          "no_such_room",     "no_such_seat",    "room_full",
-                          "seat_taken",       "bad_token",       "not_creator",
-                          "already_started",  "too_few_players", "too_many_spectators",
-                          "server_full",      "bad_setup",       "rate_limited",
-                          "storage_failed",   "not_finished",    "other"})
+    for (const char* c : {"bad_json",
+                          "bad_message",
+                          "unknown_type",
+                          "protocol_version",
+                          "bad_record",
+                          "malformed_move",
+                          "stale_sequence",
+                          "wrong_seat",
+                          "not_seated",
+                          "not_started",
+                          "not_in_room",
+                          "already_in_room",
+                          "no_such_room",
+                          "no_such_seat",
+                          "room_full",
+                          "seat_taken",
+                          "bad_token",
+                          "not_creator",
+                          "already_started",
+                          "too_few_players",
+                          "too_many_spectators",
+                          "server_full",
+                          "bad_setup",
+                          "rate_limited",
+                          "storage_failed",
+                          "not_finished",
+                          "not_your_seat",
+                          "not_a_bot",
+                          "other"})
       l.emplace_back(c);
     return l;
   }();
@@ -41,6 +61,28 @@ void metrics::observe_move_seconds(double seconds) {
   latency_[b].fetch_add(1, std::memory_order_relaxed);
   latency_count_.fetch_add(1, std::memory_order_relaxed);
   latency_sum_ns_.fetch_add(static_cast<std::int64_t>(seconds * 1e9), std::memory_order_relaxed);
+}
+
+void metrics::render_bot_metrics(std::ostream& o) const {
+  auto line = [&](const char* name, const char* help, const char* type, auto v) {
+    o << "# HELP " << name << ' ' << help << "\n# TYPE " << name << ' ' << type << '\n'
+      << name << ' ' << v << '\n';
+  };
+  line("carcassonne_bot_moves_total", "Moves played by bots (bot seats and takeovers).", "counter",
+       bot_moves.load());
+  line("carcassonne_bot_think_seconds_total", "Time bots spent searching.", "counter",
+       static_cast<double>(bot_think_ns.load()) / 1e9);
+  line("carcassonne_bot_playouts_total", "Games simulated by bot searches.", "counter",
+       bot_playouts.load());
+  line("carcassonne_bot_results_dropped_total",
+       "Bot moves computed for a position that had changed meanwhile.", "counter",
+       bot_results_dropped.load());
+  line("carcassonne_bot_takeovers_total", "Times a bot began playing for an absent player.",
+       "counter", bot_takeovers.load());
+  line("carcassonne_bot_searches_running", "Bot searches running now.", "gauge",
+       bot_searches_running.load());
+  line("carcassonne_bot_searches_queued", "Bot searches waiting for a worker.", "gauge",
+       bot_searches_queued.load());
 }
 
 std::string metrics::render() const {
@@ -84,6 +126,7 @@ std::string metrics::render() const {
   o << "carcassonne_move_seconds_bucket{le=\"+Inf\"} " << cumulative << '\n'
     << "carcassonne_move_seconds_sum " << static_cast<double>(latency_sum_ns_.load()) / 1e9 << '\n'
     << "carcassonne_move_seconds_count " << latency_count_.load() << '\n';
+  render_bot_metrics(o);
   if (journal) {
     gauge("carcassonne_journal_commits_total", "Database transactions committed (or failed).",
           "counter", journal->commits.load());

@@ -36,6 +36,7 @@ json room_summary::to_json() const {
          {"spectators", spectators},
          {"spectator_delay", spectator_delay}};
   if (!commitment.empty()) j["commitment"] = commitment;  // docs/fairness.md
+  if (!bots.empty()) j["bots"] = bots;
   return j;
 }
 
@@ -105,6 +106,7 @@ json room::room_info() const {
             {"spectator_delay", settings_.spectator_delay},
             {"spectators", spectators_.size()}};
   if (!settings_.secret.empty()) info["fairness"] = fairness_part();
+  add_bot_fields(info);
   return info;
 }
 
@@ -205,6 +207,7 @@ void room::broadcast(const event_log& events) {
     for (const auto& c : spectators_) out(c, frame);
   }
   publish_summary();
+  schedule_bots();
 }
 
 void room::publish_summary() {
@@ -219,11 +222,14 @@ void room::publish_summary() {
   s.expansions = settings_.setup.value("expansions", json::array());
   s.connections = static_cast<int>(spectators_.size());
   s.commitment = commitment_;
-  for (const auto& seat : seats_) {
+  for (std::size_t i = 0; i < seats_.size(); ++i) {
+    const auto& seat = seats_[i];
     s.connections += seat.client != nullptr;
     if (!seat.taken) continue;
     ++s.taken;
     s.players.push_back(seat.name);
+    if (seat.bot)
+      s.bots.push_back({{"seat", i}, {"name", seat.name}, {"level", name_of(*seat.bot)}});
   }
   std::lock_guard lock(summary_mutex_);
   summary_ = std::move(s);
@@ -242,8 +248,10 @@ room_summary room::summary() const {
 
 bool room::abandoned() const {
   std::lock_guard lock(summary_mutex_);
+  // Bots alone do not keep a waiting room: nobody could start it.
+  const auto humans = summary_.taken - static_cast<int>(summary_.bots.size());
   return summary_.connections == 0 &&
-         (summary_.state == "finished" || (summary_.state == "waiting" && summary_.taken == 0));
+         (summary_.state == "finished" || (summary_.state == "waiting" && humans == 0));
 }
 
 json room::record() const {

@@ -77,6 +77,7 @@ void room::resume(const client_ptr& c, const protocol::resume_msg& m, const json
   }
   std::erase_if(spectators_, [&](const client_ptr& s) { return s == c; });
   it->client = c;
+  release_takeover(seat);
   c->set_room(settings_.id, true);
   spdlog::info("room {} seat {}: resumed", settings_.id, seat);
   send(c, protocol::reply("resumed", id, {{"room", settings_.id}, {"seat", seat}, {"seq", seq_}}));
@@ -183,15 +184,23 @@ void room::move(const client_ptr& c, const protocol::move_msg& m, const json& id
                                          ", the room at " + std::to_string(seq_) +
                                          ": apply the missing patches or ask for a snapshot"});
   json mv = m.move;
+  if (auto e = bot_seat_refusal(mv)) return refuse(*e);
   if (mv.contains("seat") && mv["seat"] != json(seat))
     return refuse({"wrong_seat", "you hold seat " + std::to_string(seat)});
   mv["seat"] = seat;
   auto parsed = protocol::move_from_json(mv, *game_);
   if (!parsed.ok()) return refuse(parsed.error);
-  const json normal = protocol::move_to_json(*parsed.value, *game_);
+  if (auto e = play_move(seat, *parsed.value, id, c)) return refuse(*e);
+  if (metrics_)
+    metrics_->observe_move_seconds(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+}
+
+std::optional<protocol::proto_error> room::play_move(int seat, const carcassonne::move& mv,
+                                                     const json& id, const client_ptr& c) {
+  const json normal = protocol::move_to_json(mv, *game_);
   event_log events;
-  if (auto st = apply_in_place(*game_, *parsed.value, &events); !st)
-    return refuse(protocol::from_engine(st.err()));
+  if (auto st = apply_in_place(*game_, mv, &events); !st) return protocol::from_engine(st.err());
   journal_.push_back(normal);
   outcomes_.push_back(fairness::outcomes(*game_, events));
   // In the journal before anyone hears of it: the answer and the patch wait for the commit.
@@ -214,9 +223,7 @@ void room::move(const client_ptr& c, const protocol::move_msg& m, const json& id
   }
   answer(c, seat, id, protocol::reply("move_accepted", id, {{"seq", seq_ + 1}}));
   broadcast(events);
-  if (metrics_)
-    metrics_->observe_move_seconds(
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+  return std::nullopt;
 }
 
 void room::chat(const client_ptr& c, const protocol::chat_msg& m, const json& id) {

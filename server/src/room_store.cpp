@@ -61,6 +61,7 @@ json room::stored_meta() const {
           {"seat_list", seats},
           {"creator_seat", creator_seat_},
           {"record_setup", game_ ? record_setup_ : json(nullptr)},
+          {"bots", bot_meta()},
           {"seq", seq_ + 1}};  // every write precedes the patch that shows it
 }
 
@@ -93,6 +94,7 @@ std::unique_ptr<room> room::restore(const stored_room& stored, metrics* m, std::
       r->seats_[i].nonce = list[i].value("nonce", std::string());
     }
     r->creator_seat_ = meta.at("creator_seat").get<int>();
+    r->restore_bot_meta(meta);
     r->seq_ = meta.at("seq").get<std::uint64_t>();
 
     const json& setup = meta.at("record_setup");

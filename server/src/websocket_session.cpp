@@ -304,6 +304,12 @@ void websocket_session::handle(const std::string& text) {
             to_room(room_, id, [m, id](room& r, const client_ptr& c) { r.history(c, m, id); });
         } else if constexpr (std::is_same_v<T, replay_msg>) {
           replay(m, id);
+        } else if constexpr (std::is_same_v<T, add_bot_msg>) {
+          if (in_room("add_bot"))
+            to_room(room_, id, [m, id](room& r, const client_ptr& c) { r.add_bot(c, m, id); });
+        } else if constexpr (std::is_same_v<T, remove_bot_msg>) {
+          if (in_room("remove_bot"))
+            to_room(room_, id, [m, id](room& r, const client_ptr& c) { r.remove_bot(c, m, id); });
         }
       },
       parsed.value->message);

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Runs the browser test (tests/web/web_test.mjs) against a real server:
-#   tests/web/run_web_test.sh path/to/carcassonne [ARTIFACTS_DIR] [SCRIPT]
+# Runs the browser test (tests/web/web_test.mjs, or another scenario of tests/web) against a
+# real server:
+#   tests/web/run_web_test.sh path/to/carcassonne [ARTIFACTS_DIR] [SCENARIO.mjs]
 # Installs what it needs when it is missing: Debian's chromium (apt-get) and playwright-core
 # (npm ci, pinned by package-lock.json, into tests/web/node_modules). Starts
 # `carcassonne serve --port 0 --allow-scripted true` on loopback, reads the port from the log,
@@ -12,7 +13,7 @@ set -uo pipefail
 bin=${1:?usage: run_web_test.sh path/to/carcassonne [ARTIFACTS_DIR]}
 bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
 artifacts=${2:-$(dirname "$bin")/web-artifacts}
-script=${3:-web_test.mjs}  # or fairness_test.mjs (docs/fairness.md)
+scenario=${3:-web_test.mjs}
 here=$(cd "$(dirname "$0")" && pwd)
 test_name=run_web_test
 . "$here/../e2e/test_server.sh"
@@ -40,7 +41,7 @@ start_server "$bin"
 
 rm -rf "$artifacts"
 mkdir -p "$artifacts"
-node "$here/${script}" "http://127.0.0.1:$port" "$bin" "$artifacts"
+node "$here/$scenario" "http://127.0.0.1:$port" "$bin" "$artifacts"
 test_status=$?
 
 stop_server

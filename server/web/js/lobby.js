@@ -3,6 +3,7 @@
 // expansions and their rule options (docs/options.md).
 import { el, clear } from './dom.js';
 import { EXPANSIONS, OPTIONS, expansionName, optionWords } from './names.js';
+import { botsFormPart, roomBotsNote } from './bots.js';
 
 const REFRESH_MS = 5000;
 const MAX_ROWS = 40;
@@ -34,7 +35,7 @@ export function renderLobby(ctx) {
       roomsBody.append(el('tr', { dataset: { room: r.id } },
         el('td', {}, r.name),
         el('td', {}, r.expansions.length ? r.expansions.map(expansionName).join(', ') : 'base game'),
-        el('td', {}, `${r.taken}/${r.seats}`, r.players.length ? el('div', { class: 'muted' }, r.players.join(', ')) : null),
+        el('td', {}, `${r.taken}/${r.seats}`, r.players.length ? el('div', { class: 'muted' }, r.players.join(', ')) : null, roomBotsNote(r)),
         el('td', {}, r.state, r.spectators ? el('div', { class: 'muted' }, `${r.spectators} watching`) : null),
         el('td', { class: 'room-actions' },
           canJoin ? el('button', { type: 'button', class: 'primary small', dataset: { action: 'join' }, onclick: () => ctx.join(r.id, name()) }, 'Join') : null, ' ',
@@ -48,6 +49,7 @@ export function renderLobby(ctx) {
   const isPublic = el('input', { type: 'checkbox', id: 'public', checked: true });
   const delay = el('input', { type: 'number', min: 0, max: 20, value: 0, id: 'spectator-delay', style: 'width:4em' });
   const sit = el('input', { type: 'checkbox', id: 'sit', checked: true });
+  const botsPart = botsFormPart();
   const expansionBoxes = EXPANSIONS.map(([id, label]) => {
     const box = el('input', { type: 'checkbox', value: id, id: `exp-${id}` });
     const opts = el('div', { class: 'options hidden' }, OPTIONS.filter((o) => o.expansion === id).map((o) => {
@@ -75,7 +77,7 @@ export function renderLobby(ctx) {
     if (script.value.trim()) Object.assign(setup, JSON.parse(script.value));
     const r = { type: 'create_room', seats: Number(seats.value), public: isPublic.checked, spectator_delay: Number(delay.value) || 0, setup };
     if (roomName.value.trim()) r.name = roomName.value.trim();
-    return r;
+    return Object.assign(r, botsPart.fields(r.seats));
   }
 
   const form = el('form', { id: 'create-form', onsubmit: async (e) => {
@@ -84,12 +86,13 @@ export function renderLobby(ctx) {
     ctx.setName(nameInput.value.trim());
     let r;
     try { r = request(); } catch (x) { error.textContent = `The scripted setup is not JSON: ${x.message}`; return; }
-    const message = await ctx.create(r, sit.checked, name());
+    const message = await ctx.create(r, sit.checked && !botsPart.allBots(r.seats), name());
     if (message) error.textContent = message;
   } },
   el('div', { class: 'form-row' }, roomName),
   el('div', { class: 'form-row' }, el('label', {}, 'Seats', seats), el('label', {}, isPublic, 'listed in the lobby'),
     el('label', {}, 'Spectators see', delay, 'moves late')),
+  botsPart.node,
   el('h3', {}, 'Expansions'), expansionBoxes.map((e) => e.node),
   el('details', {}, el('summary', {}, 'Scripted setup (test servers started with --allow-scripted only)'), script),
   el('div', { class: 'form-row' }, el('label', {}, sit, 'take a seat myself'), el('button', { type: 'submit', class: 'primary', id: 'create' }, 'Create the room')),

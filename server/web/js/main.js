@@ -127,6 +127,8 @@ function render(events = []) {
     mySeat: conn.mode === 'seat' ? conn.seat : null,
     creator: createdHere.has(view.room.id) || !!store.seatOf(view.room.id)?.creator,
     name: typed ?? store.playerName(),
+    request: (m) => conn.request(m),  // bots.js: add_bot, remove_bot, start
+    notice,
     async join(name, seat) {
       name = name.trim() || 'Player';
       store.setPlayerName(name);

@@ -4,6 +4,7 @@
 import { el } from './dom.js';
 import { cardName, CARD_HELP, expansionName, seatColour, plural } from './names.js';
 import { CATEGORIES } from './score_breakdown.js';
+import { seatBotMark } from './bots.js';
 
 const category = (c) => CATEGORIES.find(([k]) => k === c) ?? [c, c, c];
 
@@ -27,7 +28,7 @@ export function renderPanel(view, { me, breakdown = null, final = true }) {
     const toAct = game.awaiting?.seat === p.seat;
     return el('li', { class: `player${active ? ' active' : ''}${toAct ? ' to-act' : ''}`, dataset: { seat: p.seat } },
       el('span', { class: 'swatch', style: `background:${seatColour(p.seat)}` }),
-      el('span', { class: 'name' }, p.name ?? `seat ${p.seat}`, p.seat === me ? ' (you)' : '', active ? ' ▶' : ''),
+      el('span', { class: 'name' }, p.name ?? `seat ${p.seat}`, seatBotMark(room.seats.find((s) => s.seat === p.seat)), p.seat === me ? ' (you)' : '', active ? ' ▶' : ''),
       el('span', { class: 'score', dataset: { score: p.score } }, String(p.score)),
       el('span', { class: 'details' }, details), runningBreakdown);
   }));

@@ -1,6 +1,7 @@
 // A room before its game starts: the seats, the link to share, and Join, Leave and Start.
 import { el } from './dom.js';
 import { expansionName, seatColour } from './names.js';
+import { seatBotMark, waitingRoomBots } from './bots.js';
 
 // ctx: {mode: 'seat' | 'spectator', mySeat, creator, name, join(name, seat), start(), leave()}
 export function renderWaitingRoom(room, ctx) {
@@ -21,10 +22,11 @@ export function renderWaitingRoom(room, ctx) {
       el('h3', {}, `Seats (${taken} of ${room.seats.length} taken)`),
       el('ul', { class: 'seats' }, room.seats.map((s) => el('li', { dataset: { seat: s.seat } },
         el('span', { class: 'swatch', style: `background:${seatColour(s.seat)}` }),
-        s.name === null ? el('span', { class: 'muted' }, 'free') : el('span', {}, s.name),
+        s.name === null ? el('span', { class: 'muted' }, 'free') : el('span', {}, s.name), seatBotMark(s),
         s.seat === ctx.mySeat ? el('strong', {}, ' (you)') : null,
         s.name !== null && !s.connected ? el('span', { class: 'muted' }, ' (offline)') : null,
         s.name === null && ctx.mode !== 'seat' ? el('button', { type: 'button', class: 'small', dataset: { action: 'join-seat' }, onclick: () => ctx.join(nameInput.value, s.seat) }, 'Sit here') : null))),
+      waitingRoomBots(room, ctx),
       ctx.mode !== 'seat' && free.length
         ? el('div', { class: 'form-row' }, nameInput, el('button', { type: 'button', class: 'primary', dataset: { action: 'join' }, onclick: () => ctx.join(nameInput.value) }, 'Join the game'))
         : null,

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <variant>
 
+#include "carcassonne/protocol/bot_messages.hpp"
 #include "carcassonne/protocol/json_codec.hpp"
 
 namespace carcassonne::protocol {
@@ -24,6 +25,7 @@ struct create_room_msg {
   bool is_public = true;
   std::string name;
   int spectator_delay = 0;  // moves
+  room_bot_settings bots;   // bot seats, their pause, takeover (bot_messages.hpp)
 };
 struct list_rooms_msg {};
 struct join_msg {
@@ -65,7 +67,7 @@ struct history_msg {  // the events of the room's game so far, a page from move 
 using client_message =
     std::variant<hello_msg, create_room_msg, list_rooms_msg, join_msg, spectate_msg, leave_msg,
                  start_msg, move_msg, resume_msg, chat_msg, ping_msg, snapshot_msg, replay_msg,
-                 nonce_msg, history_msg>;
+                 nonce_msg, history_msg, add_bot_msg, remove_bot_msg>;
 
 struct request {
   client_message message;

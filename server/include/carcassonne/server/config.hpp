@@ -32,6 +32,10 @@ struct config {
   std::string data_dir = "data";  // CARCASSONNE_DATA_DIR: the database is carcassonne.db in it
   bool journal = true;            // CARCASSONNE_JOURNAL: store rooms and moves (off: memory only)
   bool journal_full_sync = true;  // CARCASSONNE_JOURNAL_SYNC: full (power loss) or normal (crash)
+  // Bots: worker threads, so also the most searches running at once; each move's budget.
+  int bot_threads = 1;      // CARCASSONNE_BOT_THREADS
+  int bot_playouts = 2000;  // CARCASSONNE_BOT_PLAYOUTS: the strong bot's playouts per move
+  int bot_think_ms = 1000;  // CARCASSONNE_BOT_THINK_MS: a search stops after this long
 
   std::string database_path() const { return data_dir + "/carcassonne.db"; }
   std::string web_root;  // CARCASSONNE_WEB_ROOT: serve the page from disk (dev)

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "carcassonne/protocol/messages.hpp"
+#include "carcassonne/server/bot_pool.hpp"
 #include "carcassonne/server/config.hpp"
 #include "carcassonne/server/metrics.hpp"
 #include "carcassonne/server/room.hpp"
@@ -24,7 +25,10 @@ struct room_entry {
 class lobby {
  public:
   lobby(boost::asio::any_io_executor executor, const config& c, metrics& m)
-      : executor_(std::move(executor)), config_(c), metrics_(m) {}
+      : executor_(std::move(executor)),
+        config_(c),
+        metrics_(m),
+        bots_(std::make_unique<bot_pool>(c.bot_threads, &m)) {}
 
   // Validates the settings (expansions, options, scripts) and creates a room; the answer is
   // the room's id or an error (bad_setup and the engine's setup codes, server_full).
@@ -52,6 +56,8 @@ class lobby {
   std::size_t size() const;
   // Forgets every room (server teardown, after the I/O threads have stopped).
   void clear();
+  // Stops the bots' workers (server teardown, before clear()).
+  void stop_bots() { bots_->stop(); }
 
  private:
   bool make_space();  // drops abandoned rooms when at the cap
@@ -65,6 +71,7 @@ class lobby {
   mutable std::mutex mutex_;
   std::map<std::string, std::shared_ptr<room_entry>> rooms_;
   std::vector<std::string> order_;  // creation order, for listing and eviction
+  std::unique_ptr<bot_pool> bots_;  // every room's bots think here
 };
 
 }  // namespace carcassonne::server

@@ -3,6 +3,7 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
+#include <ostream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -24,12 +25,17 @@ class metrics {
   std::atomic<std::int64_t> messages_in{0}, messages_out{0};
   std::atomic<std::int64_t> bytes_in{0}, bytes_out{0};
   std::atomic<std::int64_t> dropped_slow{0}, dropped_flood{0}, dropped_oversize{0};
+  // Bots (bot_pool, room_bots.cpp): moves played, results dropped as stale, time and playouts.
+  std::atomic<std::int64_t> bot_moves{0}, bot_results_dropped{0}, bot_takeovers{0};
+  std::atomic<std::int64_t> bot_think_ns{0}, bot_playouts{0};
+  std::atomic<std::int64_t> bot_searches_running{0}, bot_searches_queued{0};
 
   const store* journal = nullptr;  // its commit counters are shown when the journal is on
 
   void rejected(std::string_view code);
   void observe_move_seconds(double seconds);
   std::string render() const;
+  void render_bot_metrics(std::ostream& o) const;
 
  private:
   // Every engine error code, then the protocol's and the server's, then "other".

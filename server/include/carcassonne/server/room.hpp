@@ -17,6 +17,7 @@
 #include "carcassonne/engine/game.hpp"
 #include "carcassonne/protocol/messages.hpp"
 #include "carcassonne/protocol/view_doc.hpp"
+#include "carcassonne/server/bot_runner.hpp"
 #include "carcassonne/server/metrics.hpp"
 #include "carcassonne/server/room_timer.hpp"
 #include "carcassonne/server/store.hpp"
@@ -59,6 +60,7 @@ struct room_summary {
   int seats = 0, taken = 0, spectators = 0, spectator_delay = 0;
   int connections = 0;  // connected seats and spectators
   json players = json::array();
+  json bots = json::array();  // {seat, name, level} of each bot seat
   json expansions = json::array();
   std::string commitment;  // docs/fairness.md; empty: none
   json to_json() const;
@@ -79,6 +81,16 @@ class room {
   // A room without a timer never acts on its own.
   void attach_timer(room_timer_ptr t) { timer_ = std::move(t); }
 
+  // Bots (room_bots.cpp). Bots think on `runner`, never on the room's strand; `post` brings
+  // their moves back onto it. Without a runner and a timer, bots and takeovers never move.
+  void attach_bots(bot_runner* runner, poster post, bot_limits limits);
+  // At creation: seats the bots of `b.seats`, keeps the pause and takeover settings.
+  void set_bot_settings(const protocol::room_bot_settings& b);
+  // Room-strand: plays one move for `seat` now (no pause) with a bot of `level`, through the
+  // same path as every move, if that seat is to act; the result is dropped if the game moved
+  // on meanwhile. For a clock's "timeout action: bot".
+  void play_for_seat(int seat, bot_level level);
+
   // Room-strand calls: one per client message, plus disconnected().
   void join(const client_ptr& c, const protocol::join_msg& m, const json& id);
   void spectate(const client_ptr& c, const json& id);
@@ -92,6 +104,8 @@ class room {
   // The events of the game so far, rebuilt from the journal, at most history_page moves a time.
   void history(const client_ptr& c, const protocol::history_msg& m, const json& id);
   static constexpr int history_page = 40;
+  void add_bot(const client_ptr& c, const protocol::add_bot_msg& m, const json& id);
+  void remove_bot(const client_ptr& c, const protocol::remove_bot_msg& m, const json& id);
   void disconnected(const client_ptr& c);
 
   // Thread-safe.
@@ -122,6 +136,8 @@ class room {
     client_ptr client;
     std::deque<std::pair<json, frame_ptr>> answered;  // client id -> answer (duplicates)
     protocol::view_doc private_view;                  // last private part sent
+    std::optional<bot_level> bot;                     // a bot's seat (no token, no client)
+    std::optional<bot_level> played_by;               // takeover: a bot plays for the absent owner
   };
 
   int seat_of(const client_link* c) const;
@@ -139,6 +155,24 @@ class room {
   // Fairness (room_fairness.cpp): the room part's "fairness", the seed a start derives.
   json fairness_part() const;
   std::string game_seed(const std::vector<seat_slot>& seats) const;
+  // The one path of every accepted move, a client's or a bot's: apply, journal, answer `c` (if
+  // any), broadcast. An engine refusal is returned and changes nothing.
+  std::optional<protocol::proto_error> play_move(int seat, const carcassonne::move& mv,
+                                                 const json& id, const client_ptr& c);
+
+  // Bots (room_bots.cpp).
+  std::optional<bot_level> controller(int seat) const;  // the bot that moves for a seat, if any
+  std::optional<protocol::proto_error> bot_seat_refusal(const json& mv) const;
+  void schedule_bots();  // after every change: a bot to act gets its turn, takeovers start
+  void cancel_bot_turn();
+  void start_bot_turn(int seat, bot_level level, bool forced, std::chrono::milliseconds pause);
+  void think(std::uint64_t ticket);
+  void on_bot_result(std::uint64_t ticket, const bot_result& r);
+  void release_takeover(int seat);
+  bool can_manage_bots(const client_ptr& c, const json& id);
+  void add_bot_fields(json& info) const;
+  json bot_meta() const;
+  void restore_bot_meta(const json& meta);
   std::string view_text(int seat);  // the whole view of a seat (or spectator, -1), as sent
   void send_snapshot(const client_ptr& c, int seat, const json& id);
   void broadcast(const event_log& events);
@@ -183,6 +217,24 @@ class room {
   store* store_ = nullptr;
   poster post_;
   room_timer_ptr timer_;
+
+  // Bots: settings, the pending bot turn (ticket 0: none) and a pending takeover.
+  struct bot_turn {
+    std::uint64_t ticket = 0;
+    int seat = -1;
+    std::size_t moves = 0;  // journal length it was asked for: a later result is stale
+    bot_level level = bot_level::random;
+    bool forced = false;  // play_for_seat: not cancelled while the seat is still to act
+    room_timer::handle timer = 0;
+  };
+  protocol::room_bot_settings bot_settings_;
+  bot_runner* bot_runner_ = nullptr;
+  poster bot_post_;
+  bot_limits bot_limits_;
+  std::uint64_t last_ticket_ = 0;
+  bot_turn bot_turn_;
+  int absent_seat_ = -1;  // to act and disconnected; takeover_timer_ hands it to a bot
+  room_timer::handle takeover_timer_ = 0;
   std::uint64_t writes_issued_ = 0, writes_durable_ = 0;
   std::deque<held_frame> outbox_;
   bool storage_failed_ = false;

@@ -1,0 +1,100 @@
+// Bots over real sockets: a human plays a whole game against a bot seat, and a bots-only game,
+// set up with add_bot, runs to the end while its creator watches; the lobby and /metrics show
+// the bots.
+#include "e2e_client.hpp"
+
+using namespace e2e;
+
+TEST_CASE("e2e: a human against a bot seat, to the end; the bot's seat is not the human's") {
+  test_server server;
+  const auto port = server.port();
+  ws_client a(port), s(port);
+  auto made = a.request({{"type", "create_room"},
+                         {"seats", 2},
+                         {"bots", {nullptr, "random"}},
+                         {"bot_pause_ms", 0},
+                         {"setup", {{"seed", "e2e-bots"}}}});
+  REQUIRE_MESSAGE(made["type"] == "room_created", made.dump());
+  const std::string room = made["room"];
+  join(a, room, "Ann");
+  spectate(s, room);
+  a.wait_view([](const json& v) { return v["room"]["spectators"] == 1; }, "the spectator");
+  CHECK(a.view["room"]["seats"][1]["bot"] == "random");
+  CHECK(a.view["room"]["seats"][1]["name"] == "Random bot 2");
+  auto r = a.request({{"type", "start"}});
+  REQUIRE_MESSAGE(r["type"] == "started", r.dump());
+
+  // A move for the bot's seat is refused, whoever's turn it is.
+  auto refused = a.request({{"type", "move"}, {"move", {{"type", "pass"}, {"seat", 1}}}});
+  CHECK(refused["code"] == "not_your_seat");
+
+  std::mt19937_64 chooser(3);
+  int mine = 0;
+  for (int i = 0; i < 2000; ++i) {
+    a.wait_view(
+        [](const json& v) {
+          return !v["game"].is_null() &&
+                 (v["game"]["status"] == "finished" || v["game"]["awaiting"]["seat"] == 0);
+        },
+        "Ann's turn or the end");
+    if (a.view["game"]["status"] == "finished") break;
+    const json& legal = a.view["game"]["legal_moves"];
+    REQUIRE(!legal.empty());
+    auto m = a.request({{"type", "move"}, {"move", legal[chooser() % legal.size()]}});
+    REQUIRE_MESSAGE(m["type"] == "move_accepted", m.dump());
+    a.wait_seq(m["seq"].get<std::uint64_t>());  // the answer comes before its patch
+    ++mine;
+  }
+  REQUIRE(a.view["game"]["status"] == "finished");
+  s.wait_seq(a.seq);
+  CHECK(s.view["game"]["status"] == "finished");
+  CHECK_FALSE(a.gap);
+  CHECK_FALSE(s.gap);
+  check_view_is_snapshot(a);
+
+  const auto m = http_get(port, "/metrics");
+  const double all = metric(m.body, "carcassonne_moves_accepted_total");
+  CHECK(metric(m.body, "carcassonne_bot_moves_total") == all - mine);
+  CHECK(all - mine > 30);
+  CHECK(metric(m.body, "carcassonne_requests_rejected_total{code=\"not_your_seat\"}") == 1);
+
+  const json rooms = json::parse(http_get(port, "/api/rooms").body)["rooms"];
+  REQUIRE(rooms.size() == 1);
+  CHECK(rooms[0]["players"] == json::array({"Ann", "Random bot 2"}));
+  CHECK(rooms[0]["bots"] ==
+        json::array({{{"seat", 1}, {"name", "Random bot 2"}, {"level", "random"}}}));
+}
+
+TEST_CASE("e2e: a bots-only room set up with add_bot runs to the end while its creator watches") {
+  test_server server;
+  const auto port = server.port();
+  ws_client c(port), other(port);
+  auto made = c.request(
+      {{"type", "create_room"}, {"seats", 3}, {"bot_pause_ms", 0}, {"setup", json::object()}});
+  REQUIRE(made["type"] == "room_created");
+  const std::string room = made["room"];
+  spectate(c, room);
+  spectate(other, room);
+  for (const char* level : {"greedy", "strong", "random"}) {
+    auto added = c.request({{"type", "add_bot"}, {"level", level}});
+    REQUIRE_MESSAGE(added["type"] == "bot_added", added.dump());
+  }
+  CHECK(c.request({{"type", "add_bot"}, {"level", "random"}})["code"] == "room_full");
+  CHECK(other.request({{"type", "remove_bot"}, {"seat", 0}})["code"] == "not_creator");
+  CHECK(c.request({{"type", "remove_bot"}, {"seat", 2}})["type"] == "bot_removed");
+  CHECK(c.request({{"type", "add_bot"}, {"level", "random"}, {"seat", 2}})["type"] == "bot_added");
+  c.wait_view([](const json& v) { return v["room"]["seats"][2]["bot"] == "random"; },
+              "the third bot");
+  auto r = c.request({{"type", "start"}});
+  REQUIRE_MESSAGE(r["type"] == "started", r.dump());
+  CHECK(c.request({{"type", "add_bot"}, {"level", "random"}})["code"] == "already_started");
+  c.wait_view([](const json& v) { return v["room"]["state"] == "finished"; }, "the end");
+  other.wait_seq(c.seq);
+  CHECK(other.view["game"]["status"] == "finished");
+  CHECK_FALSE(c.gap);
+  CHECK_FALSE(other.gap);
+  const auto m = http_get(port, "/metrics");
+  CHECK(metric(m.body, "carcassonne_bot_moves_total") ==
+        metric(m.body, "carcassonne_moves_accepted_total"));
+  CHECK(metric(m.body, "carcassonne_games_finished_total") == 1);
+}

@@ -1,0 +1,88 @@
+// The bot workers: searches run on the pool's threads, never the caller's, at most as many at
+// once as it has threads; stop() drops what waits. The bot settings of the configuration.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <future>
+#include <mutex>
+#include <set>
+#include <thread>
+
+#include "carcassonne/protocol/json_codec.hpp"
+#include "carcassonne/server/bot_pool.hpp"
+#include "carcassonne/server/config.hpp"
+
+using namespace carcassonne;
+using namespace carcassonne::server;
+
+namespace {
+
+bot_job job_for_a_new_game() {
+  game_setup setup;
+  setup.seats = 2;
+  setup.seed = "pool-test";
+  auto g = new_game(setup);
+  REQUIRE(g.ok());
+  bot_job job;
+  job.info = information_set_of(g.value(), 0);
+  job.level = bot_level::random;
+  return job;
+}
+
+}  // namespace
+
+TEST_CASE("the bot pool searches on its own thread: one worker thread, the caller never") {
+  metrics stats;
+  bot_pool pool(1, &stats);
+  const auto job = job_for_a_new_game();
+  std::mutex mutex;
+  std::set<std::thread::id> threads;
+  std::vector<std::int64_t> running;  // seen by each callback (checked here: one thread asserts)
+  std::vector<move> chosen;
+  int done = 0;
+  std::promise<void> all;
+  for (int i = 0; i < 5; ++i) {
+    pool.submit(job, [&](bot_result r) {
+      std::lock_guard lock(mutex);
+      threads.insert(std::this_thread::get_id());
+      running.push_back(stats.bot_searches_running.load());
+      chosen.push_back(r.choice.chosen);
+      if (++done == 5) all.set_value();
+    });
+  }
+  REQUIRE(all.get_future().wait_for(std::chrono::seconds(30)) == std::future_status::ready);
+  pool.stop();
+  for (auto n : running) CHECK(n == 0);  // each search is counted out before its result
+  const auto legal = legal_actions(job.info.state);
+  for (const auto& m : chosen) CHECK(std::find(legal.begin(), legal.end(), m) != legal.end());
+  CHECK(threads.size() == 1);
+  CHECK(threads.count(std::this_thread::get_id()) == 0);
+  CHECK(stats.bot_searches_running.load() == 0);
+  CHECK(stats.bot_searches_queued.load() == 0);
+  // After stop, jobs are dropped: nothing runs.
+  pool.submit(job, [&](bot_result) { FAIL("a job ran after stop"); });
+  CHECK(stats.bot_searches_queued.load() == 0);
+}
+
+TEST_CASE("the bot settings of the configuration: flags, defaults and bad values") {
+  std::string message;
+  bool help = false;
+  const std::vector<std::string> none;
+  auto d = parse_config(none, false, message, help);
+  REQUIRE(d);
+  CHECK(d->bot_threads == 1);
+  CHECK(d->bot_playouts == 2000);
+  CHECK(d->bot_think_ms == 1000);
+  const std::vector<std::string> args{"--bot-threads", "3", "--bot-playouts", "500",
+                                      "--bot-think-ms=250"};
+  auto c = parse_config(args, false, message, help);
+  REQUIRE_MESSAGE(c, message);
+  CHECK(c->bot_threads == 3);
+  CHECK(c->bot_playouts == 500);
+  CHECK(c->bot_think_ms == 250);
+  const std::vector<std::string> bad{"--bot-threads", "0"};
+  CHECK_FALSE(parse_config(bad, false, message, help));
+  CHECK(message == "invalid value for --bot-threads: '0'");
+  CHECK(config_help().find("CARCASSONNE_BOT_THREADS") != std::string::npos);
+}

@@ -1,0 +1,109 @@
+#!/usr/bin/env node
+// Browser test of the page's bots (server/web/js/bots.js), in Debian's Chromium driven by
+// playwright-core, run by run_web_test.sh like web_test.mjs:
+//
+//   node tests/web/bots_test.mjs http://127.0.0.1:PORT path/to/carcassonne ARTIFACTS_DIR
+//
+// Ann creates a 3-seat room with a greedy bot from the lobby form and sits; the waiting room
+// marks the bot; she adds a random bot and removes the greedy one with the buttons. Then she
+// creates a room of two bots only: she watches it, starts it from the waiting room, and the
+// game plays to the end by itself; the bots are marked in the players panel, Eve sees the room
+// in the lobby with its bots, and the final scores shown are those of `carcassonne replay` on
+// the game's record. Exit 0 on success, 1 with a message on failure.
+import { createRequire } from 'node:module';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+
+const require = createRequire(import.meta.url);
+const { chromium } = require('playwright-core');
+
+const [base, binary, artifacts] = process.argv.slice(2);
+if (!base || !binary || !artifacts) {
+  console.error('usage: bots_test.mjs BASE_URL CARCASSONNE_BINARY ARTIFACTS_DIR');
+  process.exit(2);
+}
+mkdirSync(artifacts, { recursive: true });
+const started = Date.now();
+const step = (text) => console.log(`bots_test: ${((Date.now() - started) / 1000).toFixed(1)} s: ${text}`);
+const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync'];
+
+let browser;
+async function main() {
+  browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', headless: true, args: FLAGS });
+  const errors = [];
+  const open = async (name) => {
+    const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+    page.setDefaultTimeout(15000);
+    page.on('pageerror', (e) => errors.push(`${name}: ${e.message}`));
+    page.on('console', (m) => { if (m.type() === 'error') errors.push(`${name} console: ${m.text()}`); });
+    return page;
+  };
+  const ann = await open('ann');
+  const eve = await open('eve');
+  const shot = (page, name) => page.screenshot({ path: join(artifacts, `bots-${name}.png`) });
+
+  // ---- A room with a bot, made from the form; bots added and removed in the waiting room.
+  await ann.goto(base);
+  await ann.fill('#player-name', 'Ann');
+  await ann.selectOption('#seats', '3');
+  await ann.fill('#bot-count', '1');
+  await ann.selectOption('#bot-level', 'greedy');
+  await ann.click('#create');
+  await ann.waitForFunction(() => /room=/.test(location.hash));
+  await ann.locator('.seats li[data-seat="2"] .bot-mark[data-bot="greedy"]').waitFor();
+  await ann.locator('.seats li[data-seat="0"]', { hasText: 'Ann' }).waitFor();
+  await ann.selectOption('#add-bot-level', 'random');
+  await ann.click('[data-action=add-bot]');
+  await ann.locator('.seats li[data-seat="1"] .bot-mark[data-bot="random"]').waitFor();
+  await shot(ann, '01-waiting-room');
+  await ann.click('[data-action=remove-bot][data-seat="2"]');
+  await ann.locator('.seats li[data-seat="2"]', { hasText: 'free' }).waitFor();
+  step('bots added from the form and the waiting room, and removed');
+
+  // ---- A bots-only room: Ann watches, starts it, and it plays to the end by itself.
+  await ann.goto(`${base}/#`);
+  await ann.locator('#create').waitFor();
+  await ann.fill('#room-name', 'Bots only');
+  await ann.selectOption('#seats', '2');
+  await ann.fill('#bot-count', '2');
+  await ann.selectOption('#bot-level', 'random');
+  await ann.fill('#bot-pause', '0');
+  await ann.click('#create');
+  await ann.waitForFunction(() => /room=/.test(location.hash));
+  const room = new URL(ann.url()).hash.replace(/^#room=/, '');
+  await ann.getByText('You are watching this room.').waitFor();
+  await ann.locator('.seats .bot-mark').nth(1).waitFor();
+  await eve.goto(base);
+  await eve.locator(`tr[data-room="${room}"] .bot-mark`, { hasText: '2 bots' }).waitFor();
+  await ann.click('[data-action=start]:not([disabled])');
+  await ann.locator('.players .bot-mark').first().waitFor();
+  step(`bots-only room ${room} started`);
+  await ann.locator('table.final').waitFor({ timeout: 120000 });
+  await shot(ann, '02-bots-game-over');
+  const rows = await ann.$$eval('table.final tbody tr', (rs) => rs.map((r) => [Number(r.dataset.seat), Number(r.querySelector('.final-score').textContent)]));
+  const shown = [];
+  for (const [seat, score] of rows) shown[seat] = score;
+
+  const record = await fetch(`${base}/api/rooms/${room}/record`).then((r) => r.json());
+  const file = join(tmpdir(), `bots_test_record_${process.pid}.json`);
+  writeFileSync(file, JSON.stringify(record));
+  const replayed = JSON.parse(execFileSync(binary, ['replay', file], { encoding: 'utf8' }));
+  if (replayed.status !== 'finished' || JSON.stringify(replayed.scores) !== JSON.stringify(shown))
+    throw new Error(`the page shows ${JSON.stringify(shown)}, the record replays to ${JSON.stringify(replayed)}`);
+  step(`the bots played ${record.moves.length} moves to ${JSON.stringify(shown)}, as the record replays`);
+  if (errors.length) throw new Error(`errors in the pages:\n${errors.join('\n')}`);
+}
+
+try {
+  await main();
+  console.log(`bots_test: ok in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  await browser?.close();
+  process.exit(0);
+} catch (e) {
+  console.error(`bots_test: FAIL: ${e.stack ?? e}`);
+  await browser?.close().catch(() => {});
+  process.exit(1);
+}
