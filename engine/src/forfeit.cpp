@@ -18,8 +18,8 @@ namespace {
 // replay must not change when move generation is reworked.
 auto order_key(const move& m) {
   return std::tuple(static_cast<int>(m.type), m.at.y, m.at.x, m.rotation,
-                    static_cast<int>(m.figure), m.feature, m.to, m.choice, m.protect,
-                    m.has_target, m.path_length);
+                    static_cast<int>(m.figure), m.feature, m.to, m.choice, m.protect, m.has_target,
+                    m.path_length);
 }
 
 bool before(const move& a, const move& b) {

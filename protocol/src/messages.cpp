@@ -103,6 +103,7 @@ parsed_request parse_request(std::string_view text) {
     f.integer("seats", 2, 6, m.seats, false) && f.boolean("public", m.is_public) &&
         f.string("name", m.name, max_name, false) &&
         f.integer("spectator_delay", 0, 20, m.spectator_delay, false);
+    if (auto match = j.find("match"); match != j.end()) m.match = *match;  // checked by the lobby
     msg = m;
   } else if (type == "list_rooms") {
     msg = list_rooms_msg{};
@@ -144,6 +145,16 @@ parsed_request parse_request(std::string_view text) {
     msg = ping_msg{};
   } else if (type == "snapshot") {
     msg = snapshot_msg{};
+  } else if (type == "resign" || type == "undo" || type == "undo_answer" || type == "rematch") {
+    match_msg m;
+    m.what = type == "resign"        ? match_msg::kind::resign
+             : type == "undo"        ? match_msg::kind::undo
+             : type == "undo_answer" ? match_msg::kind::undo_answer
+                                     : match_msg::kind::rematch;
+    f.boolean("accept", m.accept);
+    if (!f.failed && m.what == match_msg::kind::undo_answer && !j.contains("accept"))
+      f.fail("'accept' (true or false) answers the undo request");
+    msg = m;
   } else if (type == "replay") {
     replay_msg m;
     f.string("room", m.room, max_room_id) && f.integer("move", 0, 1'000'000, m.move, false);

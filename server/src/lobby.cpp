@@ -34,6 +34,9 @@ lobby::created lobby::create(const protocol::create_room_msg& m,
   s.spectator_delay = m.spectator_delay;
   s.max_spectators = config_.max_spectators;
   s.setup = setup;
+  auto match = match_options_from_json(m.match);
+  if (!match.ok()) return {nullptr, match.error};
+  s.match = *match.value;
   std::lock_guard lock(mutex_);
   if (rooms_.size() >= config_.max_rooms && !make_space())
     return {nullptr, {"server_full", "the server holds as many rooms as it may"}};
@@ -58,10 +61,27 @@ std::shared_ptr<room_entry> lobby::add(std::shared_ptr<room> r) {
         });
   }
   entry->game_room->attach_timer(make_asio_room_timer(entry->strand));
+  entry->game_room->attach_spawner([this](room_settings s, std::vector<room::seat_init> seats) {
+    return spawn_rematch(std::move(s), seats);
+  });
   rooms_[id] = entry;
   order_.push_back(id);
   metrics_.rooms.store(static_cast<std::int64_t>(rooms_.size()));
   return entry;
+}
+
+std::string lobby::spawn_rematch(room_settings s, const std::vector<room::seat_init>& seats) {
+  std::shared_ptr<room_entry> entry;
+  {
+    std::lock_guard lock(mutex_);
+    if (rooms_.size() >= config_.max_rooms && !make_space()) return {};
+    do s.id = random_hex(10);
+    while (rooms_.count(s.id));
+    s.seed = s.id + "/" + random_hex(16);
+    entry = add(room::rematch_room(std::move(s), seats, &metrics_));
+  }
+  boost::asio::post(entry->strand, [entry] { entry->game_room->start_rematch(); });
+  return entry->game_room->id();
 }
 
 bool lobby::restore(std::string& error) {

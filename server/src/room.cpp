@@ -24,16 +24,18 @@ void append_room_ops(std::string& ops, const json& from, const json& to) {
 }  // namespace
 
 json room_summary::to_json() const {
-  return {{"id", id},
-          {"name", name},
-          {"state", state},
-          {"public", is_public},
-          {"seats", seats},
-          {"taken", taken},
-          {"players", players},
-          {"expansions", expansions},
-          {"spectators", spectators},
-          {"spectator_delay", spectator_delay}};
+  json j{{"id", id},
+         {"name", name},
+         {"state", state},
+         {"public", is_public},
+         {"seats", seats},
+         {"taken", taken},
+         {"players", players},
+         {"expansions", expansions},
+         {"spectators", spectators},
+         {"spectator_delay", spectator_delay}};
+  if (!match.is_null()) j["match"] = match;  // only for rooms with match options set
+  return j;
 }
 
 room::room(room_settings settings, metrics* m, std::weak_ptr<const client_link> creator)
@@ -91,15 +93,15 @@ json room::room_info() const {
                      {"connected", s.client != nullptr}});
   }
   const char* state = !game_ ? "waiting" : game_->finished ? "finished" : "playing";
-  return {{"id", settings_.id},
-          {"name", settings_.name},
-          {"public", settings_.is_public},
-          {"state", state},
-          {"seats", seats},
-          {"expansions", settings_.setup.value("expansions", json::array())},
-          {"options", settings_.setup.value("options", json::object())},
-          {"spectator_delay", settings_.spectator_delay},
-          {"spectators", spectators_.size()}};
+  return with_match_info({{"id", settings_.id},
+                          {"name", settings_.name},
+                          {"public", settings_.is_public},
+                          {"state", state},
+                          {"seats", seats},
+                          {"expansions", settings_.setup.value("expansions", json::array())},
+                          {"options", settings_.setup.value("options", json::object())},
+                          {"spectator_delay", settings_.spectator_delay},
+                          {"spectators", spectators_.size()}});
 }
 
 std::string room::view_text(int seat) {
@@ -211,6 +213,7 @@ void room::publish_summary() {
   s.spectators = static_cast<int>(spectators_.size());
   s.spectator_delay = settings_.spectator_delay;
   s.expansions = settings_.setup.value("expansions", json::array());
+  if (!settings_.match.is_default()) s.match = settings_.match.to_json();
   s.connections = static_cast<int>(spectators_.size());
   for (const auto& seat : seats_) {
     s.connections += seat.client != nullptr;

@@ -40,8 +40,8 @@ TEST_CASE("forfeit: a shared city completed later scores for the others only") {
   CHECK(p.score_of(1) == 5);   // frozen at the forfeit
   CHECK_FALSE(points_for(events, 1));
   CHECK(points_for(events, 2));
-  CHECK(p.supply_of(1) == 7);   // its follower came back all the same
-  CHECK(p.s.active == 2);       // seat 1's turn is skipped
+  CHECK(p.supply_of(1) == 7);  // its follower came back all the same
+  CHECK(p.s.active == 2);      // seat 1's turn is skipped
 }
 
 TEST_CASE("forfeit: the forfeited seat's followers still hold the majority") {

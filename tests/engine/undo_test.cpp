@@ -36,8 +36,8 @@ TEST_CASE("undo: nothing after a score") {
 
 TEST_CASE("undo: the events that make a step final") {
   CHECK_FALSE(reveals_or_scores({}));
-  CHECK_FALSE(reveals_or_scores({event{.type = event_type::tile_placed},
-                                 event{.type = event_type::figure_deployed}}));
+  CHECK_FALSE(reveals_or_scores(
+      {event{.type = event_type::tile_placed}, event{.type = event_type::figure_deployed}}));
   for (auto t : {event_type::tile_drawn, event_type::turn_started, event_type::points,
                  event_type::token_drawn, event_type::gift_received, event_type::gift_opened,
                  event_type::die_rolled, event_type::tile_hidden, event_type::revolt,

@@ -5,6 +5,7 @@ import { Board } from './board.js';
 import { Decisions } from './actions.js';
 import { renderPanel } from './panel.js';
 import { describeEvents } from './events_text.js';
+import { renderMatchBar } from './clocks.js';
 
 const MAX_LOG = 300;
 
@@ -46,6 +47,8 @@ export class GameScreen {
     document.title = game.legal_moves ? 'Your turn — Carcassonne' : `${this.view.room.name} — Carcassonne`;
     clear(this.bar).append(bar);
     clear(this.panel).append(renderPanel(this.view, { me: game.viewer }));
+    const match = renderMatchBar(this.view, { conn: this.conn, nameOf: (s) => this.nameOf(s) });
+    if (match) this.panel.prepend(match);
     if (game.status === 'finished')
       this.panel.append(el('p', {}, el('button', { type: 'button', id: 'replay-open', onclick: () => this.showReplay(0) }, 'Replay the game move by move')));
   }
