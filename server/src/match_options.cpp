@@ -72,8 +72,8 @@ protocol::parsed<match_options> match_options_from_json(const nlohmann::json& j)
   long long initial = 600, increment = 20, decision = 60, hours = 24, away = 0, answer = 60;
   if (!read_int("initial_s", 1, max_seconds, initial) ||
       !read_int("increment_s", 0, 3600, increment) || !read_int("decision_s", 1, 86400, decision) ||
-      !read_int("move_hours", 1, 24 * 30, hours) || !read_int("away_limit_s", 0, max_seconds, away) ||
-      !read_int("answer_s", 5, 86400, answer))
+      !read_int("move_hours", 1, 24 * 30, hours) ||
+      !read_int("away_limit_s", 0, max_seconds, away) || !read_int("answer_s", 5, 86400, answer))
     return bad("a time of 'match' is not an integer in its range (docs/options.md)");
   for (const auto& [key, value] : j.items())
     if (key != "clock" && key != "timeout" && key != "undo" && key != "initial_s" &&

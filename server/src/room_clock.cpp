@@ -11,8 +11,7 @@ room_clock::room_clock(const match_options& o, int seats) : options_(o) {
 
 room_clock::ms room_clock::remaining(int seat, time_point now) const {
   ms left = remaining_.at(static_cast<std::size_t>(seat));
-  if (running_ && *running_ == seat)
-    left -= std::chrono::duration_cast<ms>(now - since_);
+  if (running_ && *running_ == seat) left -= std::chrono::duration_cast<ms>(now - since_);
   return std::max(left, ms(0));
 }
 

@@ -68,7 +68,7 @@ void room::after_move(std::optional<game_state> before, const carcassonne::move&
   if (before && !reveals_or_scores(events))
     undo_points_.push_back({std::move(*before), {m, events}});
   else
-    undo_points_.clear();  // nothing before a draw or a score can be taken back
+    undo_points_.clear();                 // nothing before a draw or a score can be taken back
   if (undo_request_) end_undo_request();  // the question was about another position
   clock_changed(true);
   if (clock_.enabled() && !game_->finished) persist_meta();  // the clocks, with the move
@@ -205,7 +205,8 @@ void room::match_action(const client_ptr& c, const protocol::match_msg& m, const
   if (m.what == kind::undo_answer) return answer_undo(c, seat, m.accept, id);
   if (has_forfeited(*game_, static_cast<seat_t>(seat)))
     return fail(c, id, "already_forfeited", "you have already left this game");
-  forfeit_seats(static_cast<std::uint8_t>(1u << seat), "resign", false);  // journaled first: the answer waits for the write
+  forfeit_seats(static_cast<std::uint8_t>(1u << seat), "resign",
+                false);  // journaled first: the answer waits for the write
   send(c, protocol::reply("resigned", id, {{"room", settings_.id}, {"seat", seat}}));
 }
 

@@ -71,10 +71,11 @@ TEST_CASE("undo is refused after a score and after a draw, and changes nothing")
   free_undo.undo = undo_mode::free;
   table t(2, free_undo, scripted({"BA/C", "BA/RFr", "BA/RFr"}));
   t.r->move(t.seats[0], messages::move_of(place_city()), nullptr);
-  t.r->move(t.seats[0],
-            messages::move_of(
-                {{"type", "deploy"}, {"figure", "meeple"}, {"x", 0}, {"y", -1}, {"feature", "city0"}}),
-            nullptr);
+  t.r->move(
+      t.seats[0],
+      messages::move_of(
+          {{"type", "deploy"}, {"figure", "meeple"}, {"x", 0}, {"y", -1}, {"feature", "city0"}}),
+      nullptr);
   REQUIRE(t.game().players[0].score == 4);
   const room_print scored(*t.r);
   t.act(0, kind::undo, true, "u");

@@ -17,13 +17,13 @@ enum class undo_mode : std::uint8_t { off, consent, free };
 struct match_options {
   using ms = std::chrono::milliseconds;
   time_control clock = time_control::none;
-  ms initial{0};     // fischer: the time each seat starts with
-  ms increment{0};   // fischer: added when the clock leaves a seat after its move
-  ms per_move{0};    // per_decision: each decision; correspondence: each seat's turn
+  ms initial{0};    // fischer: the time each seat starts with
+  ms increment{0};  // fischer: added when the clock leaves a seat after its move
+  ms per_move{0};   // per_decision: each decision; correspondence: each seat's turn
   timeout_action on_timeout = timeout_action::bot;
   undo_mode undo = undo_mode::consent;
-  std::chrono::seconds away_limit{0};     // 0: never; else all seats away that long end the game
-  std::chrono::seconds answer_time{60};   // an undo or rematch question not answered: declined
+  std::chrono::seconds away_limit{0};    // 0: never; else all seats away that long end the game
+  std::chrono::seconds answer_time{60};  // an undo or rematch question not answered: declined
 
   bool is_default() const { return to_json() == match_options{}.to_json(); }
   nlohmann::json to_json() const;
