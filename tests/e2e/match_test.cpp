@@ -48,7 +48,8 @@ TEST_CASE("e2e: match options, clock, undo, resign and rematch") {
   a.request({{"type", "move"}, {"move", city}});
   auto knight = a.request(
       {{"type", "move"},
-       {"move", {{"type", "deploy"}, {"figure", "meeple"}, {"x", 0}, {"y", -1}, {"feature", "city0"}}}});
+       {"move",
+        {{"type", "deploy"}, {"figure", "meeple"}, {"x", 0}, {"y", -1}, {"feature", "city0"}}}});
   REQUIRE_MESSAGE(knight["type"] == "move_accepted", knight.dump());
   t.sync(knight["seq"].get<std::uint64_t>());
   CHECK(a.request({{"type", "undo"}})["code"] == "nothing_to_undo");
@@ -70,8 +71,8 @@ TEST_CASE("e2e: match options, clock, undo, resign and rematch") {
   CHECK(ready_a["room"] != room);
   CHECK(ready_b["seat"] == 1);
   a.request({{"type", "leave"}});
-  auto back = a.request(
-      {{"type", "resume"}, {"room", ready_a["room"]}, {"token", ready_a["token"]}});
+  auto back =
+      a.request({{"type", "resume"}, {"room", ready_a["room"]}, {"token", ready_a["token"]}});
   REQUIRE_MESSAGE(back["type"] == "resumed", back.dump());
   CHECK(back["seat"] == 0);
   a.wait_view([](const json& v) { return v["game"].is_object(); }, "the rematch's game");
