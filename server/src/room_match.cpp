@@ -127,7 +127,10 @@ void room::on_clock_timeout() {
   journal_entry(entry, nullptr);
   after_move(std::move(before), choice.chosen, events);
   undo_points_.clear();  // a move made on timeout is nobody's to take back
-  if (game_->finished) persist_meta();
+  if (game_->finished) {
+    persist_meta();
+    if (metrics_) metrics_->games_finished.fetch_add(1, std::memory_order_relaxed);
+  }
   broadcast(events);
 }
 
@@ -149,6 +152,7 @@ void room::forfeit_seats(std::uint8_t seats, const char* reason, bool on_timeout
   if (undo_request_) end_undo_request();
   clock_changed(true);
   persist_meta();
+  if (game_->finished && metrics_) metrics_->games_finished.fetch_add(1, std::memory_order_relaxed);
   broadcast(events);
 }
 
