@@ -6,7 +6,8 @@
 # `carcassonne serve --port 0 --allow-scripted true` on loopback, reads the port from the log,
 # waits for /healthz, runs the test, stops the server with SIGTERM. Screenshots go to
 # ARTIFACTS_DIR (default: web-artifacts beside the binary). Exits with the test's status, or 77
-# (skipped, for CTest) when Chromium or playwright-core cannot be installed here.
+# (skipped, for CTest) when Chromium or playwright-core cannot be installed here. WEB_TEST_SCRIPT
+# names another scenario of this folder (match_web_test.mjs).
 set -uo pipefail
 
 bin=${1:?usage: run_web_test.sh path/to/carcassonne [ARTIFACTS_DIR]}
@@ -39,7 +40,7 @@ start_server "$bin"
 
 rm -rf "$artifacts"
 mkdir -p "$artifacts"
-node "$here/web_test.mjs" "http://127.0.0.1:$port" "$bin" "$artifacts"
+node "$here/${WEB_TEST_SCRIPT:-web_test.mjs}" "http://127.0.0.1:$port" "$bin" "$artifacts"
 test_status=$?
 
 stop_server
