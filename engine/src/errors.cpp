@@ -12,7 +12,8 @@ std::string_view code_name(error_code c) {
       "not_your_turn",       "unexpected_move",    "bad_rotation",
       "square_not_open",     "tile_does_not_fit",  "wrong_tile",
       "unknown_feature",     "feature_occupied",   "feature_completed",
-      "no_figure_available", "figure_not_allowed", "script_exhausted"};
+      "no_figure_available", "figure_not_allowed", "script_exhausted",
+      "already_forfeited"};
   return names[static_cast<int>(c)];
 }
 

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "carcassonne/engine/expansion.hpp"
+#include "forfeit_steps.hpp"
 #include "turn.hpp"
 
 namespace carcassonne {
@@ -118,7 +119,10 @@ status apply_in_place(game_state& s, const move& m, event_log* events) {
   for (const auto* x : active_modules(s))  // what legality cannot show (scripted draws)
     if (x->precheck)
       if (auto st = x->precheck(s, m); !st) return st;
+  const auto scores = detail::scores_of(s);
+  const std::size_t first_event = events ? events->size() : 0;
   detail::perform(s, m, events);
+  detail::settle_forfeits(s, scores, events, first_event);
 #ifndef NDEBUG
   if (auto st = check_invariants(s); !st) {
     std::fprintf(stderr, "invariant broken: %s\n", st.err().message.c_str());

@@ -4,7 +4,9 @@
 #include <string>
 
 #include "carcassonne/engine/expansion.hpp"
+#include "carcassonne/engine/forfeit.hpp"
 #include "carcassonne/engine/scoring.hpp"
+#include "forfeit_steps.hpp"
 #include "geometry.hpp"
 
 namespace carcassonne::detail {
@@ -80,13 +82,6 @@ void find_completed(game_state& s, int index) {
   }
 }
 
-void end_game(game_state& s, event_log* events) {
-  score_game_end(s, events);
-  s.finished = true;
-  s.awaiting = decision::none;
-  emit(events, event{.type = event_type::game_finished});
-}
-
 // Step 11: score what the tile completed.
 void score_step(game_state& s, event_log* events) {
   for (auto root : s.completed) score_completed(s, root, events);
@@ -109,7 +104,8 @@ void continue_turn(game_state& s, turn_step from, event_log* events) {
     for (const auto* x : modules)
       if ((x->run_steps & bit) && x->run_step(s, step, events)) return;
   }
-  s.active = static_cast<seat_t>((s.active + 1) % s.seats);
+  s.active = next_in_play(s, s.active);  // forfeited seats' turns are skipped
+  if (s.forfeited && seats_in_play(s) <= 1) return end_game(s, events);  // forfeit.hpp
   begin_turn(s, events);
 }
 
@@ -238,6 +234,13 @@ bool can_deploy(const game_state& s, int local_segment) {
   const auto& d =
       s.features.data(s.features.root(static_cast<segment_t>(pt.first_segment + local_segment)));
   return d.follower_total() == 0 && !d.completed;
+}
+
+void end_game(game_state& s, event_log* events) {
+  score_game_end(s, events);
+  s.finished = true;
+  s.awaiting = decision::none;
+  emit(events, event{.type = event_type::game_finished});
 }
 
 namespace {

@@ -15,6 +15,9 @@ void draw_from_supply(game_state& s, event_log* events);
 // Steps 1-3: draws until a placeable tile is shown, or ends the game when the supply is empty.
 void begin_turn(game_state& s, event_log* events);
 
+// Final scoring and the end of the game.
+void end_game(game_state& s, event_log* events);
+
 // Checks a move against the current decision with the same predicates that generate moves.
 status check_move(const game_state& s, const move& m);
 

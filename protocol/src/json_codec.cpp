@@ -4,6 +4,7 @@
 #include <array>
 #include <limits>
 
+#include "carcassonne/engine/forfeit.hpp"
 #include "carcassonne/protocol/view_doc.hpp"
 #include "expansion_views.hpp"
 
@@ -93,6 +94,22 @@ json to_json(const proto_error& e) {
 }
 
 proto_error apply_json_move(game_state& s, const json& j, event_log* events) {
+  if (j.is_object() && j.value("type", json()) == "forfeit") {  // a record entry, not a move
+    reader r{j};
+    int seat = 0;
+    if (!r.integer("seat", 0, max_seats - 1, seat)) return r.error;
+    auto seats = static_cast<std::uint8_t>(1u << seat);
+    if (auto list = j.find("seats"); list != j.end()) {  // several seats leaving together
+      if (!list->is_array()) return {"malformed_move", "'seats' must be a list of seats"};
+      for (const auto& x : *list) {
+        if (!x.is_number_integer() || x.get<int>() < 0 || x.get<int>() >= max_seats)
+          return {"malformed_move", "'seats' must be a list of seats"};
+        seats = static_cast<std::uint8_t>(seats | 1u << x.get<int>());
+      }
+    }
+    if (auto st = forfeit(s, seats, events); !st) return from_engine(st.err());
+    return {};
+  }
   auto m = move_from_json(j, s);
   if (!m.ok()) return m.error;
   if (auto st = apply_in_place(s, *m.value, events); !st) return from_engine(st.err());

@@ -118,6 +118,7 @@ parsed_request parse_request(std::string_view text) {
         f.integer("spectator_delay", 0, 20, m.spectator_delay, false);
     if (!f.failed)
       if (auto e = parse_room_bot_settings(j, m.seats, m.bots)) f.fail(e->message);
+    if (auto match = j.find("match"); match != j.end()) m.match = *match;  // checked by the lobby
     msg = m;
   } else if (type == "list_rooms") {
     msg = list_rooms_msg{};
@@ -174,6 +175,16 @@ parsed_request parse_request(std::string_view text) {
       return out;
     }
     msg = nonce_msg{n->get<std::string>()};
+  } else if (type == "resign" || type == "undo" || type == "undo_answer" || type == "rematch") {
+    match_msg m;
+    m.what = type == "resign"        ? match_msg::kind::resign
+             : type == "undo"        ? match_msg::kind::undo
+             : type == "undo_answer" ? match_msg::kind::undo_answer
+                                     : match_msg::kind::rematch;
+    f.boolean("accept", m.accept);
+    if (!f.failed && m.what == match_msg::kind::undo_answer && !j.contains("accept"))
+      f.fail("'accept' (true or false) answers the undo request");
+    msg = m;
   } else if (type == "replay") {
     replay_msg m;
     f.string("room", m.room, max_room_id) && f.integer("move", 0, 1'000'000, m.move, false);

@@ -72,6 +72,11 @@ view_doc public_doc(const game_state& s, const std::vector<std::string>& names) 
   for (int seat = 0; seat < s.seats; ++seat) scores.items.push_back(num(s.players[seat].score));
   auto& players = d.array("players");
   for (int seat = 0; seat < s.seats; ++seat) players.items.push_back(player_text(s, seat, names));
+  if (s.forfeited) {  // only once a seat has left: views of other games are unchanged
+    auto& forfeited = d.array("forfeited");
+    for (int seat = 0; seat < s.seats; ++seat)
+      if (s.forfeited >> seat & 1) forfeited.items.push_back(num(seat));
+  }
   // The drawn tile until it is placed (also while Take 2's choice is pending, beside "extra_tile").
   d.scalar("tile", !s.finished && s.placed < 0 ? json_string(tiles()[s.drawn].id) : "null");
   d.scalar("tiles_left", num(s.tiles_left()));

@@ -35,6 +35,9 @@ lobby::created lobby::create(const protocol::create_room_msg& m,
   s.spectator_delay = m.spectator_delay;
   s.max_spectators = config_.max_spectators;
   s.setup = setup;
+  auto match = match_options_from_json(m.match);
+  if (!match.ok()) return {nullptr, match.error};
+  s.match = *match.value;
   std::lock_guard lock(mutex_);
   if (rooms_.size() >= config_.max_rooms && !make_space())
     return {nullptr, {"server_full", "the server holds as many rooms as it may"}};
@@ -60,6 +63,9 @@ std::shared_ptr<room_entry> lobby::add(std::shared_ptr<room> r) {
   };
   if (store_) entry->game_room->attach_store(store_, post);
   entry->game_room->attach_timer(make_asio_room_timer(entry->strand));
+  entry->game_room->attach_spawner([this](room_settings s, std::vector<room::seat_init> seats) {
+    return spawn_rematch(std::move(s), seats);
+  });
   // On the strand: a restored game may start with a bot's turn.
   boost::asio::post(entry->strand, [e = entry, post, this] {
     e->game_room->attach_bots(
@@ -69,6 +75,23 @@ std::shared_ptr<room_entry> lobby::add(std::shared_ptr<room> r) {
   order_.push_back(id);
   metrics_.rooms.store(static_cast<std::int64_t>(rooms_.size()));
   return entry;
+}
+
+std::string lobby::spawn_rematch(room_settings s, const std::vector<room::seat_init>& seats) {
+  std::shared_ptr<room_entry> entry;
+  {
+    std::lock_guard lock(mutex_);
+    if (rooms_.size() >= config_.max_rooms && !make_space()) return {};
+    do s.id = random_hex(10);
+    while (rooms_.count(s.id));
+    s.seed = s.id + "/" + random_hex(16);
+    // A new deck, committed to as at creation (fairness.md): unless its setup fixes the seed.
+    s.secret = s.setup.contains("seed") || s.setup.contains("script") ? std::string()
+                                                                      : fairness::new_secret();
+    entry = add(room::rematch_room(std::move(s), seats, &metrics_));
+  }
+  boost::asio::post(entry->strand, [entry] { entry->game_room->start_rematch(); });
+  return entry->game_room->id();
 }
 
 bool lobby::restore(std::string& error) {

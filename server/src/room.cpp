@@ -37,6 +37,7 @@ json room_summary::to_json() const {
          {"spectator_delay", spectator_delay}};
   if (!commitment.empty()) j["commitment"] = commitment;  // docs/fairness.md
   if (!bots.empty()) j["bots"] = bots;
+  if (!match.is_null()) j["match"] = match;  // only for rooms with match options set
   return j;
 }
 
@@ -107,7 +108,7 @@ json room::room_info() const {
             {"spectators", spectators_.size()}};
   if (!settings_.secret.empty()) info["fairness"] = fairness_part();
   add_bot_fields(info);
-  return info;
+  return with_match_info(std::move(info));
 }
 
 std::string room::view_text(int seat) {
@@ -220,6 +221,7 @@ void room::publish_summary() {
   s.spectators = static_cast<int>(spectators_.size());
   s.spectator_delay = settings_.spectator_delay;
   s.expansions = settings_.setup.value("expansions", json::array());
+  if (!settings_.match.is_default()) s.match = settings_.match.to_json();
   s.connections = static_cast<int>(spectators_.size());
   s.commitment = commitment_;
   for (std::size_t i = 0; i < seats_.size(); ++i) {

@@ -45,6 +45,7 @@ void room::join(const client_ptr& c, const protocol::join_msg& m, const json& id
        protocol::reply("joined", id, {{"room", settings_.id}, {"seat", seat}, {"token", token}}));
   // The newcomer gets the last view sent to everyone, then the same patch as everyone.
   send_snapshot(c, seat, nullptr);
+  note_presence();
   broadcast({});
 }
 
@@ -82,6 +83,7 @@ void room::resume(const client_ptr& c, const protocol::resume_msg& m, const json
   spdlog::info("room {} seat {}: resumed", settings_.id, seat);
   send(c, protocol::reply("resumed", id, {{"room", settings_.id}, {"seat", seat}, {"seq", seq_}}));
   send_snapshot(c, seat, nullptr);
+  note_presence();
   broadcast({});
 }
 
@@ -103,6 +105,7 @@ void room::leave(const client_ptr& c, const json& id) {
   c->set_room(settings_.id, false);
   spdlog::info("room {} seat {}: left", settings_.id, seat);
   send(c, protocol::reply("left", id, {{"room", settings_.id}}));
+  note_presence();
   broadcast({});
 }
 
@@ -115,6 +118,7 @@ void room::disconnected(const client_ptr& c) {
     std::erase_if(spectators_, [&](const client_ptr& s) { return s == c; });
   else
     return;
+  note_presence();
   broadcast({});
 }
 
@@ -160,6 +164,9 @@ void room::start(const client_ptr& c, const json& id) {
   spdlog::info("room {}: game started with {} seats", settings_.id, seats_.size());
   persist_meta();
   send(c, protocol::reply("started", id, {{"room", settings_.id}}));
+  clock_ = room_clock(settings_.match, static_cast<int>(seats_.size()));
+  clock_changed(true);
+  note_presence();
   broadcast(first_turn);
 }
 
@@ -200,12 +207,13 @@ std::optional<protocol::proto_error> room::play_move(int seat, const carcassonne
                                                      const json& id, const client_ptr& c) {
   const json normal = protocol::move_to_json(mv, *game_);
   event_log events;
+  auto before = undo_snapshot();
   if (auto st = apply_in_place(*game_, mv, &events); !st) return protocol::from_engine(st.err());
   journal_.push_back(normal);
   outcomes_.push_back(fairness::outcomes(*game_, events));
   // In the journal before anyone hears of it: the answer and the patch wait for the commit.
-  persist(move_write{settings_.id, static_cast<std::int64_t>(journal_.size() - 1), normal.dump(),
-                     id.dump(), seq_ + 1});
+  persist(move_write{settings_.id, stored_moves_++, normal.dump(), id.dump(), seq_ + 1});
+  after_move(std::move(before), mv, events);
   if (game_->finished) persist_meta();
   spdlog::debug("room {} seat {}: {}", settings_.id, seat, normal.dump());
   if (game_->finished) {

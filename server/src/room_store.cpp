@@ -62,6 +62,8 @@ json room::stored_meta() const {
           {"creator_seat", creator_seat_},
           {"record_setup", game_ ? record_setup_ : json(nullptr)},
           {"bots", bot_meta()},
+          {"match", settings_.match.to_json()},
+          {"clock", clock_.enabled() && timer_ ? clock_.saved(timer_->now()) : json(nullptr)},
           {"seq", seq_ + 1}};  // every write precedes the patch that shows it
 }
 
@@ -82,6 +84,10 @@ std::unique_ptr<room> room::restore(const stored_room& stored, metrics* m, std::
     s.setup = meta.at("setup");
     s.seed = meta.at("seed").get<std::string>();
     s.secret = meta.value("secret", std::string());  // rooms stored before docs/fairness.md
+    if (auto match = match_options_from_json(meta.value("match", json())); match.ok())
+      s.match = *match.value;
+    else
+      return fail("stored match options: " + match.error.message);
     const json& list = meta.at("seat_list");
     if (s.id != stored.id || !list.is_array() || static_cast<int>(list.size()) != s.seats)
       return fail("the stored seats do not match the room");
@@ -107,11 +113,12 @@ std::unique_ptr<room> room::restore(const stored_room& stored, metrics* m, std::
       r->game_ = std::move(g.value());
       for (const auto& seat : r->seats_) r->names_.push_back(seat.name);
       if (s.spectator_delay > 0) r->spectator_game_ = *r->game_;
+      r->clock_ = room_clock(s.match, static_cast<int>(r->seats_.size()));
       for (const auto& e : stored.moves) {
-        const auto n = std::to_string(r->journal_.size());
-        if (auto bad = protocol::apply_json_move(*r->game_, e.move); !bad.code.empty())
-          return fail("journal move " + n + ": " + bad.message);
-        r->journal_.push_back(e.move);
+        const auto n = std::to_string(r->stored_moves_);
+        if (auto bad = r->replay_entry(e.move); !bad.empty())
+          return fail("journal move " + n + ": " + bad);
+        ++r->stored_moves_;
         r->seq_ = std::max(r->seq_, e.seq);
         // Duplicates of moves answered before the restart are still recognised.
         if (!e.client_id.is_null() && e.move.contains("seat")) {
@@ -124,6 +131,8 @@ std::unique_ptr<room> room::restore(const stored_room& stored, metrics* m, std::
         }
       }
       r->outcomes_ = fairness::replay_outcomes(parsed.value->setup, r->journal_).outcomes;
+      if (const auto& saved = meta.value("clock", json()); saved.is_object() && r->clock_.enabled())
+        r->clock_.restore_saved(saved);
       r->public_ = protocol::public_doc(*r->game_, r->names_);
       if (r->spectator_game_) {
         r->advance_spectators();

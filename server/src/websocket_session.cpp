@@ -302,6 +302,9 @@ void websocket_session::handle(const std::string& text) {
         } else if constexpr (std::is_same_v<T, history_msg>) {
           if (in_room("history"))
             to_room(room_, id, [m, id](room& r, const client_ptr& c) { r.history(c, m, id); });
+        } else if constexpr (std::is_same_v<T, match_msg>) {
+          if (in_room("this request"))
+            to_room(room_, id, [m, id](room& r, const client_ptr& c) { r.match_action(c, m, id); });
         } else if constexpr (std::is_same_v<T, replay_msg>) {
           replay(m, id);
         } else if constexpr (std::is_same_v<T, add_bot_msg>) {

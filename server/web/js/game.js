@@ -11,6 +11,7 @@ import { tilePicture, tileType } from './tiles_svg.js';
 import { tileWords } from './names.js';
 import { playTurnSound } from './turn_sound.js';
 import * as store from './store.js';
+import { renderMatchBar } from './clocks.js';
 
 export class GameScreen {
   constructor(conn) {
@@ -79,6 +80,8 @@ export class GameScreen {
     clear(this.bar).append(bar);
     this.board.render(game, ui);  // once the bar is in: the board leaves room for its height
     clear(this.panel).append(renderPanel(this.view, { me: game.viewer, breakdown: this.gameLog.complete ? this.gameLog.breakdown : null }));
+    const match = renderMatchBar(this.view, { conn: this.conn, nameOf: (s) => this.nameOf(s) });
+    if (match) this.panel.prepend(match);
     this.showNow(game);
     if (game.status === 'finished')
       this.panel.append(el('p', {}, el('button', { type: 'button', id: 'replay-open', onclick: () => this.showReplay(0) }, 'Replay the game move by move')));

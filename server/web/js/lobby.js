@@ -1,6 +1,7 @@
 // The lobby: your name, the public rooms (list_rooms, refreshed while the lobby is shown) with
 // Join and Watch, and the form that creates a room: seats, public or private, spectator delay,
 // expansions and their rule options (docs/options.md).
+import { matchForm, matchSummary } from './clocks.js';
 import { el, clear } from './dom.js';
 import { EXPANSIONS, OPTIONS, expansionName, optionWords } from './names.js';
 import { botsFormPart, roomBotsNote } from './bots.js';
@@ -34,7 +35,8 @@ export function renderLobby(ctx) {
       const canJoin = r.state === 'waiting' && r.taken < r.seats;
       roomsBody.append(el('tr', { dataset: { room: r.id } },
         el('td', {}, r.name),
-        el('td', {}, r.expansions.length ? r.expansions.map(expansionName).join(', ') : 'base game'),
+        el('td', {}, r.expansions.length ? r.expansions.map(expansionName).join(', ') : 'base game',
+          r.match ? el('div', { class: 'muted' }, matchSummary(r.match)) : null),
         el('td', {}, `${r.taken}/${r.seats}`, r.players.length ? el('div', { class: 'muted' }, r.players.join(', ')) : null, roomBotsNote(r)),
         el('td', {}, r.state, r.spectators ? el('div', { class: 'muted' }, `${r.spectators} watching`) : null),
         el('td', { class: 'room-actions' },
@@ -61,6 +63,7 @@ export function renderLobby(ctx) {
   });
   const script = el('textarea', { class: 'script', id: 'scripted-setup', placeholder: '{"seed": "my-seed", "script": {"deck": ["BA/C", "BA/RFr"]}}' });
   const error = el('p', { class: 'muted', role: 'alert' });
+  const match = matchForm();
 
   function request() {
     const expansions = expansionBoxes.filter((e) => e.box.checked).map((e) => e.id);
@@ -77,6 +80,7 @@ export function renderLobby(ctx) {
     if (script.value.trim()) Object.assign(setup, JSON.parse(script.value));
     const r = { type: 'create_room', seats: Number(seats.value), public: isPublic.checked, spectator_delay: Number(delay.value) || 0, setup };
     if (roomName.value.trim()) r.name = roomName.value.trim();
+    if (match.value()) r.match = match.value();
     return Object.assign(r, botsPart.fields(r.seats));
   }
 
@@ -93,6 +97,7 @@ export function renderLobby(ctx) {
   el('div', { class: 'form-row' }, el('label', {}, 'Seats', seats), el('label', {}, isPublic, 'listed in the lobby'),
     el('label', {}, 'Spectators see', delay, 'moves late')),
   botsPart.node,
+  match.node,
   el('h3', {}, 'Expansions'), expansionBoxes.map((e) => e.node),
   el('details', {}, el('summary', {}, 'Scripted setup (test servers started with --allow-scripted only)'), script),
   el('div', { class: 'form-row' }, el('label', {}, sit, 'take a seat myself'), el('button', { type: 'submit', class: 'primary', id: 'create' }, 'Create the room')),

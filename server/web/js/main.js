@@ -160,6 +160,11 @@ conn.addEventListener('membership', (e) => {
   if (d.type === 'replaced') message('Your seat was taken over by another window or device. Reload this page to take it back here.');
 });
 
+// A rematch room was made with our seat in it: keep its token and go there (route resumes).
+conn.addEventListener('rematch', (e) => {
+  store.setSeat(e.detail.room, { token: e.detail.token, creator: false });
+  location.hash = `#room=${encodeURIComponent(e.detail.room)}`;
+});
 window.addEventListener('hashchange', () => route());
 // For the browser test and the curious: the connection (its view, seq, socket).
 window.carcassonne = { conn };

@@ -121,6 +121,7 @@ export class Connection extends EventTarget {
         this.notice('This seat was taken over by another window. Reload to take it back.', 'error');
         this.membership('replaced', { room: m.room });
         break;
+      case 'rematch_ready': this.dispatchEvent(new CustomEvent('rematch', { detail: m })); break;
       case 'goodbye': this.notice(`The server says goodbye: ${m.reason}. Reconnecting…`, 'error'); break;
       case 'error': this.notice(m.message, 'error'); break;
       default: break;

@@ -2,6 +2,7 @@
 import { el } from './dom.js';
 import { expansionName, seatColour } from './names.js';
 import { seatBotMark, waitingRoomBots } from './bots.js';
+import { matchSummary } from './clocks.js';
 
 // ctx: {mode: 'seat' | 'spectator', mySeat, creator, name, join(name, seat), start(), leave()}
 export function renderWaitingRoom(room, ctx) {
@@ -15,6 +16,7 @@ export function renderWaitingRoom(room, ctx) {
       el('h2', {}, room.name),
       el('p', { class: 'muted' }, room.expansions.length ? room.expansions.map(expansionName).join(', ') : 'Base game',
         options.length ? ` — ${options.map(([k, v]) => `${k}: ${v}`).join(', ')}` : '',
+        room.match ? ` — ${matchSummary(room.match)}` : '',
         room.public ? '' : ' — private room', room.spectator_delay ? ` — spectators see ${room.spectator_delay} moves late` : ''),
       el('div', { class: 'share' }, el('label', { for: 'share-link' }, 'Invite with this link:'),
         el('input', { type: 'text', readonly: true, value: link, id: 'share-link', onfocus: (e) => e.target.select() }),

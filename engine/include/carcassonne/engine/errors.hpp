@@ -32,8 +32,9 @@ enum class error_code : std::uint8_t {
   no_figure_available,
   figure_not_allowed,
   script_exhausted,
+  already_forfeited,
 };
-inline constexpr int error_code_count = 21;
+inline constexpr int error_code_count = 22;
 std::string_view code_name(error_code c);
 
 struct error {

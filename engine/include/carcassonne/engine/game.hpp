@@ -91,6 +91,7 @@ struct game_state {
   turn_step step = turn_step::s8_figure;  // the step whose decision is awaited (after placing)
   std::uint8_t deployed = 0;              // bit per figure_type deployed in this turn's step 8
   bool finished = false;
+  std::uint8_t forfeited = 0;  // bit per seat that left the game (forfeit.hpp)
 
   // Each expansion's own state (engine/expansions/expansion_states.hpp).
   expansion_states ext;

@@ -26,6 +26,7 @@ struct create_room_msg {
   std::string name;
   int spectator_delay = 0;  // moves
   room_bot_settings bots;   // bot seats, their pause, takeover (bot_messages.hpp)
+  json match;               // match options (clock, timeout, undo...), null for the defaults
 };
 struct list_rooms_msg {};
 struct join_msg {
@@ -56,7 +57,14 @@ struct chat_msg {
 };
 struct ping_msg {};
 struct snapshot_msg {};  // ask for a full snapshot (after a gap in sequence numbers)
-struct replay_msg {      // a finished game's spectator view after `move` moves
+// A seat's match requests: resign, ask to undo, answer an undo request, offer or answer a
+// rematch (accept: false declines).
+struct match_msg {
+  enum class kind : std::uint8_t { resign, undo, undo_answer, rematch };
+  kind what = kind::resign;
+  bool accept = true;
+};
+struct replay_msg {  // a finished game's spectator view after `move` moves
   std::string room;
   int move = 0;
 };
@@ -67,7 +75,7 @@ struct history_msg {  // the events of the room's game so far, a page from move 
 using client_message =
     std::variant<hello_msg, create_room_msg, list_rooms_msg, join_msg, spectate_msg, leave_msg,
                  start_msg, move_msg, resume_msg, chat_msg, ping_msg, snapshot_msg, replay_msg,
-                 nonce_msg, history_msg, add_bot_msg, remove_bot_msg>;
+                 nonce_msg, history_msg, add_bot_msg, remove_bot_msg, match_msg>;
 
 struct request {
   client_message message;

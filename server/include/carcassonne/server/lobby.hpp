@@ -62,6 +62,9 @@ class lobby {
  private:
   bool make_space();  // drops abandoned rooms when at the cap
   std::shared_ptr<room_entry> add(std::shared_ptr<room> r);  // under mutex_
+  // A finished room's rematch: a new room with those seats, its game started; its id, or empty
+  // when the server is full.
+  std::string spawn_rematch(room_settings s, const std::vector<room::seat_init>& seats);
   void forget_stored(const room& r);  // a dropped room that was not finished leaves the store too
 
   boost::asio::any_io_executor executor_;

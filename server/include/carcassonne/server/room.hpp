@@ -15,10 +15,13 @@
 #include <vector>
 
 #include "carcassonne/engine/game.hpp"
+#include "carcassonne/engine/undo.hpp"
 #include "carcassonne/protocol/messages.hpp"
 #include "carcassonne/protocol/view_doc.hpp"
 #include "carcassonne/server/bot_runner.hpp"
+#include "carcassonne/server/match_options.hpp"
 #include "carcassonne/server/metrics.hpp"
+#include "carcassonne/server/room_clock.hpp"
 #include "carcassonne/server/room_timer.hpp"
 #include "carcassonne/server/store.hpp"
 
@@ -51,6 +54,7 @@ struct room_settings {
   // The fairness secret (docs/fairness.md), 64 hex digits; empty in a seeded or scripted room,
   // whose randomness its creator chose: such a room shows no commitment.
   std::string secret;
+  match_options match;  // clocks, timeouts, take-backs (docs/options.md "Match options")
 };
 
 // What the lobby lists; readable from any thread.
@@ -63,6 +67,7 @@ struct room_summary {
   json bots = json::array();  // {seat, name, level} of each bot seat
   json expansions = json::array();
   std::string commitment;  // docs/fairness.md; empty: none
+  json match;              // the match options, when not the defaults
   json to_json() const;
 };
 
@@ -79,7 +84,18 @@ class room {
   void attach_store(store* s, poster post);
   // Gives the room its time (bot pauses, clocks, takeovers): callbacks run on the room's strand.
   // A room without a timer never acts on its own.
-  void attach_timer(room_timer_ptr t) { timer_ = std::move(t); }
+  // Clocks start (or resume, after a restart) once the room has its timer.
+  void attach_timer(room_timer_ptr t);
+  // Creates the room of a rematch (the lobby's job): settings and seats (name, token hash) in
+  // order; returns the new room's id.
+  using seat_init = std::pair<std::string, std::string>;
+  using spawner = std::function<std::string(room_settings, std::vector<seat_init>)>;
+  void attach_spawner(spawner s) { spawn_ = std::move(s); }
+  // A rematch's room: its seats taken; start_rematch() starts the game (once the store and
+  // timer are attached).
+  static std::unique_ptr<room> rematch_room(room_settings settings,
+                                            const std::vector<seat_init>& seats, metrics* m);
+  void start_rematch();
 
   // Bots (room_bots.cpp). Bots think on `runner`, never on the room's strand; `post` brings
   // their moves back onto it. Without a runner and a timer, bots and takeovers never move.
@@ -107,6 +123,8 @@ class room {
   void add_bot(const client_ptr& c, const protocol::add_bot_msg& m, const json& id);
   void remove_bot(const client_ptr& c, const protocol::remove_bot_msg& m, const json& id);
   void disconnected(const client_ptr& c);
+  // resign, undo, undo_answer, rematch (room_match.cpp, room_undo.cpp, room_rematch.cpp).
+  void match_action(const client_ptr& c, const protocol::match_msg& m, const json& id);
 
   // Thread-safe.
   room_summary summary() const;
@@ -138,6 +156,7 @@ class room {
     protocol::view_doc private_view;                  // last private part sent
     std::optional<bot_level> bot;                     // a bot's seat (no token, no client)
     std::optional<bot_level> played_by;               // takeover: a bot plays for the absent owner
+    std::optional<room_timer::clock::time_point> away_since;  // no connection since
   };
 
   int seat_of(const client_link* c) const;
@@ -178,6 +197,31 @@ class room {
   void broadcast(const event_log& events);
   void advance_spectators();
   void publish_summary();
+
+  // Match (room_match.cpp): clocks, timeouts, forfeits, presence.
+  json with_match_info(json info) const;
+  std::optional<game_state> undo_snapshot() const;
+  // Every change of the game goes through here before its patch: history, clocks, requests.
+  void after_move(std::optional<game_state> before, const carcassonne::move& m,
+                  const event_log& events);
+  void clock_changed(bool decided);  // decided: a new decision (else only the timers)
+  void on_clock_timeout();
+  void note_presence();
+  void check_away();
+  void checkpoint();
+  void journal_entry(const json& entry, const json& id, const event_log& events);
+  std::uint8_t with_bots_if_no_person_left(std::uint8_t leaving) const;
+  void forfeit_seats(std::uint8_t seats, const char* reason, bool on_timeout);
+  // Undo (room_undo.cpp).
+  void request_undo(const client_ptr& c, int seat, const json& id);
+  void answer_undo(const client_ptr& c, int seat, bool accept, const json& id);
+  void take_back();
+  void end_undo_request();
+  std::string replay_entry(const json& entry);  // restore: one stored journal entry
+  void rebuild_spectators();
+  // Rematch (room_rematch.cpp).
+  void answer_rematch(const client_ptr& c, int seat, bool accept, const json& id);
+  void settle_rematch();
 
   room_settings settings_;
   std::string commitment_;  // SHA-256 of settings_.secret (docs/fairness.md), or empty
@@ -238,6 +282,29 @@ class room {
   std::uint64_t writes_issued_ = 0, writes_durable_ = 0;
   std::deque<held_frame> outbox_;
   bool storage_failed_ = false;
+
+  // Match state.
+  struct undo_point {
+    game_state before;
+    step_taken step;
+  };
+  std::vector<undo_point> undo_points_;  // the last moves that showed and scored nothing
+  struct undo_request {
+    int seat = 0;
+    std::uint8_t waiting = 0;  // bit per seat still to answer
+    room_timer::handle timer = 0;
+  };
+  std::optional<undo_request> undo_request_;
+  room_clock clock_;
+  room_timer::handle clock_timer_ = 0, away_timer_ = 0, checkpoint_timer_ = 0;
+  std::int64_t stored_moves_ = 0;  // journal rows written (undo markers included)
+  struct rematch_offer {
+    std::uint8_t accepted = 0, declined = 0;
+    room_timer::handle timer = 0;
+  };
+  std::optional<rematch_offer> rematch_;
+  std::string rematch_room_;  // the rematch's room, once made
+  spawner spawn_;
 
   mutable std::mutex summary_mutex_;
   room_summary summary_;

@@ -1,0 +1,103 @@
+#!/usr/bin/env node
+// Browser check of the match bar (server/web/js/clocks.js), in Debian's Chromium driven by
+// playwright-core, against `carcassonne serve --allow-scripted true`:
+//
+//   node tests/web/match_web_test.mjs http://127.0.0.1:PORT path/to/carcassonne ARTIFACTS_DIR
+//
+// Ann creates a room with a Fischer clock from the lobby form, Bob joins, Ann starts: both pages
+// show both clocks, Ann's running and counting down. Bob resigns (confirming the dialog): the
+// two-seat game ends (in Bob's turn: at once). Ann offers a rematch, Bob accepts: both pages go to the new room by
+// themselves, its game running with the same clock. Exit 0 on success, 1 with a message.
+import { createRequire } from 'node:module';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+const require = createRequire(import.meta.url);
+const { chromium } = require('playwright-core');
+
+const [base, , artifacts] = process.argv.slice(2);
+if (!base || !artifacts) {
+  console.error('usage: match_web_test.mjs BASE_URL CARCASSONNE_BINARY ARTIFACTS_DIR');
+  process.exit(2);
+}
+mkdirSync(artifacts, { recursive: true });
+const started = Date.now();
+const step = (text) => console.log(`match_web_test: ${((Date.now() - started) / 1000).toFixed(1)} s: ${text}`);
+const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync'];
+
+let browser;
+async function main() {
+  browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', headless: true, args: FLAGS });
+  const errors = [];
+  const open = async (name) => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    page.setDefaultTimeout(15000);
+    page.on('pageerror', (e) => errors.push(`${name}: ${e.message}`));
+    page.on('dialog', (d) => d.accept());  // the resign confirmation
+    return page;
+  };
+  const ann = await open('ann'), bob = await open('bob');
+  const shot = (page, name) => page.screenshot({ path: join(artifacts, `match-${name}.png`) });
+
+  await ann.goto(base);
+  await ann.fill('#player-name', 'Ann');
+  await ann.selectOption('#match-clock', 'fischer');
+  await ann.fill('#match-minutes', '10');
+  await ann.fill('#match-increment', '5');
+  await ann.locator('details summary').click();
+  await ann.fill('#scripted-setup', JSON.stringify({ seed: 'match-web', script: { deck: ['BA/C', 'BA/RFr', 'BA/L'] } }));
+  await ann.click('#create');
+  await ann.waitForFunction(() => /room=/.test(location.hash));
+  const room = new URL(ann.url()).hash.replace(/^#room=/, '');
+  const listed = await fetch(`${base}/api/rooms`).then((r) => r.json());
+  const mine = listed.rooms.find((r) => r.id === room);
+  if (mine?.match?.clock !== 'fischer' || mine.match.initial_s !== 600) throw new Error(`lobby: ${JSON.stringify(mine)}`);
+  await bob.goto(`${base}/#room=${room}`);
+  await bob.fill('#join-name', 'Bob');
+  await bob.click('[data-action=join]');
+  await ann.locator('.seats li', { hasText: 'Bob' }).waitFor();
+  await ann.click('[data-action=start]:not([disabled])');
+  for (const p of [ann, bob]) {
+    await p.locator('.match-clock').nth(1).waitFor();
+    await p.locator('.match-clock.running[data-seat="0"]').waitFor();
+  }
+  const first = await ann.locator('.match-clock.running .time').textContent();
+  await ann.waitForFunction((t) => document.querySelector('.match-clock.running .time').textContent !== t, first);
+  await shot(ann, '01-clocks');
+  step(`both clocks shown, Ann's running (${first} and counting)`);
+
+  // Ann plays her turn (the moves through the page's connection: clicking is web_test.mjs's
+  // business); then Bob's clock runs, and Bob resigns in his own turn.
+  await ann.evaluate(async () => {
+    const conn = window.carcassonne.conn;
+    await conn.request({ type: 'move', move: { type: 'place_tile', x: 0, y: -1, rotation: 180 } });
+    await conn.request({ type: 'move', move: { type: 'pass' } });
+  });
+  await bob.locator('.match-clock.running[data-seat="1"]').waitFor();
+  const annLeft = await bob.locator('.match-clock[data-seat="0"] .time').textContent();
+  if (!/^10:0\d$/.test(annLeft)) throw new Error(`Ann's clock after her turn: ${annLeft} (10 min + 5 s less her time)`);
+  await bob.click('#resign');
+  for (const p of [ann, bob]) await p.waitForFunction(() => window.carcassonne.conn.view?.game?.status === 'finished');
+  const forfeited = await ann.evaluate(() => window.carcassonne.conn.view.game.forfeited);
+  if (JSON.stringify(forfeited) !== '[1]') throw new Error(`forfeited: ${JSON.stringify(forfeited)}`);
+  step('Bob resigned: the game is over');
+
+  await ann.click('#rematch');
+  await bob.locator('#rematch-accept').click();
+  for (const p of [ann, bob]) {
+    await p.waitForFunction((old) => !location.hash.includes(old), room);
+    await p.locator('.match-clock.running').waitFor();
+  }
+  const next = new URL(ann.url()).hash.replace(/^#room=/, '');
+  if (next !== new URL(bob.url()).hash.replace(/^#room=/, '')) throw new Error('Ann and Bob are in different rooms');
+  const seats = await bob.evaluate(() => [window.carcassonne.conn.seat, window.carcassonne.conn.view.game.status]);
+  if (JSON.stringify(seats) !== '[1,"playing"]') throw new Error(`Bob in the rematch: ${JSON.stringify(seats)}`);
+  await shot(bob, '02-rematch');
+  step(`rematch in room ${next}, both seated`);
+  if (errors.length) throw new Error(`errors in the pages:\n${errors.join('\n')}`);
+}
+
+main().then(async () => { await browser?.close(); process.exit(0); },
+  async (e) => { console.error(`match_web_test: FAILED: ${e.message}`); await browser?.close(); process.exit(1); });
