@@ -13,15 +13,35 @@ const std::vector<std::string>& metrics::codes() {
     std::vector<std::string> l;
     for (int c = 0; c < error_code_count; ++c)
       l.emplace_back(code_name(static_cast<error_code>(c)));
-    for (const char* c : {"bad_json",         "bad_message",     "unknown_type",
-                          "protocol_version", "bad_record",      "malformed_move",
-                          "stale_sequence",   "wrong_seat",      "not_seated",
-                          "not_started",      "not_in_room",     "already_in_room",
-                          "no_such_room",     "no_such_seat",    "room_full",
-                          "seat_taken",       "bad_token",       "not_creator",
-                          "already_started",  "too_few_players", "too_many_spectators",
-                          "server_full",      "bad_setup",       "rate_limited",
-                          "storage_failed",   "not_finished",    "other"})
+    for (const char* c : {"bad_json",
+                          "bad_message",
+                          "unknown_type",
+                          "protocol_version",
+                          "bad_record",
+                          "malformed_move",
+                          "stale_sequence",
+                          "wrong_seat",
+                          "not_seated",
+                          "not_started",
+                          "not_in_room",
+                          "already_in_room",
+                          "no_such_room",
+                          "no_such_seat",
+                          "room_full",
+                          "seat_taken",
+                          "bad_token",
+                          "not_creator",
+                          "already_started",
+                          "too_few_players",
+                          "too_many_spectators",
+                          "server_full",
+                          "bad_setup",
+                          "rate_limited",
+                          "storage_failed",
+                          "not_finished",
+                          "too_many_rooms",
+                          "bad_request",
+                          "other"})
       l.emplace_back(c);
     return l;
   }();
@@ -66,6 +86,19 @@ std::string metrics::render() const {
     << "carcassonne_dropped_total{reason=\"slow_reader\"} " << dropped_slow.load() << '\n'
     << "carcassonne_dropped_total{reason=\"flood\"} " << dropped_flood.load() << '\n'
     << "carcassonne_dropped_total{reason=\"oversize\"} " << dropped_oversize.load() << '\n';
+  o << "# HELP carcassonne_refused_total Connections, messages and rooms refused by a limit.\n"
+       "# TYPE carcassonne_refused_total counter\n";
+  static constexpr const char* refusal_names[] = {"server_connections",
+                                                  "address_connections",
+                                                  "address_connection_rate",
+                                                  "address_messages",
+                                                  "address_rooms",
+                                                  "public_rooms",
+                                                  "bad_http"};
+  static_assert(std::size(refusal_names) == static_cast<std::size_t>(refusal::count));
+  for (std::size_t i = 0; i < std::size(refusal_names); ++i)
+    o << "carcassonne_refused_total{reason=\"" << refusal_names[i] << "\"} " << refused_[i].load()
+      << '\n';
   o << "# HELP carcassonne_requests_rejected_total Requests and moves refused, by error code.\n"
        "# TYPE carcassonne_requests_rejected_total counter\n";
   for (std::size_t i = 0; i < codes().size() && i < max_codes; ++i)

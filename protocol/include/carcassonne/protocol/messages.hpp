@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 #include <variant>
+#include <vector>
 
 #include "carcassonne/protocol/json_codec.hpp"
 
@@ -25,7 +26,18 @@ struct create_room_msg {
   std::string name;
   int spectator_delay = 0;  // moves
 };
-struct list_rooms_msg {};
+// Which public rooms a list_rooms (or GET /api/rooms) asks for: a page of at most
+// max_room_page rooms, oldest first, optionally only those in one state or with expansions.
+inline constexpr int max_room_page = 100;
+struct room_filter {
+  int offset = 0;
+  int limit = max_room_page;
+  std::string state;                    // "" = any; else waiting, playing or finished
+  std::vector<std::string> expansions;  // rooms playing every one of these
+};
+struct list_rooms_msg {
+  room_filter filter;
+};
 struct join_msg {
   std::string room;
   std::string name;
@@ -71,6 +83,9 @@ struct parsed_request {
   json id;
 };
 parsed_request parse_request(std::string_view text);
+// The filter fields of a list_rooms message (or of /api/rooms's query, as JSON); bad_message
+// when one is malformed.
+std::optional<room_filter> parse_room_filter(const json& j, proto_error& error);
 
 // Server-to-client helpers: every answer carries the request's id when it had one.
 json error_message(const proto_error& e, const json& id = nullptr);
