@@ -11,7 +11,8 @@ if [ "${1:-build}" = test ]; then
   # chromium: the browser of the web page's test (tests/web/run_web_test.sh), driven by npm's
   # playwright-core (Node >= 20); npm comes with nodesource's nodejs, else from Debian.
   # clang-format: the style check of scripts/check-format.sh (Debian 12's clang-format 14).
-  packages+=(nodejs node-ws chromium clang-format)
+  # clang-14, libclang-rt-14-dev: the libFuzzer harnesses of tests/fuzz (-fsanitize=fuzzer).
+  packages+=(nodejs node-ws chromium clang-format clang-14 libclang-rt-14-dev)
   command -v npm >/dev/null || packages+=(npm)
 fi
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds and runs every test twice: an optimised build, and a debug build (engine invariants
-# checked after every move) with the address and undefined-behaviour sanitizers.
+# checked after every move) with the address and undefined-behaviour sanitizers; then a short
+# run of the libFuzzer harnesses (tests/fuzz; a long run: docs/hosting.md "Fuzzing").
 # Exits non-zero on the first failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,3 +21,24 @@ run_suite() {  # name, build dir, cmake args...
 
 run_suite release build-test -DCMAKE_BUILD_TYPE=Release
 run_suite sanitize build-asan -DCMAKE_BUILD_TYPE=Debug -DCARCASSONNE_SANITIZE=ON
+
+# The harnesses link the engine and the protocol only (clang, libFuzzer, ASan/UBSan). New inputs
+# go to build-fuzz/corpus, never into the seed corpus of the repository.
+fuzz_seconds=${CARCASSONNE_FUZZ_SECONDS:-20}
+echo "== fuzz build (build-fuzz)"
+cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=clang++-14 \
+  -DCARCASSONNE_FUZZ=ON -DCARCASSONNE_TESTS=OFF >/dev/null
+cmake --build build-fuzz -j "$jobs" --target fuzz_messages fuzz_move_codec fuzz_record
+echo "== fuzz (${fuzz_seconds} s per harness)"
+for h in messages move_codec record; do
+  mkdir -p "build-fuzz/corpus/$h"
+  log="build-fuzz/fuzz_$h.log"
+  if ! build-fuzz/tests/fuzz/fuzz_$h -max_total_time="$fuzz_seconds" -timeout=10 \
+      -rss_limit_mb=2048 -max_len=16384 -print_final_stats=1 -artifact_prefix=build-fuzz/ \
+      "build-fuzz/corpus/$h" "tests/fuzz/corpus/$h" >"$log" 2>&1; then
+    tail -n 60 "$log"
+    echo "fuzz_$h failed: the input is in build-fuzz/ (crash-*, timeout-*, leak-*)"
+    exit 1
+  fi
+  echo "fuzz_$h: $(grep -o 'number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$') inputs, no failure"
+done

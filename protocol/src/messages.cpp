@@ -68,6 +68,31 @@ bool valid_nonce(std::string_view nonce) {
   return true;
 }
 
+std::optional<room_filter> parse_room_filter(const json& j, proto_error& error) {
+  room_filter out;
+  fields f{j, {}};
+  f.integer("offset", 0, 10'000'000, out.offset, false) &&
+      f.integer("limit", 1, max_room_page, out.limit, false) &&
+      f.string("state", out.state, 16, false);
+  if (!f.failed && !out.state.empty() && out.state != "waiting" && out.state != "playing" &&
+      out.state != "finished")
+    f.fail("'state' must be waiting, playing or finished");
+  if (auto it = j.find("expansions"); !f.failed && it != j.end()) {
+    if (!it->is_array() || it->size() > 16)
+      f.fail("'expansions' must be an array of at most 16 names");
+    else
+      for (const auto& e : *it) {
+        if (!e.is_string() || e.get_ref<const std::string&>().size() > max_name) {
+          f.fail("'expansions' must be an array of expansion names");
+          break;
+        }
+        out.expansions.push_back(e.get<std::string>());
+      }
+  }
+  if (f.failed) return error = f.error, std::nullopt;
+  return out;
+}
+
 parsed_request parse_request(std::string_view text) {
   parsed_request out;
   const json j = json::parse(text, nullptr, false);
@@ -121,7 +146,11 @@ parsed_request parse_request(std::string_view text) {
     if (auto match = j.find("match"); match != j.end()) m.match = *match;  // checked by the lobby
     msg = m;
   } else if (type == "list_rooms") {
-    msg = list_rooms_msg{};
+    proto_error e;
+    if (auto filter = parse_room_filter(j, e))
+      msg = list_rooms_msg{std::move(*filter)};
+    else
+      f.fail(e.message);
   } else if (type == "join") {
     join_msg m;
     int seat = -1;

@@ -93,6 +93,67 @@ const std::vector<setting>& settings() {
        [](config& c, const std::string& v) {
          return parse_number<std::size_t>(v, 0, 100000, c.max_spectators);
        }},
+      {"--max-connections-per-address", "CARCASSONNE_MAX_CONNECTIONS_PER_ADDRESS",
+       "open connections at once from one client address (default 64)",
+       [](config& c, const std::string& v) {
+         return parse_number<std::size_t>(v, 1, 10000000, c.max_connections_per_address);
+       }},
+      {"--address-connection-rate", "CARCASSONNE_ADDRESS_CONNECTION_RATE",
+       "new connections per second from one address (default 5)",
+       [](config& c, const std::string& v) {
+         return parse_number(v, 0.01, 1e6, c.address_connection_rate);
+       }},
+      {"--address-connection-burst", "CARCASSONNE_ADDRESS_CONNECTION_BURST",
+       "burst of new connections from one address over that rate (default 20)",
+       [](config& c, const std::string& v) {
+         return parse_number(v, 1.0, 1e6, c.address_connection_burst);
+       }},
+      {"--address-message-rate", "CARCASSONNE_ADDRESS_MESSAGE_RATE",
+       "messages per second from one address, all its connections together (default 60)",
+       [](config& c, const std::string& v) {
+         return parse_number(v, 0.1, 1e7, c.address_message_rate);
+       }},
+      {"--address-message-burst", "CARCASSONNE_ADDRESS_MESSAGE_BURST",
+       "burst of messages from one address over that rate (default 120)",
+       [](config& c, const std::string& v) {
+         return parse_number(v, 1.0, 1e7, c.address_message_burst);
+       }},
+      {"--address-room-rate", "CARCASSONNE_ADDRESS_ROOM_RATE",
+       "rooms created per second by one address (default 1)",
+       [](config& c, const std::string& v) {
+         return parse_number(v, 0.001, 1e6, c.address_room_rate);
+       }},
+      {"--address-room-burst", "CARCASSONNE_ADDRESS_ROOM_BURST",
+       "burst of rooms created by one address over that rate (default 10)",
+       [](config& c, const std::string& v) {
+         return parse_number(v, 1.0, 1e6, c.address_room_burst);
+       }},
+      {"--max-public-rooms-per-address", "CARCASSONNE_MAX_PUBLIC_ROOMS_PER_ADDRESS",
+       "public rooms waiting for their game that one address may hold (default 20)",
+       [](config& c, const std::string& v) {
+         return parse_number<std::size_t>(v, 0, 10000000, c.max_public_rooms_per_address);
+       }},
+      {"--max-public-rooms-per-connection", "CARCASSONNE_MAX_PUBLIC_ROOMS_PER_CONNECTION",
+       "public rooms waiting for their game that one connection may hold (default 5)",
+       [](config& c, const std::string& v) {
+         return parse_number<std::size_t>(v, 0, 10000000, c.max_public_rooms_per_connection);
+       }},
+      {"--exempt-addresses", "CARCASSONNE_EXEMPT_ADDRESSES",
+       "comma-separated client addresses that skip the per-address limits, \"none\" for none "
+       "(default 127.0.0.1,::1)",
+       [](config& c, const std::string& v) {
+         c.exempt_addresses = v == "none" ? std::string() : v;
+         return true;
+       }},
+      {"--trust-forwarded-for", "CARCASSONNE_TRUST_FORWARDED_FOR",
+       "behind a proxy at an exempt address: take the client's address from the last "
+       "X-Forwarded-For entry (default false)",
+       [](config& c, const std::string& v) { return parse_bool(v, c.trust_forwarded_for); }},
+      {"--waiting-room-expiry", "CARCASSONNE_WAITING_ROOM_EXPIRY",
+       "seconds a room waiting for its game is kept with nobody connected (default 900)",
+       [](config& c, const std::string& v) {
+         return parse_number(v, 1, 86400 * 30, c.waiting_room_expiry_seconds);
+       }},
       {"--idle-timeout", "CARCASSONNE_IDLE_TIMEOUT",
        "seconds without any frame or pong before a connection is closed (default 300)",
        [](config& c, const std::string& v) {

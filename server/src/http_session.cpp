@@ -33,6 +33,9 @@ class http_session : public std::enable_shared_from_this<http_session> {
 
   void on_read(beast::error_code ec, std::size_t) {
     if (ec == http::error::end_of_stream) return close();
+    if (ec == http::error::header_limit || ec == http::error::body_limit ||
+        ec.category() == beast::http::make_error_code(http::error::bad_target).category())
+      return refuse_malformed(ec);
     if (ec) return;
     auto request = parser_->release();
     if (websocket::is_upgrade(request)) {
@@ -40,12 +43,50 @@ class http_session : public std::enable_shared_from_this<http_session> {
       if (state_->draining)
         return respond(text(request, http::status::service_unavailable, "shutting down\n"));
       if (state_->stats.connections.load() >=
-          static_cast<std::int64_t>(state_->cfg.max_connections))
+          static_cast<std::int64_t>(state_->cfg.max_connections)) {
+        state_->stats.refused(metrics::refusal::server_connections);
         return respond(text(request, http::status::service_unavailable, "too many connections\n"));
+      }
+      beast::error_code peer_ec;
+      const auto peer = stream_.socket().remote_endpoint(peer_ec);
+      if (peer_ec) return;
+      const auto address =
+          client_address(state_->cfg, peer.address().to_string(), request["X-Forwarded-For"]);
+      address_limits::refusal why;
+      auto lease = state_->limits.admit(address, why);
+      if (!lease) {
+        state_->stats.refused(why == address_limits::refusal::connections
+                                  ? metrics::refusal::address_connections
+                                  : metrics::refusal::address_connection_rate);
+        auto res = text(request, http::status::too_many_requests,
+                        why == address_limits::refusal::connections
+                            ? "too many connections from your address\n"
+                            : "connecting too fast from your address: retry in a second\n");
+        res.set(http::field::retry_after, "1");
+        res.keep_alive(false);
+        return respond(std::move(res));
+      }
       stream_.expires_never();
-      return start_websocket_session(std::move(stream_), std::move(request), state_);
+      return start_websocket_session(std::move(stream_), std::move(request), state_,
+                                     std::move(lease));
     }
     respond(route(request));
+  }
+
+  // A request that does not parse: a plain answer that says so, then the connection closes
+  // (what follows on it cannot be trusted to start a request).
+  void refuse_malformed(beast::error_code ec) {
+    state_->stats.refused(metrics::refusal::bad_http);
+    http::request<http::string_body> req;
+    req.version(11);
+    req.keep_alive(false);
+    const auto status = ec == http::error::header_limit
+                            ? http::status::request_header_fields_too_large
+                        : ec == http::error::body_limit ? http::status::payload_too_large
+                                                        : http::status::bad_request;
+    auto res = text(req, status, std::string(http::obsolete_reason(status)) + "\n");
+    res.keep_alive(false);
+    respond(std::move(res));
   }
 
   http::response<http::string_body> text(const http::request<http::string_body>& req,
@@ -68,20 +109,61 @@ class http_session : public std::enable_shared_from_this<http_session> {
   http::response<http::string_body> route(const http::request<http::string_body>& req) {
     if (req.method() != http::verb::get && req.method() != http::verb::head)
       return text(req, http::status::method_not_allowed, "method not allowed\n");
-    const auto target = req.target();
+    // Routes match the path alone: "/healthz?x" is /healthz.
+    const std::string_view full = req.target();
+    const auto target = full.substr(0, full.find('?'));
+    const auto query =
+        target.size() < full.size() ? full.substr(target.size() + 1) : std::string_view();
     if (target == "/healthz")
       return state_->draining ? text(req, http::status::service_unavailable, "draining\n")
                               : text(req, http::status::ok, "ok\n");
     if (target == "/metrics")
       return text(req, http::status::ok, state_->stats.render(),
                   "text/plain; version=0.0.4; charset=utf-8");
-    if (target == "/api/rooms")
-      return text(req, http::status::ok, nlohmann::json{{"rooms", state_->rooms.list()}}.dump(),
-                  "application/json");
+    if (target == "/api/rooms") return rooms(req, query);
     if (auto id = record_room(target)) return record(req, *id);
     // The web page and its files (static_files.hpp): /, /static/..., /api/tiles.
     if (auto page = serve_static(req, state_->cfg.web_root)) return std::move(*page);
     return not_found(req);
+  }
+
+  // GET /api/rooms?offset=&limit=&state=&expansions=a,b: the list_rooms answer's fields.
+  http::response<http::string_body> rooms(const http::request<http::string_body>& req,
+                                          std::string_view query) {
+    nlohmann::json fields = nlohmann::json::object();
+    while (!query.empty()) {
+      const auto amp = query.find('&');
+      const auto pair = query.substr(0, amp);
+      query = amp == std::string_view::npos ? std::string_view() : query.substr(amp + 1);
+      const auto eq = pair.find('=');
+      const std::string key(pair.substr(0, eq));
+      const std::string value(eq == std::string_view::npos ? "" : pair.substr(eq + 1));
+      if (key == "offset" || key == "limit") {
+        // Digits only become a number; anything else stays text, which the filter refuses.
+        const bool digits = !value.empty() && value.size() <= 9 &&
+                            value.find_first_not_of("0123456789") == std::string::npos;
+        fields[key] = digits ? nlohmann::json(std::stoll(value)) : nlohmann::json(value);
+      } else if (key == "expansions") {
+        fields[key] = nlohmann::json::array();
+        for (std::size_t from = 0; from <= value.size();) {
+          const auto comma = std::min(value.find(',', from), value.size());
+          if (comma > from) fields[key].push_back(value.substr(from, comma - from));
+          from = comma + 1;
+        }
+      } else if (key == "state") {
+        fields[key] = value;
+      }
+    }
+    protocol::proto_error error;
+    auto filter = protocol::parse_room_filter(fields, error);
+    if (!filter)
+      return text(req, http::status::bad_request,
+                  nlohmann::json{{"error", error.code}, {"message", error.message}}.dump(),
+                  "application/json");
+    auto page = state_->rooms.list(*filter);
+    return text(req, http::status::ok,
+                nlohmann::json{{"rooms", std::move(page.rooms)}, {"total", page.total}}.dump(),
+                "application/json");
   }
 
   // "/api/rooms/{id}/record" -> id.

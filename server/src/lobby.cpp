@@ -11,6 +11,18 @@
 
 namespace carcassonne::server {
 
+namespace {
+
+// Rooms looked at to make space when the server is full: a bound on the work done under the
+// lobby's lock, whatever the number of rooms.
+constexpr int eviction_look = 32;
+// A finished room whose last writes were not yet durable when it emptied is looked at again
+// after this; so is a finished room rebuilt from the store that nobody entered.
+constexpr auto finished_recheck = std::chrono::seconds(1);
+constexpr auto loaded_linger = std::chrono::seconds(30);
+
+}  // namespace
+
 lobby::created lobby::create(const protocol::create_room_msg& m,
                              std::weak_ptr<const client_link> creator) {
   json setup = m.setup;
@@ -38,17 +50,22 @@ lobby::created lobby::create(const protocol::create_room_msg& m,
   auto match = match_options_from_json(m.match);
   if (!match.ok()) return {nullptr, match.error};
   s.match = *match.value;
-  std::lock_guard lock(mutex_);
-  if (rooms_.size() >= config_.max_rooms && !make_space())
-    return {nullptr, {"server_full", "the server holds as many rooms as it may"}};
-  do s.id = random_hex(10);
-  while (rooms_.count(s.id));
-  s.seed = s.id + "/" + random_hex(16);
-  if (!setup.contains("seed") && !setup.contains("script")) s.secret = fairness::new_secret();
-  if (s.name.empty()) s.name = "Room " + s.id.substr(0, 4);
-  auto made = std::make_shared<room>(s, &metrics_, std::move(creator));
-  made->set_bot_settings(m.bots);
-  auto entry = add(std::move(made));
+  std::shared_ptr<room_entry> entry;
+  {
+    std::lock_guard lock(mutex_);
+    if (rooms_.size() >= config_.max_rooms && !make_space())
+      return {nullptr, {"server_full", "the server holds as many rooms as it may"}};
+    do s.id = random_hex(10);
+    while (rooms_.count(s.id));
+    s.seed = s.id + "/" + random_hex(16);
+    if (!setup.contains("seed") && !setup.contains("script")) s.secret = fairness::new_secret();
+    if (s.name.empty()) s.name = "Room " + s.id.substr(0, 4);
+    auto made = std::make_shared<room>(s, &metrics_, std::move(creator));
+    made->set_bot_settings(m.bots);
+    entry = add(std::move(made));
+  }
+  // Nobody is in the room yet: it expires unless someone comes.
+  boost::asio::post(entry->strand, [this, entry] { arm_expiry(entry); });
   spdlog::info("room {} created ({} seats, {})", s.id, s.seats, setup.dump());
   return {entry, {}};
 }
@@ -71,8 +88,11 @@ std::shared_ptr<room_entry> lobby::add(std::shared_ptr<room> r) {
     e->game_room->attach_bots(
         bots_.get(), post, {config_.bot_playouts, std::chrono::milliseconds(config_.bot_think_ms)});
   });
+  entry->lobby_timer = make_asio_room_timer(entry->strand);
+  entry->order = next_order_++;
+  entry->is_public = entry->game_room->summary().is_public;
   rooms_[id] = entry;
-  order_.push_back(id);
+  order_[entry->order] = id;
   metrics_.rooms.store(static_cast<std::int64_t>(rooms_.size()));
   return entry;
 }
@@ -94,6 +114,15 @@ std::string lobby::spawn_rematch(room_settings s, const std::vector<room::seat_i
   return entry->game_room->id();
 }
 
+void lobby::drop(const std::string& id, const char* why) {
+  auto it = rooms_.find(id);
+  if (it == rooms_.end()) return;
+  order_.erase(it->second->order);
+  rooms_.erase(it);
+  metrics_.rooms.store(static_cast<std::int64_t>(rooms_.size()));
+  spdlog::info("room {} {}", id, why);
+}
+
 bool lobby::restore(std::string& error) {
   if (!store_) return true;
   auto stored = store_->unfinished_rooms(error);
@@ -104,8 +133,13 @@ bool lobby::restore(std::string& error) {
     if (!r) return false;
     games += r->game() != nullptr;
     moves += s.moves.size();
-    std::lock_guard lock(mutex_);
-    add(std::shared_ptr<room>(std::move(r)));
+    std::shared_ptr<room_entry> entry;
+    {
+      std::lock_guard lock(mutex_);
+      entry = add(std::shared_ptr<room>(std::move(r)));
+    }
+    // Nobody is connected after a restart: waiting rooms expire unless their players return.
+    boost::asio::post(entry->strand, [this, entry] { arm_expiry(entry); });
   }
   spdlog::info("database: {} rooms rebuilt ({} games in progress, {} moves replayed)",
                stored.size(), games, moves);
@@ -133,35 +167,60 @@ lobby::record_status lobby::finished_record(const std::string& id, nlohmann::jso
   return record_status::found;
 }
 
+std::shared_ptr<room_entry> lobby::find_or_load(const std::string& id) {
+  if (auto e = find(id)) return e;
+  if (!store_) return nullptr;
+  // Read and rebuild outside the lock: other rooms never wait for this one's replay.
+  std::string error;
+  auto s = store_->load(id, error);
+  if (!s || s->state != "finished") return nullptr;
+  auto r = room::restore(*s, &metrics_, error);
+  if (!r) {
+    spdlog::error("database: rebuilding finished room {}: {}", id, error);
+    return nullptr;
+  }
+  std::shared_ptr<room_entry> entry;
+  {
+    std::lock_guard lock(mutex_);
+    if (auto it = rooms_.find(id); it != rooms_.end()) return it->second;  // loaded meanwhile
+    if (rooms_.size() >= config_.max_rooms && !make_space()) return nullptr;
+    entry = add(std::shared_ptr<room>(std::move(r)));
+  }
+  spdlog::info("room {} rebuilt from the database (finished)", id);
+  // Leaves again if nobody enters it (a resume or spectate normally follows at once).
+  entry->lobby_timer->call_after(loaded_linger, [this, weak = std::weak_ptr(entry)] {
+    if (auto e = weak.lock()) check_idle(e);
+  });
+  return entry;
+}
+
 void lobby::forget_stored(const room& r) {
   if (store_ && r.summary().state != "finished") store_->submit(delete_room_write{r.id()}, nullptr);
 }
 
 bool lobby::make_space() {
-  // First rooms nobody can come back to; failing that, the oldest room nobody is connected to
-  // (its players left without finishing: at the cap, new games go first).
-  const auto before = rooms_.size();
-  const auto sweep = [&](auto&& droppable, bool just_one) {
-    for (auto it = order_.begin(); it != order_.end();) {
-      auto r = rooms_.find(*it);
-      if (r == rooms_.end() || droppable(*r->second->game_room)) {
-        if (r != rooms_.end()) {
-          spdlog::info("room {} dropped to make space", *it);
-          forget_stored(*r->second->game_room);
-          rooms_.erase(r);
-        }
-        it = order_.erase(it);
-        if (just_one) return;
-      } else {
-        ++it;
-      }
+  // First finished rooms nobody is in (oldest first); failing that, one of the oldest rooms
+  // nobody is connected to (its players left without finishing: at the cap, new games go
+  // first). Either way a few rooms are looked at, never all of them.
+  for (int looked = 0; looked < eviction_look && !finished_.empty(); ++looked) {
+    auto e = finished_.front().lock();
+    finished_.pop_front();
+    if (!e || !rooms_.count(e->game_room->id())) continue;
+    e->queued_finished = false;
+    if (e->game_room->abandoned()) {
+      drop(e->game_room->id(), "dropped to make space (finished)");
+      return true;
     }
-  };
-  sweep([](const room& r) { return r.abandoned(); }, false);
-  if (rooms_.size() == before)
-    sweep([](const room& r) { return r.summary().connections == 0; }, true);
-  metrics_.rooms.store(static_cast<std::int64_t>(rooms_.size()));
-  return rooms_.size() < before;
+  }
+  int looked = 0;
+  for (auto it = order_.begin(); it != order_.end() && looked < eviction_look; ++it, ++looked) {
+    auto r = rooms_.find(it->second);
+    if (r == rooms_.end() || r->second->game_room->summary().connections != 0) continue;
+    forget_stored(*r->second->game_room);
+    drop(it->second, "dropped to make space");
+    return true;
+  }
+  return false;
 }
 
 std::shared_ptr<room_entry> lobby::find(const std::string& id) const {
@@ -170,38 +229,85 @@ std::shared_ptr<room_entry> lobby::find(const std::string& id) const {
   return it == rooms_.end() ? nullptr : it->second;
 }
 
-json lobby::list() const {
+lobby::page lobby::list(const protocol::room_filter& filter) const {
   std::vector<std::shared_ptr<room_entry>> entries;
   {
     std::lock_guard lock(mutex_);
-    for (const auto& id : order_)
-      if (auto it = rooms_.find(id); it != rooms_.end()) entries.push_back(it->second);
+    for (const auto& [order, id] : order_)
+      if (auto it = rooms_.find(id); it != rooms_.end() && it->second->is_public)
+        entries.push_back(it->second);
   }
-  json out = json::array();
+  page out;
   for (const auto& e : entries) {
     auto s = e->game_room->summary();
-    if (s.is_public) out.push_back(s.to_json());
+    if (!filter.state.empty() && s.state != filter.state) continue;
+    const bool has_all =
+        std::all_of(filter.expansions.begin(), filter.expansions.end(), [&](const std::string& x) {
+          return std::find(s.expansions.begin(), s.expansions.end(), x) != s.expansions.end();
+        });
+    if (!has_all) continue;
+    const auto index = out.total++;
+    if (index >= static_cast<std::size_t>(filter.offset) &&
+        out.rooms.size() < static_cast<std::size_t>(filter.limit))
+      out.rooms.push_back(s.to_json());
   }
   return out;
 }
 
-void lobby::forget_if_abandoned(const std::string& id) {
+void lobby::room_left(const std::string& id) {
+  if (auto e = find(id)) check_idle(e);
+}
+
+void lobby::check_idle(const std::shared_ptr<room_entry>& e) {
+  const room& r = *e->game_room;
+  const auto s = r.summary();
+  if (s.connections != 0) return;
   std::lock_guard lock(mutex_);
-  auto it = rooms_.find(id);
-  if (it == rooms_.end() || !it->second->game_room->abandoned()) return;
-  // Finished games stay listed until space is needed; emptied waiting rooms go at once.
-  if (it->second->game_room->summary().state == "finished") return;
-  forget_stored(*it->second->game_room);
-  rooms_.erase(it);
-  order_.erase(std::remove(order_.begin(), order_.end(), id), order_.end());
-  metrics_.rooms.store(static_cast<std::int64_t>(rooms_.size()));
-  spdlog::info("room {} closed (empty)", id);
+  if (!rooms_.count(r.id())) return;
+  if (s.state == "waiting") {
+    if (s.taken == 0) {
+      // Emptied waiting rooms go at once.
+      forget_stored(r);
+      drop(r.id(), "closed (empty)");
+    } else {
+      arm_expiry(e);
+    }
+  } else if (s.state == "finished") {
+    if (store_ && !r.writes_pending()) {
+      // Its record is in the store, which serves it from now on (record, replay, resume).
+      drop(r.id(), "left memory (finished, stored)");
+    } else if (store_) {
+      e->lobby_timer->call_after(finished_recheck, [this, weak = std::weak_ptr(e)] {
+        if (auto x = weak.lock()) check_idle(x);
+      });
+    } else if (!e->queued_finished) {
+      // Memory only: finished rooms stay, served until space is needed.
+      e->queued_finished = true;
+      finished_.push_back(e);
+    }
+  }
+}
+
+void lobby::arm_expiry(const std::shared_ptr<room_entry>& e) {
+  e->lobby_timer->cancel(e->expiry);
+  e->expiry = e->lobby_timer->call_after(
+      std::chrono::seconds(config_.waiting_room_expiry_seconds), [this, weak = std::weak_ptr(e)] {
+        auto x = weak.lock();
+        if (!x) return;
+        x->expiry = 0;
+        const auto s = x->game_room->summary();
+        if (s.connections != 0 || s.state != "waiting") return;
+        std::lock_guard lock(mutex_);
+        forget_stored(*x->game_room);
+        drop(x->game_room->id(), "expired (waiting, nobody connected)");
+      });
 }
 
 void lobby::clear() {
   std::lock_guard lock(mutex_);
   rooms_.clear();
   order_.clear();
+  finished_.clear();
 }
 
 std::size_t lobby::size() const {

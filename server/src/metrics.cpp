@@ -41,6 +41,8 @@ const std::vector<std::string>& metrics::codes() {
                           "not_finished",
                           "not_your_seat",
                           "not_a_bot",
+                          "too_many_rooms",
+                          "bad_request",
                           "other"})
       l.emplace_back(c);
     return l;
@@ -108,6 +110,19 @@ std::string metrics::render() const {
     << "carcassonne_dropped_total{reason=\"slow_reader\"} " << dropped_slow.load() << '\n'
     << "carcassonne_dropped_total{reason=\"flood\"} " << dropped_flood.load() << '\n'
     << "carcassonne_dropped_total{reason=\"oversize\"} " << dropped_oversize.load() << '\n';
+  o << "# HELP carcassonne_refused_total Connections, messages and rooms refused by a limit.\n"
+       "# TYPE carcassonne_refused_total counter\n";
+  static constexpr const char* refusal_names[] = {"server_connections",
+                                                  "address_connections",
+                                                  "address_connection_rate",
+                                                  "address_messages",
+                                                  "address_rooms",
+                                                  "public_rooms",
+                                                  "bad_http"};
+  static_assert(std::size(refusal_names) == static_cast<std::size_t>(refusal::count));
+  for (std::size_t i = 0; i < std::size(refusal_names); ++i)
+    o << "carcassonne_refused_total{reason=\"" << refusal_names[i] << "\"} " << refused_[i].load()
+      << '\n';
   o << "# HELP carcassonne_requests_rejected_total Requests and moves refused, by error code.\n"
        "# TYPE carcassonne_requests_rejected_total counter\n";
   for (std::size_t i = 0; i < codes().size() && i < max_codes; ++i)

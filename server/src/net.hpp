@@ -10,6 +10,7 @@
 #include <mutex>
 #include <set>
 
+#include "address_limits.hpp"
 #include "carcassonne/server/config.hpp"
 #include "carcassonne/server/lobby.hpp"
 #include "carcassonne/server/metrics.hpp"
@@ -28,10 +29,11 @@ class websocket_session;
 // Everything sessions share: configuration, metrics, the lobby, the live sessions.
 struct shared_state {
   shared_state(net::io_context& ioc, config c)
-      : io(ioc), cfg(std::move(c)), rooms(ioc.get_executor(), cfg, stats) {}
+      : io(ioc), cfg(std::move(c)), limits(cfg), rooms(ioc.get_executor(), cfg, stats) {}
 
   net::io_context& io;
   config cfg;
+  address_limits limits;
   metrics stats;
   std::unique_ptr<store> db;  // nullptr when the journal is off; outlives the rooms
   lobby rooms;
@@ -45,9 +47,10 @@ struct shared_state {
 // Starts an HTTP session on an accepted socket (it may upgrade to a WebSocket session).
 void start_http_session(tcp::socket socket, std::shared_ptr<shared_state> state);
 
-// Starts a WebSocket session from an upgrade request.
+// Starts a WebSocket session from an upgrade request, holding its address's connection slot.
 void start_websocket_session(beast::tcp_stream stream, http::request<http::string_body> request,
-                             std::shared_ptr<shared_state> state);
+                             std::shared_ptr<shared_state> state,
+                             std::unique_ptr<address_limits::lease> address);
 
 // Asks every WebSocket session to say goodbye and close (graceful shutdown).
 void close_all_sessions(shared_state& state);

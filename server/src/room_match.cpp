@@ -9,6 +9,7 @@
 #include "carcassonne/engine/forfeit.hpp"
 #include "carcassonne/protocol/json_codec.hpp"
 #include "carcassonne/server/room.hpp"
+#include "fairness.hpp"
 
 namespace carcassonne::server {
 

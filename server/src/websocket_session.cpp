@@ -7,6 +7,7 @@
 #include <deque>
 #include <utility>
 
+#include "address_limits.hpp"
 #include "carcassonne/protocol/messages.hpp"
 #include "fairness.hpp"
 #include "net.hpp"
@@ -17,8 +18,12 @@ namespace carcassonne::server {
 class websocket_session : public client_link,
                           public std::enable_shared_from_this<websocket_session> {
  public:
-  websocket_session(beast::tcp_stream stream, std::shared_ptr<shared_state> state)
-      : ws_(std::move(stream)), state_(std::move(state)), tokens_(state_->cfg.message_burst) {}
+  websocket_session(beast::tcp_stream stream, std::shared_ptr<shared_state> state,
+                    std::unique_ptr<address_limits::lease> address)
+      : ws_(std::move(stream)),
+        state_(std::move(state)),
+        address_(std::move(address)),
+        tokens_(state_->cfg.message_burst) {}
 
   void run(http::request<http::string_body> request) {
     auto timeouts = websocket::stream_base::timeout::suggested(beast::role_type::server);
@@ -77,6 +82,7 @@ class websocket_session : public client_link,
   }
 
   void on_read(beast::error_code ec, std::size_t bytes) {
+    if (finished_) return;  // finished by a failed write meanwhile: its address is released
     if (ec) {
       if (ec == websocket::error::message_too_big) {
         state_->stats.dropped_oversize.fetch_add(1);
@@ -89,14 +95,17 @@ class websocket_session : public client_link,
     state_->stats.bytes_in.fetch_add(static_cast<std::int64_t>(bytes), std::memory_order_relaxed);
     const std::string text = beast::buffers_to_string(buffer_.data());
     buffer_.consume(buffer_.size());
-    if (!ws_.got_text()) {
-      state_->stats.rejected("bad_message");
-      send_json(protocol::error_message({"bad_message", "frames must be text (JSON)"}));
-    } else if (!within_rate()) {
+    // Every frame costs a token, text or binary (docs/protocol.md §15): the connection's own,
+    // then one of its address's shared budget.
+    const bool own = within_rate();
+    const bool shared = own && address_->take_message();
+    if (own && !shared) state_->stats.refused(metrics::refusal::address_messages);
+    if (!shared) {
       state_->stats.rejected("rate_limited");
       // Dropped unread, but the id is echoed so that the client knows which request to retry.
-      send_json(protocol::error_message({"rate_limited", "too many messages: slow down"},
-                                        protocol::parse_request(text).id));
+      send_json(protocol::error_message(
+          {"rate_limited", "too many messages: slow down"},
+          ws_.got_text() ? protocol::parse_request(text).id : nlohmann::json()));
       if (++strikes_ >= state_->cfg.rate_strikes) {
         state_->stats.dropped_flood.fetch_add(1);
         spdlog::info("room {}: connection closed for flooding", room_);
@@ -105,6 +114,9 @@ class websocket_session : public client_link,
         maybe_close();
         return;
       }
+    } else if (!ws_.got_text()) {
+      state_->stats.rejected("bad_message");
+      send_json(protocol::error_message({"bad_message", "frames must be text (JSON)"}));
     } else {
       handle(text);
     }
@@ -123,8 +135,11 @@ class websocket_session : public client_link,
 
   void handle(const std::string& text);
   void replay(const protocol::replay_msg& m, const nlohmann::json& id);
+  void create_room(const protocol::create_room_msg& m, const nlohmann::json& id);
+  // Posts `call` onto the room's strand; `enter`: a join, spectate or resume, which may rebuild
+  // a finished room from the store, and which finish() must undo even if it has not landed yet.
   template <class Call>
-  void to_room(const std::string& room_id, const nlohmann::json& id, Call call);
+  void to_room(const std::string& room_id, const nlohmann::json& id, Call call, bool enter = false);
 
   void send_json(const nlohmann::json& j) {
     enqueue(std::make_shared<const std::string>(j.dump()));
@@ -180,16 +195,21 @@ class websocket_session : public client_link,
     finished_ = true;
     closing_ = true;
     if (counted_) state_->stats.connections.fetch_sub(1);
+    address_.reset();  // the address's connection slot is free again
     {
       std::lock_guard lock(state_->sessions_mutex);
       state_->sessions.erase(weak_from_this());
     }
-    if (!room_.empty()) {
-      if (auto entry = state_->rooms.find(room_)) {
+    // The room this connection is in, and the one it last asked to enter: that room may not
+    // have told it yet (set_room is posted back), but it handles the disconnection after the
+    // request, on the same strand, so a connection never stays in a room after it closed.
+    for (const auto* id : {&room_, &entering_}) {
+      if (id->empty() || (id == &entering_ && entering_ == room_)) continue;
+      if (auto entry = state_->rooms.find(*id)) {
         auto self = shared_from_this();
         net::post(entry->strand, [entry, self, st = state_] {
           entry->game_room->disconnected(self);
-          st->rooms.forget_if_abandoned(entry->game_room->id());
+          st->rooms.room_left(entry->game_room->id());
         });
       }
     }
@@ -197,6 +217,7 @@ class websocket_session : public client_link,
 
   websocket::stream<beast::tcp_stream> ws_;
   std::shared_ptr<shared_state> state_;
+  std::unique_ptr<address_limits::lease> address_;  // released when the connection finishes
   beast::flat_buffer buffer_;
   std::deque<frame_ptr> queue_;
   std::size_t queue_bytes_ = 0;
@@ -206,16 +227,20 @@ class websocket_session : public client_link,
   double tokens_;
   std::chrono::steady_clock::time_point last_refill_ = std::chrono::steady_clock::now();
   int strikes_ = 0;
-  std::string room_;  // the room this connection is in ("" = none)
+  std::string room_;      // the room this connection is in ("" = none)
+  std::string entering_;  // the room of the last join, spectate or resume sent to a room
+  std::vector<std::weak_ptr<const room>> public_rooms_;  // public rooms this connection created
 };
 
 template <class Call>
-void websocket_session::to_room(const std::string& room_id, const nlohmann::json& id, Call call) {
-  auto entry = state_->rooms.find(room_id);
+void websocket_session::to_room(const std::string& room_id, const nlohmann::json& id, Call call,
+                                bool enter) {
+  auto entry = enter ? state_->rooms.find_or_load(room_id) : state_->rooms.find(room_id);
   if (!entry) {
     state_->stats.rejected("no_such_room");
     return send_json(protocol::error_message({"no_such_room", "no room '" + room_id + "'"}, id));
   }
+  if (enter) entering_ = room_id;
   net::post(entry->strand, [entry, self = shared_from_this(), call = std::move(call)] {
     call(*entry->game_room, std::static_pointer_cast<client_link>(self));
   });
@@ -261,28 +286,31 @@ void websocket_session::handle(const std::string& text) {
         } else if constexpr (std::is_same_v<T, ping_msg>) {
           send_json(reply("pong", id));
         } else if constexpr (std::is_same_v<T, list_rooms_msg>) {
-          send_json(reply("rooms", id, {{"rooms", state_->rooms.list()}}));
+          auto page = state_->rooms.list(m.filter);
+          send_json(reply("rooms", id, {{"rooms", std::move(page.rooms)}, {"total", page.total}}));
         } else if constexpr (std::is_same_v<T, create_room_msg>) {
-          auto made = state_->rooms.create(m, weak_from_this());
-          if (!made.entry) {
-            state_->stats.rejected(made.error.code);
-            return send_json(error_message(made.error, id));
-          }
-          send_json(reply("room_created", id, {{"room", made.entry->game_room->id()}}));
+          create_room(m, id);
         } else if constexpr (std::is_same_v<T, join_msg>) {
           if (not_elsewhere(m.room))
-            to_room(m.room, id, [m, id](room& r, const client_ptr& c) { r.join(c, m, id); });
+            to_room(
+                m.room, id, [m, id](room& r, const client_ptr& c) { r.join(c, m, id); }, true);
         } else if constexpr (std::is_same_v<T, spectate_msg>) {
           if (not_elsewhere(m.room))
-            to_room(m.room, id, [id](room& r, const client_ptr& c) { r.spectate(c, id); });
+            to_room(
+                m.room, id, [id](room& r, const client_ptr& c) { r.spectate(c, id); }, true);
         } else if constexpr (std::is_same_v<T, resume_msg>) {
           if (not_elsewhere(m.room))
-            to_room(m.room, id, [m, id](room& r, const client_ptr& c) { r.resume(c, m, id); });
+            to_room(
+                m.room, id, [m, id](room& r, const client_ptr& c) { r.resume(c, m, id); }, true);
         } else if constexpr (std::is_same_v<T, leave_msg>) {
           if (in_room("leave")) {
             // Forget the room now, so that a join right after the leave is not refused.
             const std::string left = std::exchange(room_, std::string());
-            to_room(left, id, [id](room& r, const client_ptr& c) { r.leave(c, id); });
+            if (entering_ == left) entering_.clear();
+            to_room(left, id, [id, st = state_](room& r, const client_ptr& c) {
+              r.leave(c, id);
+              st->rooms.room_left(r.id());
+            });
           }
         } else if constexpr (std::is_same_v<T, start_msg>) {
           if (in_room("start"))
@@ -318,6 +346,41 @@ void websocket_session::handle(const std::string& text) {
       parsed.value->message);
 }
 
+// Room creation, within the address's rate and the caps on open public rooms.
+void websocket_session::create_room(const protocol::create_room_msg& m, const nlohmann::json& id) {
+  using namespace protocol;
+  const auto refuse = [&](metrics::refusal why, proto_error e) {
+    state_->stats.refused(why);
+    state_->stats.rejected(e.code);
+    send_json(error_message(e, id));
+  };
+  if (m.is_public) {
+    std::erase_if(public_rooms_, [](const std::weak_ptr<const room>& w) {
+      const auto r = w.lock();
+      return !r || r->summary().state != "waiting";
+    });
+    if (public_rooms_.size() >= state_->cfg.max_public_rooms_per_connection ||
+        !address_->may_open_public_room())
+      return refuse(metrics::refusal::public_rooms,
+                    {"too_many_rooms",
+                     "you have as many public rooms waiting for players as you may: start or "
+                     "leave one first"});
+  }
+  if (!address_->take_room())
+    return refuse(metrics::refusal::address_rooms,
+                  {"rate_limited", "rooms are created too fast from your address: slow down"});
+  auto made = state_->rooms.create(m, weak_from_this());
+  if (!made.entry) {
+    state_->stats.rejected(made.error.code);
+    return send_json(error_message(made.error, id));
+  }
+  if (m.is_public) {
+    public_rooms_.push_back(made.entry->game_room);
+    address_->opened_public_room(made.entry->game_room);
+  }
+  send_json(reply("room_created", id, {{"room", made.entry->game_room->id()}}));
+}
+
 // A finished game, move by move: needs no room membership, and reads the record from memory or
 // the database. Replaying a whole game costs well under a millisecond; the rate limit bounds it.
 void websocket_session::replay(const protocol::replay_msg& m, const nlohmann::json& id) {
@@ -344,8 +407,10 @@ void websocket_session::replay(const protocol::replay_msg& m, const nlohmann::js
 }
 
 void start_websocket_session(beast::tcp_stream stream, http::request<http::string_body> request,
-                             std::shared_ptr<shared_state> state) {
-  std::make_shared<websocket_session>(std::move(stream), std::move(state))->run(std::move(request));
+                             std::shared_ptr<shared_state> state,
+                             std::unique_ptr<address_limits::lease> address) {
+  std::make_shared<websocket_session>(std::move(stream), std::move(state), std::move(address))
+      ->run(std::move(request));
 }
 
 void close_all_sessions(shared_state& state) {

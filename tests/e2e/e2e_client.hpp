@@ -186,7 +186,14 @@ class ws_client {
   // slow: a small receive buffer and a small segment size, so that the server's send buffer
   // does not grow to megabytes (Linux tunes it from the segment size): a client that stops
   // reading soon leaves frames queued in the server.
-  explicit ws_client(std::uint16_t port, bool slow = false) : ws_(ioc_) {
+  // headers: extra fields of the upgrade request (X-Forwarded-For in the address tests).
+  explicit ws_client(std::uint16_t port, bool slow = false,
+                     const std::map<std::string, std::string>& headers = {})
+      : ws_(ioc_) {
+    if (!headers.empty())
+      ws_.set_option(websocket::stream_base::decorator([headers](websocket::request_type& req) {
+        for (const auto& [k, v] : headers) req.set(k, v);
+      }));
     auto& layer = beast::get_lowest_layer(ws_);
     if (slow) {
       layer.socket().open(tcp::v4());

@@ -117,3 +117,27 @@ TEST_CASE("malformed messages give stable codes and never throw") {
   CHECK(code_of(R"({"type":"replay","room":"r","move":"3"})") == "bad_message");
   CHECK(code_of("\xff\xfe") == "bad_json");
 }
+
+TEST_CASE("list_rooms: a page (offset, limit up to 100) and filters; bad fields are bad_message") {
+  auto plain = parse_as<list_rooms_msg>(R"({"type":"list_rooms"})");
+  CHECK(plain.filter.offset == 0);
+  CHECK(plain.filter.limit == max_room_page);
+  CHECK(plain.filter.state.empty());
+  CHECK(plain.filter.expansions.empty());
+  auto f = parse_as<list_rooms_msg>(
+      R"({"type":"list_rooms","offset":200,"limit":7,"state":"playing","expansions":["gifts","festival"]})");
+  CHECK(f.filter.offset == 200);
+  CHECK(f.filter.limit == 7);
+  CHECK(f.filter.state == "playing");
+  CHECK(f.filter.expansions == std::vector<std::string>{"gifts", "festival"});
+  for (const char* bad :
+       {R"({"type":"list_rooms","limit":101})", R"({"type":"list_rooms","limit":0})",
+        R"({"type":"list_rooms","offset":-1})", R"({"type":"list_rooms","offset":"1"})",
+        R"({"type":"list_rooms","state":"over"})", R"({"type":"list_rooms","state":1})",
+        R"({"type":"list_rooms","expansions":"gifts"})",
+        R"({"type":"list_rooms","expansions":[1]})"})
+    CHECK_MESSAGE(code_of(bad) == "bad_message", bad);
+  std::string many = R"({"type":"list_rooms","expansions":[)";
+  for (int i = 0; i < 17; ++i) many += std::string(i ? "," : "") + "\"x\"";
+  CHECK(code_of(many + "]}") == "bad_message");
+}

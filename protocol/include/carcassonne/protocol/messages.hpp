@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 #include <variant>
+#include <vector>
 
 #include "carcassonne/protocol/bot_messages.hpp"
 #include "carcassonne/protocol/json_codec.hpp"
@@ -28,7 +29,18 @@ struct create_room_msg {
   room_bot_settings bots;   // bot seats, their pause, takeover (bot_messages.hpp)
   json match;               // match options (clock, timeout, undo...), null for the defaults
 };
-struct list_rooms_msg {};
+// Which public rooms a list_rooms (or GET /api/rooms) asks for: a page of at most
+// max_room_page rooms, oldest first, optionally only those in one state or with expansions.
+inline constexpr int max_room_page = 100;
+struct room_filter {
+  int offset = 0;
+  int limit = max_room_page;
+  std::string state;                    // "" = any; else waiting, playing or finished
+  std::vector<std::string> expansions;  // rooms playing every one of these
+};
+struct list_rooms_msg {
+  room_filter filter;
+};
 struct join_msg {
   std::string room;
   std::string name;
@@ -89,6 +101,9 @@ struct parsed_request {
   json id;
 };
 parsed_request parse_request(std::string_view text);
+// The filter fields of a list_rooms message (or of /api/rooms's query, as JSON); bad_message
+// when one is malformed.
+std::optional<room_filter> parse_room_filter(const json& j, proto_error& error);
 
 // A seat's nonce: 1 to 64 characters of hex or base64 (A-Z a-z 0-9 + / - _), then at most two
 // '=' of padding (docs/fairness.md). Anything else is refused with bad_nonce.

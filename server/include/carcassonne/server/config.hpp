@@ -26,10 +26,23 @@ struct config {
   std::size_t max_rooms = 10000;        // CARCASSONNE_MAX_ROOMS
   std::size_t max_connections = 20000;  // CARCASSONNE_MAX_CONNECTIONS
   std::size_t max_spectators = 64;      // CARCASSONNE_MAX_SPECTATORS per room
-  int idle_timeout_seconds = 300;       // CARCASSONNE_IDLE_TIMEOUT: no frame, no pong
-  int shutdown_grace_seconds = 3;       // CARCASSONNE_SHUTDOWN_GRACE
-  bool allow_scripted_rooms = false;    // CARCASSONNE_ALLOW_SCRIPTED: seed/script in create_room
-  std::string data_dir = "data";  // CARCASSONNE_DATA_DIR: the database is carcassonne.db in it
+  // Per client address (docs/hosting.md "Limits per address"); exempt addresses skip them.
+  std::size_t max_connections_per_address = 64;     // CARCASSONNE_MAX_CONNECTIONS_PER_ADDRESS
+  double address_connection_rate = 5;               // CARCASSONNE_ADDRESS_CONNECTION_RATE /s
+  double address_connection_burst = 20;             // CARCASSONNE_ADDRESS_CONNECTION_BURST
+  double address_message_rate = 60;                 // CARCASSONNE_ADDRESS_MESSAGE_RATE /s, shared
+  double address_message_burst = 120;               // CARCASSONNE_ADDRESS_MESSAGE_BURST
+  double address_room_rate = 1;                     // CARCASSONNE_ADDRESS_ROOM_RATE: rooms /s
+  double address_room_burst = 10;                   // CARCASSONNE_ADDRESS_ROOM_BURST
+  std::size_t max_public_rooms_per_address = 20;    // CARCASSONNE_MAX_PUBLIC_ROOMS_PER_ADDRESS
+  std::size_t max_public_rooms_per_connection = 5;  // CARCASSONNE_MAX_PUBLIC_ROOMS_PER_CONNECTION
+  std::string exempt_addresses = "127.0.0.1,::1";   // CARCASSONNE_EXEMPT_ADDRESSES ("" = none)
+  bool trust_forwarded_for = false;                 // CARCASSONNE_TRUST_FORWARDED_FOR
+  int waiting_room_expiry_seconds = 900;            // CARCASSONNE_WAITING_ROOM_EXPIRY
+  int idle_timeout_seconds = 300;                   // CARCASSONNE_IDLE_TIMEOUT: no frame, no pong
+  int shutdown_grace_seconds = 3;                   // CARCASSONNE_SHUTDOWN_GRACE
+  bool allow_scripted_rooms = false;  // CARCASSONNE_ALLOW_SCRIPTED: seed/script in create_room
+  std::string data_dir = "data";      // CARCASSONNE_DATA_DIR: the database is carcassonne.db in it
   bool journal = true;            // CARCASSONNE_JOURNAL: store rooms and moves (off: memory only)
   bool journal_full_sync = true;  // CARCASSONNE_JOURNAL_SYNC: full (power loss) or normal (crash)
   // Bots: worker threads, so also the most searches running at once; each move's budget.

@@ -1,8 +1,12 @@
-// The lobby: every room of the server, each with the strand its calls run on. Thread-safe.
+// The lobby: every room of the server held in memory, each with the strand its calls run on.
+// Thread-safe. Nothing here walks all rooms under the lobby's lock except a listing's copy of
+// the public ones: rooms leave one at a time, each on its own timer (docs/hosting.md "Rooms").
 #pragma once
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/strand.hpp>
 
+#include <cstdint>
+#include <deque>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -13,6 +17,7 @@
 #include "carcassonne/server/config.hpp"
 #include "carcassonne/server/metrics.hpp"
 #include "carcassonne/server/room.hpp"
+#include "carcassonne/server/room_timer.hpp"
 #include "carcassonne/server/store.hpp"
 
 namespace carcassonne::server {
@@ -20,6 +25,12 @@ namespace carcassonne::server {
 struct room_entry {
   std::shared_ptr<room> game_room;
   boost::asio::strand<boost::asio::any_io_executor> strand;
+  std::uint64_t order = 0;  // creation number: the key of the lobby's order
+  bool is_public = true;
+  // The lobby's own timer for this room (expiry, eviction checks); used on the room's strand.
+  room_timer_ptr lobby_timer;
+  room_timer::handle expiry = 0;
+  bool queued_finished = false;  // in the lobby's queue of finished rooms (under its mutex)
 };
 
 class lobby {
@@ -49,10 +60,21 @@ class lobby {
   record_status finished_record(const std::string& id, nlohmann::json& record) const;
 
   std::shared_ptr<room_entry> find(const std::string& id) const;
-  // Public rooms, newest last.
-  nlohmann::json list() const;
-  // Forgets a room if nobody can come back to it.
-  void forget_if_abandoned(const std::string& id);
+  // find(), or a finished room rebuilt from the store (for join, spectate, resume after it left
+  // memory); it leaves memory again once nobody is in it.
+  std::shared_ptr<room_entry> find_or_load(const std::string& id);
+
+  // One page of the public rooms, oldest first, and how many match the filter in all.
+  struct page {
+    nlohmann::json rooms = nlohmann::json::array();
+    std::size_t total = 0;
+  };
+  page list(const protocol::room_filter& filter) const;
+
+  // On the room's strand, after a connection left the room: a room nobody can come back to
+  // leaves memory (a finished one once its record is stored), and a waiting room nobody is
+  // connected to starts its expiry.
+  void room_left(const std::string& id);
   std::size_t size() const;
   // Forgets every room (server teardown, after the I/O threads have stopped).
   void clear();
@@ -60,12 +82,15 @@ class lobby {
   void stop_bots() { bots_->stop(); }
 
  private:
-  bool make_space();  // drops abandoned rooms when at the cap
+  bool make_space();  // under mutex_: drops one room nobody is connected to, looking at a few
   std::shared_ptr<room_entry> add(std::shared_ptr<room> r);  // under mutex_
   // A finished room's rematch: a new room with those seats, its game started; its id, or empty
   // when the server is full.
   std::string spawn_rematch(room_settings s, const std::vector<room::seat_init>& seats);
+  void drop(const std::string& id, const char* why);  // under mutex_
   void forget_stored(const room& r);  // a dropped room that was not finished leaves the store too
+  void check_idle(const std::shared_ptr<room_entry>& e);  // on e's strand
+  void arm_expiry(const std::shared_ptr<room_entry>& e);  // on e's strand (or before it runs)
 
   boost::asio::any_io_executor executor_;
   const config& config_;
@@ -73,7 +98,11 @@ class lobby {
   store* store_ = nullptr;
   mutable std::mutex mutex_;
   std::map<std::string, std::shared_ptr<room_entry>> rooms_;
-  std::vector<std::string> order_;  // creation order, for listing and eviction
+  std::map<std::uint64_t, std::string> order_;  // creation order, for listing and eviction
+  std::uint64_t next_order_ = 0;
+  // Finished rooms that stay in memory (no store, or the record not yet stored), oldest first:
+  // the first to go when the server is full.
+  std::deque<std::weak_ptr<room_entry>> finished_;
   std::unique_ptr<bot_pool> bots_;  // every room's bots think here
 };
 

@@ -29,6 +29,23 @@ class metrics {
   std::atomic<std::int64_t> bot_moves{0}, bot_results_dropped{0}, bot_takeovers{0};
   std::atomic<std::int64_t> bot_think_ns{0}, bot_playouts{0};
   std::atomic<std::int64_t> bot_searches_running{0}, bot_searches_queued{0};
+  // Refusals by the server-wide and per-address limits (docs/hosting.md), by reason.
+  enum class refusal {
+    server_connections,       // --max-connections
+    address_connections,      // --max-connections-per-address
+    address_connection_rate,  // --address-connection-rate
+    address_messages,         // --address-message-rate: a message refused
+    address_rooms,            // --address-room-rate: a room creation refused
+    public_rooms,             // --max-public-rooms-per-address or -per-connection
+    bad_http,                 // a malformed HTTP request answered 400/431
+    count
+  };
+  void refused(refusal r) {
+    refused_[static_cast<std::size_t>(r)].fetch_add(1, std::memory_order_relaxed);
+  }
+  std::int64_t refused_count(refusal r) const {
+    return refused_[static_cast<std::size_t>(r)].load();
+  }
 
   const store* journal = nullptr;  // its commit counters are shown when the journal is on
 
@@ -42,6 +59,7 @@ class metrics {
   static const std::vector<std::string>& codes();
   static constexpr std::size_t max_codes = 64;
   std::array<std::atomic<std::int64_t>, max_codes> rejected_{};
+  std::array<std::atomic<std::int64_t>, static_cast<std::size_t>(refusal::count)> refused_{};
   std::array<std::atomic<std::int64_t>, latency_buckets.size() + 1> latency_{};
   std::atomic<std::int64_t> latency_count_{0};
   std::atomic<std::int64_t> latency_sum_ns_{0};

@@ -135,6 +135,8 @@ class room {
   // Room-strand reads, for tests and the record endpoint.
   const game_state* game() const { return game_ ? &*game_ : nullptr; }
   std::uint64_t seq() const { return seq_; }
+  // Writes issued to the store and not yet durable (the lobby keeps the room until none are).
+  bool writes_pending() const { return writes_durable_ < writes_issued_; }
   json record() const;  // setup + moves (game-record.md); the seed is inside: finished games only
   // Thread-safe: the record once the game is over, else nothing.
   std::optional<json> finished_record() const;
