@@ -1,5 +1,6 @@
 #include "carcassonne/engine/game.hpp"
 
+#include <bit>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -81,12 +82,11 @@ void legal_actions(const game_state& s, std::vector<move>& out) {
     case decision::place_tile: {
       const auto& t = tiles()[s.drawn];
       for (const auto& sq : s.board.open())
-        for (int q = 0; q < 4; ++q)
-          if (board::fits(sq, t, q))
-            out.push_back(move{.type = move_type::place_tile,
-                               .seat = seat,
-                               .at = sq.pos,
-                               .rotation = static_cast<std::uint8_t>(q)});
+        for (unsigned fit = t.fitting[sq.requirement]; fit != 0; fit &= fit - 1)
+          out.push_back(move{.type = move_type::place_tile,
+                             .seat = seat,
+                             .at = sq.pos,
+                             .rotation = static_cast<std::uint8_t>(std::countr_zero(fit))});
       break;
     }
     case decision::figure: {
@@ -114,10 +114,8 @@ std::vector<move> legal_actions(const game_state& s) {
 }
 
 status apply_in_place(game_state& s, const move& m, event_log* events) {
+  // check_move runs the modules' prechecks too (what legality cannot show: scripted draws).
   if (auto st = detail::check_move(s, m); !st) return st;
-  for (const auto* x : active_modules(s))  // what legality cannot show (scripted draws)
-    if (x->precheck)
-      if (auto st = x->precheck(s, m); !st) return st;
   detail::perform(s, m, events);
 #ifndef NDEBUG
   if (auto st = check_invariants(s); !st) {
