@@ -163,6 +163,8 @@ int run_arena(std::span<const std::string> args, std::ostream& out, std::ostream
          {"ties", b.ties},
          {"mean_score", b.score_sum / n},
          {"win_rate", rate},
+         {"move_seconds_mean", b.moves > 0 ? b.think_seconds / b.moves : 0.0},
+         {"move_seconds_max", b.slowest},
          {"win_rate_ci95", {std::max(0.0, rate - half), std::min(1.0, rate + half)}}});
   }
   json result{{"games", games},
