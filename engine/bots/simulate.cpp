@@ -1,6 +1,9 @@
 #include "simulate.hpp"
 
 #include <algorithm>
+#include <cmath>
+
+#include "evaluate.hpp"
 
 #include "turn.hpp"
 
@@ -17,21 +20,17 @@ const move& rollout_move(const game_state& s, const std::vector<move>& moves, rn
   return moves[r.below(std::max<std::size_t>(n, 1))];
 }
 
-void play_out(game_state& s, rng& r, std::vector<move>& moves) {
-  while (!s.finished) {
+void play_out(game_state& s, int turns, rng& r, std::vector<move>& moves) {
+  const int last = s.turn + turns;
+  while (!s.finished && s.turn < last) {
     legal_actions(s, moves);
     play(s, rollout_move(s, moves, r));
   }
 }
 
 double outcome(const game_state& s, seat_t seat) {
-  int best_other = -1000000;
-  for (int i = 0; i < s.seats; ++i)
-    if (i != seat) best_other = std::max(best_other, s.players[i].score);
-  const int margin = s.players[seat].score - best_other;
-  const double win = margin > 0 ? 1.0 : margin == 0 ? 0.5 : 0.0;
-  const double shaped = std::clamp(0.5 + margin / 100.0, 0.0, 1.0);
-  return 0.7 * win + 0.3 * shaped;
+  constexpr double points_per_unit = 10.0;  // a 10-point lead is worth about 73%
+  return 1.0 / (1.0 + std::exp(-evaluate(s, seat) / points_per_unit));
 }
 
 }  // namespace carcassonne::bots

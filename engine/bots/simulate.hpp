@@ -15,11 +15,13 @@ void play(game_state& s, const move& m);
 // half of the time (a random player that deploys on every tile runs out of followers at once).
 const move& rollout_move(const game_state& s, const std::vector<move>& moves, rng& r);
 
-// Plays s to the end with the rollout policy; `moves` is a reusable buffer.
-void play_out(game_state& s, rng& r, std::vector<move>& moves);
+// Plays s with the rollout policy for `turns` more turns or to the end; `moves` is a reusable
+// buffer.
+void play_out(game_state& s, int turns, rng& r, std::vector<move>& moves);
 
-// Outcome in [0, 1] for `seat` of a finished game: a win (shared first place counts half)
-// weighted with the margin over the best other seat, so that close searches still compare.
+// Outcome in [0, 1] for `seat` of a played-out state: the greedy's evaluate() (the score margin
+// over the best other seat if the game ended now, followers in hand counted) through a
+// logistic, so that a clear lead counts as a likely win and close positions stay comparable.
 double outcome(const game_state& s, seat_t seat);
 
 }  // namespace carcassonne::bots

@@ -16,6 +16,9 @@ namespace carcassonne::bots {
 namespace {
 
 constexpr std::size_t max_candidates = 12;
+// A playout is this many rounds of turns, then judged by evaluate() (truncated rollouts: random
+// play far ahead says little, and a short one is many times cheaper).
+constexpr int rollout_turns = 10;
 
 struct candidate {
   std::size_t index = 0;  // into the legal moves
@@ -63,7 +66,7 @@ bot_choice choose_strong(const information_set& info, std::uint64_t seed,
         game_state g = world;
         play(g, moves[c.index]);
         rng policy(rollout_seed);
-        play_out(g, policy, buffer);
+        play_out(g, rollout_turns * info.state.seats, policy, buffer);
         c.total += outcome(g, info.seat);
         ++c.samples;
         ++playouts;
