@@ -1,6 +1,7 @@
+// choose_move: the level names and the dispatch to each level (levels.hpp).
 #include "carcassonne/engine/bot.hpp"
 
-#include <algorithm>
+#include "levels.hpp"
 
 namespace carcassonne {
 
@@ -10,22 +11,17 @@ std::optional<bot_level> bot_level_from_name(std::string_view name) {
   return std::nullopt;
 }
 
-information_set information_set_of(const game_state& s, seat_t seat) {
-  information_set info{s, seat};
-  // The supply's order and the generator are hidden from every seat: sorted, reset.
-  auto rest = info.state.supply.begin() + info.state.next_draw;
-  std::sort(rest, info.state.supply.end());
-  std::sort(info.state.out_of_play.begin(), info.state.out_of_play.end());
-  info.state.random = rng(0);
-  return info;
-}
-
-bot_choice choose_move(const information_set& info, bot_level, std::uint64_t seed,
-                       const bot_budget&) {
-  // random: a uniformly random legal move.
-  const auto moves = legal_actions(info.state);
-  rng r(seed);
-  return {moves[r.below(moves.size())], 0};
+bot_choice choose_move(const information_set& info, bot_level level, std::uint64_t seed,
+                       const bot_budget& budget) {
+  switch (level) {
+    case bot_level::greedy:
+      return bots::choose_greedy(info, seed);
+    case bot_level::strong:
+      return bots::choose_strong(info, seed, budget);
+    case bot_level::random:
+      break;
+  }
+  return bots::choose_random(info, seed);
 }
 
 }  // namespace carcassonne

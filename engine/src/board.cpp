@@ -4,25 +4,7 @@
 
 namespace carcassonne {
 
-namespace {
-// Fibonacci hashing: the top bits of key * 2^64/phi mix every bit of x and y.
-std::size_t hash_pos(square_pos p, int bits) {
-  const auto ux = static_cast<std::uint64_t>(static_cast<std::uint16_t>(p.x));
-  const auto uy = static_cast<std::uint64_t>(static_cast<std::uint16_t>(p.y));
-  return static_cast<std::size_t>((((ux << 16) | uy) * 0x9E3779B97F4A7C15ULL) >> (64 - bits));
-}
-}  // namespace
-
 board::board() : table_(512, 0) {}
-
-int board::find_cell(square_pos p) const {
-  const std::size_t mask = table_.size() - 1;
-  for (std::size_t i = hash_pos(p, table_bits_);; i = (i + 1) & mask) {
-    const auto slot = table_[i];
-    if (slot == 0) return -1;
-    if (cells_[slot - 1].pos == p) return slot - 1;
-  }
-}
 
 void board::grow_table() {
   ++table_bits_;
@@ -45,20 +27,9 @@ int board::add_cell(square_pos p) {
   return static_cast<int>(cells_.size() - 1);
 }
 
-int board::tile_at(square_pos p) const {
-  const int c = find_cell(p);
-  return c < 0 ? -1 : cells_[c].placed;
-}
-
-int board::open_at(square_pos p) const {
-  const int c = find_cell(p);
-  return c < 0 ? -1 : cells_[c].open;
-}
-
 bool board::placeable(const tile_type& t) const {
   for (const auto& sq : open_)
-    for (int q = 0; q < 4; ++q)
-      if (fits(sq, t, q)) return true;
+    if (t.fitting[sq.requirement]) return true;
   return false;
 }
 

@@ -45,6 +45,13 @@ void derive(tile_type& t) {
                                           << (2 * rotate_edge(local, q)));
     t.packed_sides[q] = packed;
   }
+  for (int req = 0; req < 256; ++req) {
+    int mask = 0;  // every edge with a required kind (codes 1-3) must match
+    for (int e = 0; e < 4; ++e)
+      if (req >> (2 * e) & 3) mask |= 3 << (2 * e);
+    for (int q = 0; q < 4; ++q)
+      if ((t.packed_sides[q] & mask) == req) t.fitting[req] |= static_cast<std::uint8_t>(1 << q);
+  }
   for (int i = 0; i < static_cast<int>(t.segments.size()); ++i) {
     const auto& s = t.segments[i];
     if (s.kind == feature_kind::monastery) t.monastery = static_cast<std::int8_t>(i);
@@ -156,7 +163,7 @@ tile_catalogue tile_catalogue::parse() {
   return cat;
 }
 
-const tile_catalogue& tiles() {
+const tile_catalogue& detail::parsed_catalogue() {
   static const tile_catalogue catalogue = tile_catalogue::parse();
   return catalogue;
 }

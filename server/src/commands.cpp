@@ -21,6 +21,9 @@ constexpr const char* usage =
     "      (named in the verdict); exit 2: the record cannot be checked.\n"
     "  selfplay [--games N] [--seed S] [--expansions LIST] [--players P]\n"
     "      Plays N games of uniformly random legal moves and prints one JSON line of figures.\n"
+    "  arena --bots LIST [--games N] [--expansions LIST] [--players P] [--playouts K] [--seed S]\n"
+    "      Plays bots (random, greedy, strong) against each other, seats rotated; prints one JSON\n"
+    "      line: wins, mean scores, win rates with 95% intervals, moves and playouts per second.\n"
     "  serve [OPTIONS]\n"
     "      Runs the server: WebSocket at /ws, HTTP /healthz /metrics /api/rooms. See serve "
     "--help.\n"
@@ -43,6 +46,7 @@ int run_command(std::span<const std::string> args, std::istream& in, std::ostrea
   if (args[0] == "replay") return run_replay(rest, in, out, err);
   if (args[0] == "verify") return run_verify(rest, in, out, err);
   if (args[0] == "selfplay") return run_selfplay(rest, out, err);
+  if (args[0] == "arena") return run_arena(rest, out, err);
   if (args[0] == "serve") return run_serve(rest, out, err);
   if (args[0] == "loadtest") return run_loadtest(rest, out, err);
   if (args[0] == "backup") return run_backup(rest, out, err);

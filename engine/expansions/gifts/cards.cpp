@@ -99,6 +99,7 @@ void targets(const game_state& s, card c, std::vector<move>& out) {
 }  // namespace
 
 void card_moves(const game_state& s, std::vector<move>& out) {
+  if (s.ext.gifts.hands[s.active].empty()) return;  // most turns: nothing to copy
   auto hand = s.ext.gifts.hands[s.active];
   std::sort(hand.begin(), hand.end());
   hand.erase(std::unique(hand.begin(), hand.end()), hand.end());

@@ -31,10 +31,16 @@ class board {
 
   const std::vector<placed_tile>& placed() const { return placed_; }
   const std::vector<open_square>& open() const { return open_; }
-  // Index into placed() of the tile at p, or -1.
-  int tile_at(square_pos p) const;
+  // Index into placed() of the tile at p, or -1 (inline: the turn asks for dozens per tile).
+  int tile_at(square_pos p) const {
+    const int c = find_cell(p);
+    return c < 0 ? -1 : cells_[c].placed;
+  }
   // Index into open() of the open square at p, or -1.
-  int open_at(square_pos p) const;
+  int open_at(square_pos p) const {
+    const int c = find_cell(p);
+    return c < 0 ? -1 : cells_[c].open;
+  }
 
   // Base rule 4.1: every side shared with a placed tile matches.
   static bool fits(const open_square& sq, const tile_type& t, int quarter_turns) {
@@ -60,7 +66,20 @@ class board {
     std::int16_t open = -1;    // index into open_
     friend bool operator==(const cell&, const cell&) = default;
   };
-  int find_cell(square_pos p) const;
+  // Fibonacci hashing: the top bits of key * 2^64/phi mix every bit of x and y.
+  static std::size_t hash_pos(square_pos p, int bits) {
+    const auto ux = static_cast<std::uint64_t>(static_cast<std::uint16_t>(p.x));
+    const auto uy = static_cast<std::uint64_t>(static_cast<std::uint16_t>(p.y));
+    return static_cast<std::size_t>((((ux << 16) | uy) * 0x9E3779B97F4A7C15ULL) >> (64 - bits));
+  }
+  int find_cell(square_pos p) const {
+    const std::size_t mask = table_.size() - 1;
+    for (std::size_t i = hash_pos(p, table_bits_);; i = (i + 1) & mask) {
+      const auto slot = table_[i];
+      if (slot == 0) return -1;
+      if (cells_[slot - 1].pos == p) return slot - 1;
+    }
+  }
   int add_cell(square_pos p);
   void grow_table();
 

@@ -52,7 +52,10 @@ struct tile_type {
   std::string desc;
 
   // Derived, for fast placement and joining.
-  std::array<std::uint8_t, 4> packed_sides{};                 // by quarter turns: 2 bits per edge
+  std::array<std::uint8_t, 4> packed_sides{};  // by quarter turns: 2 bits per edge
+  // By an open square's requirement (open_square::requirement, which also fixes its mask): bit q
+  // set when the tile fits turned q quarter turns, so placement tests are one lookup.
+  std::array<std::uint8_t, 256> fitting{};
   std::array<std::array<std::int8_t, 2>, 4> edge_segments{};  // local edge -> up to 2 segments
   std::array<std::int8_t, 8> half_segment{};                  // local half -> field segment
   std::int8_t monastery = -1;                                 // local index of the monastery
@@ -74,7 +77,14 @@ class tile_catalogue {
   tile_type_id start_ = 0;
 };
 
-// The one catalogue of the process (parsed on first use, immutable afterwards).
-const tile_catalogue& tiles();
+namespace detail {
+const tile_catalogue& parsed_catalogue();
+}
+// The one catalogue of the process (parsed on first use, immutable afterwards). Inline: the
+// engine asks for it several times per move.
+inline const tile_catalogue& tiles() {
+  static const tile_catalogue& catalogue = detail::parsed_catalogue();
+  return catalogue;
+}
 
 }  // namespace carcassonne

@@ -24,6 +24,10 @@ int run_verify(std::span<const std::string> args, std::istream& in, std::ostream
 // selfplay --games N --seed S [--expansions LIST] [--players P]: random legal games, one JSON line.
 int run_selfplay(std::span<const std::string> args, std::ostream& out, std::ostream& err);
 
+// arena --bots LIST [--games N] [--expansions LIST] [--players P] [--playouts K] [--seed S]: bots
+// against bots with seats rotated, one JSON line (docs/bots.md).
+int run_arena(std::span<const std::string> args, std::ostream& out, std::ostream& err);
+
 // backup DEST [--data-dir DIR]: the database copied while the server may run; one JSON line.
 int run_backup(std::span<const std::string> args, std::ostream& out, std::ostream& err);
 

@@ -1,0 +1,21 @@
+// The greedy bot's judgement of a position: what each seat would score if the game ended now,
+// plus the worth of the followers still in hand while tiles remain.
+#pragma once
+#include <vector>
+
+#include "carcassonne/engine/game.hpp"
+
+namespace carcassonne::bots {
+
+// For `seat`: its end-of-game score now less the best other seat's, plus its followers in
+// supply at a worth that falls to zero as the supply runs out.
+double evaluate(const game_state& s, seat_t seat);
+
+// The best evaluate() `seat` can reach from s by its own further decisions this turn (up to
+// `depth` of them: a placement, then its figure, then an expansion's step).
+double best_reachable(const game_state& s, seat_t seat, int depth);
+
+// best_reachable after each move (depth 3), in the order of `moves`.
+std::vector<double> greedy_values(const game_state& s, const std::vector<move>& moves);
+
+}  // namespace carcassonne::bots

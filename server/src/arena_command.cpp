@@ -1,0 +1,184 @@
+// arena: bots against bots (docs/bots.md). Game g is seeded with "S/g" and bot i of the list
+// sits at seat (i + g) mod P, so every bot plays every seat in turn; the bots' own seeds come
+// from a generator seeded with "S/bots", so a run is reproducible.
+#include <chrono>
+#include <cmath>
+#include <ostream>
+#include <sstream>
+
+#include "carcassonne/engine/bot.hpp"
+#include "carcassonne/protocol/json_codec.hpp"
+#include "carcassonne/server/commands.hpp"
+
+namespace carcassonne::server {
+
+namespace {
+
+using protocol::json;
+
+bool parse_count(const std::string& text, long long lo, long long hi, long long& out) {
+  try {
+    std::size_t used = 0;
+    out = std::stoll(text, &used);
+    return used == text.size() && out >= lo && out <= hi;
+  } catch (...) {
+    return false;
+  }
+}
+
+struct bot_tally {
+  bot_level level{};
+  long long wins = 0;  // sole first place
+  long long ties = 0;  // shared first place (half a win)
+  long long score_sum = 0;
+  long long moves = 0;
+  double think_seconds = 0, slowest = 0;  // time in choose_move
+};
+
+}  // namespace
+
+int run_arena(std::span<const std::string> args, std::ostream& out, std::ostream& err) {
+  long long games = 100, players = 0, playouts = bot_budget{}.playouts;
+  std::string seed = "1";
+  game_setup setup;
+  json expansion_list = json::array();
+  std::vector<bot_tally> bots;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const bool has_value = i + 1 < args.size();
+    if (args[i] == "--bots" && has_value) {
+      std::stringstream list(args[++i]);
+      for (std::string name; std::getline(list, name, ',');) {
+        const auto level = bot_level_from_name(name);
+        if (!level) {
+          err << "carcassonne arena: unknown bot level '" << name
+              << "' (random, greedy or strong)\n";
+          return 1;
+        }
+        bots.push_back({*level});
+      }
+    } else if (args[i] == "--games" && has_value) {
+      if (!parse_count(args[++i], 1, 100'000'000, games)) {
+        err << "carcassonne arena: --games takes a positive number\n";
+        return 1;
+      }
+    } else if (args[i] == "--players" && has_value) {
+      if (!parse_count(args[++i], min_seats, max_seats, players)) {
+        err << "carcassonne arena: --players takes 2 to 6\n";
+        return 1;
+      }
+    } else if (args[i] == "--playouts" && has_value) {
+      if (!parse_count(args[++i], 0, 100'000'000, playouts)) {
+        err << "carcassonne arena: --playouts takes a number\n";
+        return 1;
+      }
+    } else if (args[i] == "--seed" && has_value) {
+      seed = args[++i];
+    } else if (args[i] == "--expansions" && has_value) {
+      std::stringstream list(args[++i]);
+      for (std::string name; std::getline(list, name, ',');) {
+        if (name.empty() || name == "base") continue;
+        const auto e = find_expansion(name);
+        if (!e) {
+          err << "carcassonne arena: unknown expansion '" << name << "'\n";
+          return 1;
+        }
+        setup.expansions.add(*e);
+        expansion_list.push_back(name);
+      }
+    } else {
+      err << "carcassonne arena: unexpected argument '" << args[i] << "'\n";
+      return 1;
+    }
+  }
+  if (bots.empty()) {
+    err << "carcassonne arena: --bots takes a list of levels, e.g. strong,greedy\n";
+    return 1;
+  }
+  if (players == 0) players = static_cast<long long>(bots.size());
+  if (players < min_seats || players > max_seats || static_cast<long long>(bots.size()) > players) {
+    err << "carcassonne arena: 2 to 6 seats, and no more bots than seats (--players)\n";
+    return 1;
+  }
+  setup.seats = static_cast<int>(players);
+  const auto bot_count = static_cast<long long>(bots.size());
+
+  rng bot_seeds = rng::from_string(seed + "/bots");
+  const bot_budget budget{static_cast<int>(playouts)};
+  long long moves = 0, total_playouts = 0;
+  const auto start = std::chrono::steady_clock::now();
+  for (long long g = 0; g < games; ++g) {
+    setup.seed = seed + "/" + std::to_string(g);
+    auto game = new_game(setup);
+    if (!game) {
+      err << "carcassonne arena: " << game.err().message << '\n';
+      return 2;
+    }
+    game_state& s = game.value();
+    // Seat k is played by bot (k - g) mod P of the list, cycled when seats outnumber bots.
+    const auto bot_at = [&](int seat) {
+      return static_cast<std::size_t>(((seat - g) % players + players) % players % bot_count);
+    };
+    while (!s.finished) {
+      const seat_t seat = to_act(s);
+      auto& bot = bots[bot_at(seat)];
+      const auto thinking = std::chrono::steady_clock::now();
+      const auto choice =
+          choose_move(information_set_of(s, seat), bot.level, bot_seeds.next(), budget);
+      const double took =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - thinking).count();
+      ++bot.moves;
+      bot.think_seconds += took;
+      bot.slowest = std::max(bot.slowest, took);
+      if (auto st = apply_in_place(s, choice.chosen); !st) {
+        err << "carcassonne arena: a bot's move was refused: " << st.err().message << '\n';
+        return 3;
+      }
+      ++moves;
+      total_playouts += choice.playouts;
+    }
+    int best = s.players[0].score, at_best = 0;
+    for (int k = 0; k < s.seats; ++k) best = std::max(best, s.players[k].score);
+    for (int k = 0; k < s.seats; ++k) at_best += s.players[k].score == best;
+    for (int k = 0; k < s.seats; ++k) {
+      auto& b = bots[bot_at(k)];
+      b.score_sum += s.players[k].score;
+      if (s.players[k].score == best) ++(at_best == 1 ? b.wins : b.ties);
+    }
+  }
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  json per_bot = json::array();
+  for (std::size_t i = 0; i < bots.size(); ++i) {
+    const auto& b = bots[i];
+    // Seats this entry played in all (several seats per game when the list is cycled).
+    long long seats_played = 0;
+    for (long long k = 0; k < players; ++k)
+      seats_played += k % bot_count == static_cast<long long>(i);
+    const double n = static_cast<double>(games * seats_played);
+    const double rate = (b.wins + 0.5 * b.ties) / n;
+    const double half = 1.96 * std::sqrt(rate * (1 - rate) / n);  // normal approximation
+    per_bot.push_back(
+        {{"bot", name_of(b.level)},
+         {"wins", b.wins},
+         {"ties", b.ties},
+         {"mean_score", b.score_sum / n},
+         {"win_rate", rate},
+         {"move_seconds_mean", b.moves > 0 ? b.think_seconds / b.moves : 0.0},
+         {"move_seconds_max", b.slowest},
+         {"win_rate_ci95", {std::max(0.0, rate - half), std::min(1.0, rate + half)}}});
+  }
+  json result{{"games", games},
+              {"players", players},
+              {"expansions", expansion_list},
+              {"playouts", playouts},
+              {"seed", seed},
+              {"bots", per_bot},
+              {"moves", moves},
+              {"seconds", seconds},
+              {"moves_per_second", seconds > 0 ? moves / seconds : 0.0},
+              {"playouts_per_second", seconds > 0 ? total_playouts / seconds : 0.0}};
+  out << result.dump() << '\n';
+  return 0;
+}
+
+}  // namespace carcassonne::server
