@@ -97,6 +97,11 @@ std::shared_ptr<room_entry> lobby::add(std::shared_ptr<room> r) {
   return entry;
 }
 
+void lobby::save_clocks() {
+  std::lock_guard lock(mutex_);
+  for (const auto& [id, e] : rooms_) e->game_room->save_clock();
+}
+
 std::string lobby::spawn_rematch(room_settings s, const std::vector<room::seat_init>& seats) {
   std::shared_ptr<room_entry> entry;
   {

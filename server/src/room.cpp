@@ -52,6 +52,14 @@ room::room(room_settings settings, metrics* m, std::weak_ptr<const client_link> 
   publish_summary();
 }
 
+room::~room() {
+  if (!timer_) return;
+  for (const auto h :
+       {bot_turn_.timer, takeover_timer_, clock_timer_, away_timer_, checkpoint_timer_,
+        undo_request_ ? undo_request_->timer : 0, rematch_ ? rematch_->timer : 0})
+    if (h) timer_->cancel(h);
+}
+
 int room::seat_of(const client_link* c) const {
   for (std::size_t i = 0; i < seats_.size(); ++i)
     if (seats_[i].client.get() == c) return static_cast<int>(i);

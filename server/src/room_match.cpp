@@ -96,6 +96,10 @@ void room::clock_changed(bool decided) {
     });
 }
 
+void room::save_clock() {
+  if (store_ && clock_.enabled() && game_ && !game_->finished) persist_meta();
+}
+
 void room::checkpoint() {
   if (!game_ || game_->finished || !clock_.running()) return;
   persist_meta();

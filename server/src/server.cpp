@@ -73,6 +73,8 @@ server::server(config c) : impl_(std::make_unique<impl>(std::move(c))) {}
 
 server::~server() {
   impl_->state->rooms.stop_bots();  // no search reaches a room or the I/O context after this
+  // The clocks as they are now: a restart gives nobody back the time since the last move.
+  impl_->state->rooms.save_clocks();
   // Commit what is queued while the rooms its callbacks reach still exist.
   if (impl_->state->db) impl_->state->db->flush();
   // Rooms hold their connections and connections hold the shared state (and so the rooms):

@@ -108,3 +108,50 @@ TEST_CASE("correspondence: a restart keeps each seat's time; downtime is not cha
   REQUIRE(done);
   CHECK(done->state == "finished");
 }
+
+TEST_CASE("a stop writes the running clock: the restart gives back none of the time thought") {
+  temp_db db_dir;
+  std::string error;
+  auto db = store::open({db_dir.path(), false}, error);
+  REQUIRE_MESSAGE(db, error);
+  strand_queue q;
+  metrics stats;
+  match_options o;
+  o.clock = time_control::fischer;
+  o.initial = std::chrono::minutes(10);
+  o.increment = std::chrono::seconds(20);
+  o.on_timeout = timeout_action::forfeit;
+  auto timer = std::make_shared<test::fake_timer>();
+  auto a = make_client(), b = make_client();
+  auto r = std::make_unique<room>(match_settings(2, o), &stats, a);
+  r->attach_store(db.get(), q.poster());
+  r->attach_timer(timer);
+  r->join(a, messages::join_as("Ann"), nullptr);
+  r->join(b, messages::join_as("Bob"), nullptr);
+  r->start(a, "s");
+  q.pump(*db);
+  const int running = to_act(*r->game());
+  // 30 s of thought, less than the minute between checkpoints: only the stop can save them.
+  timer->advance(std::chrono::seconds(30));
+  r->save_clock();
+  q.pump(*db);
+  const std::string id = r->id();
+  r.reset();
+  q.queued.clear();
+
+  auto rooms = db->unfinished_rooms(error);
+  REQUIRE(rooms.size() == 1);
+  auto back = room::restore(rooms[0], &stats, error);
+  REQUIRE_MESSAGE(back, error);
+  auto later = std::make_shared<test::fake_timer>();
+  later->advance(std::chrono::hours(2));  // the server was down two hours
+  back->attach_store(db.get(), q.poster());
+  back->attach_timer(later);
+  auto a2 = make_client();
+  back->resume(a2, messages::resume_with(id, a->last("joined")["token"].get<std::string>()), "r");
+  q.pump(*db);
+  const json clock = a2->view["room"]["clock"];
+  CHECK(clock["running"] == running);
+  CHECK(clock["remaining_ms"][running] == 570'000);      // 10 min less the 30 s thought
+  CHECK(clock["remaining_ms"][1 - running] == 600'000);  // the other seat's clock did not run
+}

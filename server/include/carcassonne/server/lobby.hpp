@@ -80,6 +80,8 @@ class lobby {
   void clear();
   // Stops the bots' workers (server teardown, before clear()).
   void stop_bots() { bots_->stop(); }
+  // Every running clock written to the store (server stop, after the I/O threads have stopped).
+  void save_clocks();
 
  private:
   bool make_space();  // under mutex_: drops one room nobody is connected to, looking at a few

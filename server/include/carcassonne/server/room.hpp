@@ -74,6 +74,8 @@ struct room_summary {
 class room {
  public:
   room(room_settings settings, metrics* m, std::weak_ptr<const client_link> creator);
+  // Cancels the room's pending timer calls: a timer may outlive its room (tests share one).
+  ~room();
   // Rebuilds a stored room by replaying its journal through the engine (server start); nothing,
   // with a message naming the room and the move, when the stored game does not replay.
   static std::unique_ptr<room> restore(const stored_room& stored, metrics* m, std::string& error);
@@ -125,6 +127,10 @@ class room {
   void disconnected(const client_ptr& c);
   // resign, undo, undo_answer, rematch (room_match.cpp, room_undo.cpp, room_rematch.cpp).
   void match_action(const client_ptr& c, const protocol::match_msg& m, const json& id);
+
+  // Writes the running clock with the room (server stop), so that a restart resumes each clock
+  // with the time it had when the server stopped. Room strand, or after the I/O threads stopped.
+  void save_clock();
 
   // Thread-safe.
   room_summary summary() const;
