@@ -66,7 +66,11 @@ TEST_CASE("e2e: a human against a bot seat, to the end; the bot's seat is not th
 }
 
 TEST_CASE("e2e: a bots-only room set up with add_bot runs to the end while its creator watches") {
-  test_server server;
+  // A small search: the sanitizer build plays this whole game too, within the client's timeout.
+  auto cfg = test_config();
+  cfg.bot_playouts = 64;
+  cfg.bot_think_ms = 200;
+  test_server server(cfg);
   const auto port = server.port();
   ws_client c(port), other(port);
   auto made = c.request(
