@@ -11,6 +11,9 @@
 #include "carcassonne/engine/rng.hpp"
 #include "fake_client.hpp"
 #include "fake_timer.hpp"
+#include "strand_queue.hpp"
+
+using carcassonne::server::test::strand_queue;
 
 using namespace carcassonne;
 using namespace carcassonne::server;
@@ -334,31 +337,6 @@ TEST_CASE("bot refusals: clear errors, nothing changed") {
   unchanged("not_seated", watcher, [&] { r.move(watcher, move_of(legal_for_bot), 14); });
 }
 
-namespace {
-
-// Durability callbacks queued until the test pumps them, as on a room's strand.
-struct commit_queue {
-  std::vector<std::function<void()>> queued;
-  std::mutex mutex;
-  room::poster poster() {
-    return [this](std::function<void()> f) {
-      std::lock_guard lock(mutex);
-      queued.push_back(std::move(f));
-    };
-  }
-  void pump(store& s) {
-    s.flush();
-    std::vector<std::function<void()>> now;
-    {
-      std::lock_guard lock(mutex);
-      now.swap(queued);
-    }
-    for (auto& f : now) f();
-  }
-};
-
-}  // namespace
-
 TEST_CASE("a bot's move is journaled before any frame shows it; bot seats survive a restart") {
   const auto dir =
       std::filesystem::temp_directory_path() / ("carcassonne-bots-" + std::to_string(::getpid()));
@@ -367,7 +345,7 @@ TEST_CASE("a bot's move is journaled before any frame shows it; bot seats surviv
   std::string error;
   auto db = store::open({(dir / "carcassonne.db").string(), false}, error);
   REQUIRE_MESSAGE(db, error);
-  commit_queue q;
+  strand_queue q;
   metrics stats;
   auto timer = std::make_shared<fake_timer>();
   held_runner runner;

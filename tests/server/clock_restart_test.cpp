@@ -7,6 +7,9 @@
 
 #include "carcassonne/engine/forfeit.hpp"
 #include "match_support.hpp"
+#include "strand_queue.hpp"
+
+using carcassonne::server::test::strand_queue;
 
 using namespace carcassonne;
 using namespace carcassonne::server;
@@ -23,27 +26,6 @@ struct temp_db {
   }
   ~temp_db() { fs::remove_all(dir); }
   std::string path() const { return (dir / "c.db").string(); }
-};
-
-// The room's strand: durability callbacks queued, run when the test pumps.
-struct strand_queue {
-  std::mutex mutex;
-  std::vector<std::function<void()>> queued;
-  room::poster poster() {
-    return [this](std::function<void()> f) {
-      std::lock_guard lock(mutex);
-      queued.push_back(std::move(f));
-    };
-  }
-  void pump(store& s) {
-    s.flush();
-    std::vector<std::function<void()>> now;
-    {
-      std::lock_guard lock(mutex);
-      now.swap(queued);
-    }
-    for (auto& f : now) f();
-  }
 };
 
 }  // namespace

@@ -11,6 +11,9 @@
 #include "carcassonne/protocol/record.hpp"
 #include "fake_client.hpp"
 #include "sha256.hpp"
+#include "strand_queue.hpp"
+
+using carcassonne::server::test::strand_queue;
 
 using namespace carcassonne;
 using namespace carcassonne::server;
@@ -42,28 +45,6 @@ std::unique_ptr<store> open_store(const std::string& path) {
   REQUIRE_MESSAGE(s, error);
   return s;
 }
-
-// Stands in for the room's strand: durability callbacks are queued, and run when the test pumps.
-struct strand_queue {
-  std::mutex mutex;
-  std::vector<std::function<void()>> queued;
-  room::poster poster() {
-    return [this](std::function<void()> f) {
-      std::lock_guard lock(mutex);
-      queued.push_back(std::move(f));
-    };
-  }
-  // Waits for every queued write's commit, then runs the callbacks on this thread.
-  void pump(store& s) {
-    s.flush();
-    std::vector<std::function<void()>> now;
-    {
-      std::lock_guard lock(mutex);
-      now.swap(queued);
-    }
-    for (auto& f : now) f();
-  }
-};
 
 room_settings settings(int seats) {
   room_settings s;
