@@ -7,14 +7,13 @@
 #include <spdlog/spdlog.h>
 #include <nlohmann/json.hpp>
 
-#include <boost/asio.hpp>
-#include <boost/beast/core.hpp>
-#include <boost/beast/http.hpp>
-#include <boost/beast/websocket.hpp>
-
-#include <netinet/in.h>
-#include <netinet/tcp.h>
-#include <sys/socket.h>
+// Only the light Boost headers: error codes, HTTP verbs and close codes. The client itself is
+// compiled once, in e2e_client.cpp, so that each test file does not instantiate Beast again.
+#include <boost/asio/error.hpp>
+#include <boost/beast/core/error.hpp>
+#include <boost/beast/http/verb.hpp>
+#include <boost/beast/websocket/error.hpp>
+#include <boost/beast/websocket/rfc6455.hpp>
 
 #include <algorithm>
 #include <atomic>
@@ -26,6 +25,7 @@
 #include <functional>
 #include <future>
 #include <map>
+#include <memory>
 #include <optional>
 #include <random>
 #include <sstream>
@@ -43,7 +43,6 @@ namespace net = boost::asio;
 namespace beast = boost::beast;
 namespace http = beast::http;
 namespace websocket = beast::websocket;
-using tcp = net::ip::tcp;
 using json = nlohmann::json;
 using steady = std::chrono::steady_clock;
 using std::chrono::milliseconds;
@@ -127,42 +126,8 @@ struct http_reply {
 };
 
 // One HTTP/1.1 request on a new connection (HEAD: the headers alone).
-inline http_reply http_request(std::uint16_t port, http::verb verb, const std::string& target,
-                               const std::map<std::string, std::string>& headers = {}) {
-  net::io_context ioc;
-  beast::tcp_stream s(ioc);
-  s.expires_after(io_timeout);
-  http::request<http::empty_body> req{verb, target, 11};
-  req.set(http::field::host, "127.0.0.1");
-  for (const auto& [k, v] : headers) req.set(k, v);
-  req.keep_alive(false);
-  http::response_parser<http::string_body> parser;
-  parser.skip(verb == http::verb::head);  // a HEAD answer announces a body it does not send
-  beast::flat_buffer buffer;
-  beast::error_code result;
-  s.async_connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port),
-                  [&](beast::error_code ec) {
-                    if (ec) return void(result = ec);
-                    http::async_write(s, req, [&](beast::error_code ec2, std::size_t) {
-                      if (ec2) return void(result = ec2);
-                      http::async_read(s, buffer, parser,
-                                       [&](beast::error_code ec3, std::size_t) { result = ec3; });
-                    });
-                  });
-  ioc.run();
-  REQUIRE_MESSAGE(!result, target << ": " << result.message());
-  http_reply r;
-  const auto& res = parser.get();
-  r.status = res.result_int();
-  for (const auto& f : res) {
-    std::string name(f.name_string());
-    std::transform(name.begin(), name.end(), name.begin(),
-                   [](unsigned char c) { return std::tolower(c); });
-    r.headers[name] = std::string(f.value());
-  }
-  r.body = res.body();
-  return r;
-}
+http_reply http_request(std::uint16_t port, http::verb verb, const std::string& target,
+                        const std::map<std::string, std::string>& headers = {});
 
 inline http_reply http_get(std::uint16_t port, const std::string& target,
                            const std::map<std::string, std::string>& headers = {}) {
@@ -188,28 +153,10 @@ class ws_client {
   // reading soon leaves frames queued in the server.
   // headers: extra fields of the upgrade request (X-Forwarded-For in the address tests).
   explicit ws_client(std::uint16_t port, bool slow = false,
-                     const std::map<std::string, std::string>& headers = {})
-      : ws_(ioc_) {
-    if (!headers.empty())
-      ws_.set_option(websocket::stream_base::decorator([headers](websocket::request_type& req) {
-        for (const auto& [k, v] : headers) req.set(k, v);
-      }));
-    auto& layer = beast::get_lowest_layer(ws_);
-    if (slow) {
-      layer.socket().open(tcp::v4());
-      layer.socket().set_option(net::socket_base::receive_buffer_size(4096));
-      const int segment = 536;
-      ::setsockopt(layer.socket().native_handle(), IPPROTO_TCP, TCP_MAXSEG, &segment,
-                   sizeof segment);
-    }
-    layer.expires_after(io_timeout);
-    auto ec = run([&](auto h) {
-      layer.async_connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port), h);
-    });
-    REQUIRE_MESSAGE(!ec, "connect: " << ec.message());
-    ec = run([&](auto h) { ws_.async_handshake("127.0.0.1:" + std::to_string(port), "/ws", h); });
-    REQUIRE_MESSAGE(!ec, "handshake: " << ec.message());
-  }
+                     const std::map<std::string, std::string>& headers = {});
+  ~ws_client();
+  ws_client(const ws_client&) = delete;
+  ws_client& operator=(const ws_client&) = delete;
 
   // Frames as received, parsed, in order; the view kept from snapshots and patches.
   std::vector<std::string> raw;
@@ -228,11 +175,7 @@ class ws_client {
   // The close code the server sent (0 when the connection ended without a close frame).
   int close_code() const { return close_code_; }
 
-  beast::error_code try_send_text(const std::string& text) {
-    beast::get_lowest_layer(ws_).expires_after(io_timeout);
-    ws_.text(true);
-    return run([&](auto h) { ws_.async_write(net::buffer(text), h); });
-  }
+  beast::error_code try_send_text(const std::string& text);
   void send_text(const std::string& text) {
     auto ec = try_send_text(text);
     REQUIRE_MESSAGE(!ec, "send: " << ec.message());
@@ -248,24 +191,7 @@ class ws_client {
   }
 
   // The next frame, or nothing once the connection has ended (then see end_error, close_code).
-  std::optional<json> read_frame(milliseconds timeout = io_timeout) {
-    if (ended_) return std::nullopt;
-    beast::get_lowest_layer(ws_).expires_after(timeout);
-    buffer_.clear();
-    auto ec = run([&](auto h) { ws_.async_read(buffer_, h); });
-    if (ec) {
-      ended_ = true;
-      end_error_ = ec;
-      close_code_ = ws_.reason().code;  // 0 when no close frame came
-      return std::nullopt;
-    }
-    raw.push_back(beast::buffers_to_string(buffer_.data()));
-    json m = json::parse(raw.back());
-    process(m);
-    frames.push_back(m);
-    if (on_frame) on_frame(raw.back(), *this);
-    return m;
-  }
+  std::optional<json> read_frame(milliseconds timeout = io_timeout);
 
   // Reads until a frame matches; fails the test if the connection ends or the deadline passes.
   json wait_for(const std::function<bool(const json&)>& match, const std::string& what) {
@@ -305,39 +231,13 @@ class ws_client {
   }
 
   // Abrupt end: the TCP connection closes with no close handshake.
-  void drop() {
-    beast::get_lowest_layer(ws_).close();
-    ended_ = true;
-  }
+  void drop();
 
  private:
-  template <class Start>
-  beast::error_code run(Start start) {
-    beast::error_code result = net::error::timed_out;
-    start([&](beast::error_code ec, auto&&...) { result = ec; });
-    ioc_.restart();
-    ioc_.run();
-    return result;
-  }
+  void process(const json& m);
 
-  void process(const json& m) {
-    if (m["type"] == "snapshot") {
-      view_before_snapshot = view;
-      view = m["view"];
-      seq = m["seq"].get<std::uint64_t>();
-      has_view = true;
-    } else if (m["type"] == "patch") {
-      ++patches;
-      const auto s = m["seq"].get<std::uint64_t>();
-      if (!has_view || s != seq + 1) gap = true;
-      seq = s;
-      if (has_view) view = view.patch(m["patch"]);
-    }
-  }
-
-  net::io_context ioc_;
-  websocket::stream<beast::tcp_stream> ws_;
-  beast::flat_buffer buffer_;
+  struct connection;  // the socket and its io_context (e2e_client.cpp)
+  std::unique_ptr<connection> conn_;
   bool ended_ = false;
   beast::error_code end_error_;
   int close_code_ = 0;

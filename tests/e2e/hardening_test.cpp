@@ -1,11 +1,16 @@
 // Hostile clients over real sockets (issue 16): binary floods, lobby listings without bound,
 // room creation, per-address limits, joins cut short, malformed HTTP, and rooms that leave
 // memory (finished ones served from the store afterwards, waiting ones expiring on their own).
+#include <boost/asio.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/websocket.hpp>
+
 #include "carcassonne/server/lobby.hpp"
 #include "e2e_client.hpp"
 #include "process.hpp"
 
 using namespace e2e;
+using tcp = boost::asio::ip::tcp;
 
 namespace {
 

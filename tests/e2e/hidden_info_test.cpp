@@ -51,8 +51,10 @@ struct leak_watch {
     // The next (up to) three undrawn tiles in order, as a leaked list would show them.
     if (d + 2 <= deck.size()) {
       std::string upcoming;
-      for (std::size_t i = d; i < std::min(d + 3, deck.size()); ++i)
-        upcoming += (i > d ? "," : "") + json(deck[i]).dump();
+      for (std::size_t i = d; i < std::min(d + 3, deck.size()); ++i) {
+        if (i > d) upcoming += ',';
+        upcoming += json(deck[i]).dump();
+      }
       leak = frame.find(upcoming) != std::string::npos;
     }
     leak = leak || frame.find("\"deck\"") != std::string::npos ||

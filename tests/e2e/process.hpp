@@ -3,12 +3,11 @@
 // signal it, wait for it with a deadline.
 #pragma once
 #include <doctest/doctest.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-#include <boost/asio.hpp>
 
 #include <chrono>
 #include <filesystem>
@@ -81,25 +80,10 @@ class child_process {
 
 // A port free at the moment of asking (the kernel picks it; a race with other programs is
 // possible but harmless in a test sandbox).
-inline std::uint16_t free_port() {
-  boost::asio::io_context ioc;
-  boost::asio::ip::tcp::acceptor a(ioc, {boost::asio::ip::make_address("127.0.0.1"), 0});
-  return a.local_endpoint().port();
-}
+std::uint16_t free_port();  // e2e_client.cpp
 
 // Waits until something accepts connections on the port (a server process starting).
-inline bool wait_listening(std::uint16_t port, std::chrono::milliseconds timeout) {
-  const auto deadline = std::chrono::steady_clock::now() + timeout;
-  while (std::chrono::steady_clock::now() < deadline) {
-    boost::asio::io_context ioc;
-    boost::asio::ip::tcp::socket s(ioc);
-    boost::system::error_code ec;
-    s.connect({boost::asio::ip::make_address("127.0.0.1"), port}, ec);
-    if (!ec) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-  return false;
-}
+bool wait_listening(std::uint16_t port, std::chrono::milliseconds timeout);  // e2e_client.cpp
 
 // A fresh directory, removed at the end.
 struct temp_dir {

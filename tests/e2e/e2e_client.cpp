@@ -1,0 +1,171 @@
+// The Beast parts of the end-to-end fixture (e2e_client.hpp), compiled once for every test file.
+#include "e2e_client.hpp"
+
+#include "process.hpp"
+
+#include <boost/asio.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <boost/beast/websocket.hpp>
+
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
+
+namespace e2e {
+
+using tcp = net::ip::tcp;
+
+namespace {
+
+// Runs one asynchronous operation on `ioc` to completion; its error, or timed_out when the
+// handler never ran.
+template <class Start>
+beast::error_code run_one(net::io_context& ioc, Start start) {
+  beast::error_code result = net::error::timed_out;
+  start([&](beast::error_code ec, auto&&...) { result = ec; });
+  ioc.restart();
+  ioc.run();
+  return result;
+}
+
+}  // namespace
+
+http_reply http_request(std::uint16_t port, http::verb verb, const std::string& target,
+                        const std::map<std::string, std::string>& headers) {
+  net::io_context ioc;
+  beast::tcp_stream s(ioc);
+  s.expires_after(io_timeout);
+  http::request<http::empty_body> req{verb, target, 11};
+  req.set(http::field::host, "127.0.0.1");
+  for (const auto& [k, v] : headers) req.set(k, v);
+  req.keep_alive(false);
+  http::response_parser<http::string_body> parser;
+  parser.skip(verb == http::verb::head);  // a HEAD answer announces a body it does not send
+  beast::flat_buffer buffer;
+  beast::error_code result;
+  s.async_connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port),
+                  [&](beast::error_code ec) {
+                    if (ec) return void(result = ec);
+                    http::async_write(s, req, [&](beast::error_code ec2, std::size_t) {
+                      if (ec2) return void(result = ec2);
+                      http::async_read(s, buffer, parser,
+                                       [&](beast::error_code ec3, std::size_t) { result = ec3; });
+                    });
+                  });
+  ioc.run();
+  REQUIRE_MESSAGE(!result, target << ": " << result.message());
+  http_reply r;
+  const auto& res = parser.get();
+  r.status = res.result_int();
+  for (const auto& f : res) {
+    std::string name(f.name_string());
+    std::transform(name.begin(), name.end(), name.begin(),
+                   [](unsigned char c) { return std::tolower(c); });
+    r.headers[name] = std::string(f.value());
+  }
+  r.body = res.body();
+  return r;
+}
+
+struct ws_client::connection {
+  net::io_context ioc;
+  websocket::stream<beast::tcp_stream> ws{ioc};
+  beast::flat_buffer buffer;
+};
+
+ws_client::ws_client(std::uint16_t port, bool slow, const std::map<std::string, std::string>& headers)
+    : conn_(std::make_unique<connection>()) {
+  auto& ws = conn_->ws;
+  if (!headers.empty())
+    ws.set_option(websocket::stream_base::decorator([headers](websocket::request_type& req) {
+      for (const auto& [k, v] : headers) req.set(k, v);
+    }));
+  auto& layer = beast::get_lowest_layer(ws);
+  if (slow) {
+    layer.socket().open(tcp::v4());
+    layer.socket().set_option(net::socket_base::receive_buffer_size(4096));
+    const int segment = 536;
+    ::setsockopt(layer.socket().native_handle(), IPPROTO_TCP, TCP_MAXSEG, &segment,
+                 sizeof segment);
+  }
+  layer.expires_after(io_timeout);
+  auto ec = run_one(conn_->ioc, [&](auto h) {
+    layer.async_connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port), h);
+  });
+  REQUIRE_MESSAGE(!ec, "connect: " << ec.message());
+  ec = run_one(conn_->ioc,
+               [&](auto h) { ws.async_handshake("127.0.0.1:" + std::to_string(port), "/ws", h); });
+  REQUIRE_MESSAGE(!ec, "handshake: " << ec.message());
+}
+
+ws_client::~ws_client() = default;
+
+beast::error_code ws_client::try_send_text(const std::string& text) {
+  auto& ws = conn_->ws;
+  beast::get_lowest_layer(ws).expires_after(io_timeout);
+  ws.text(true);
+  return run_one(conn_->ioc, [&](auto h) { ws.async_write(net::buffer(text), h); });
+}
+
+std::optional<json> ws_client::read_frame(milliseconds timeout) {
+  if (ended_) return std::nullopt;
+  auto& ws = conn_->ws;
+  auto& buffer = conn_->buffer;
+  beast::get_lowest_layer(ws).expires_after(timeout);
+  buffer.clear();
+  auto ec = run_one(conn_->ioc, [&](auto h) { ws.async_read(buffer, h); });
+  if (ec) {
+    ended_ = true;
+    end_error_ = ec;
+    close_code_ = ws.reason().code;  // 0 when no close frame came
+    return std::nullopt;
+  }
+  raw.push_back(beast::buffers_to_string(buffer.data()));
+  json m = json::parse(raw.back());
+  process(m);
+  frames.push_back(m);
+  if (on_frame) on_frame(raw.back(), *this);
+  return m;
+}
+
+void ws_client::drop() {
+  beast::get_lowest_layer(conn_->ws).close();
+  ended_ = true;
+}
+
+void ws_client::process(const json& m) {
+  if (m["type"] == "snapshot") {
+    view_before_snapshot = view;
+    view = m["view"];
+    seq = m["seq"].get<std::uint64_t>();
+    has_view = true;
+  } else if (m["type"] == "patch") {
+    ++patches;
+    const auto s = m["seq"].get<std::uint64_t>();
+    if (!has_view || s != seq + 1) gap = true;
+    seq = s;
+    if (has_view) view = view.patch(m["patch"]);
+  }
+}
+
+std::uint16_t free_port() {
+  net::io_context ioc;
+  tcp::acceptor a(ioc, {net::ip::make_address("127.0.0.1"), 0});
+  return a.local_endpoint().port();
+}
+
+bool wait_listening(std::uint16_t port, std::chrono::milliseconds timeout) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (std::chrono::steady_clock::now() < deadline) {
+    net::io_context ioc;
+    tcp::socket s(ioc);
+    boost::system::error_code ec;
+    s.connect({net::ip::make_address("127.0.0.1"), port}, ec);
+    if (!ec) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return false;
+}
+
+}  // namespace e2e
