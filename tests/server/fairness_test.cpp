@@ -8,8 +8,8 @@
 #include <set>
 #include <sstream>
 
+#include "carcassonne/app/commands.hpp"
 #include "carcassonne/engine/rng.hpp"
-#include "carcassonne/server/commands.hpp"
 #include "crypto.hpp"
 #include "fairness.hpp"
 #include "fake_client.hpp"
@@ -50,7 +50,7 @@ std::pair<int, json> verify(const json& record) {
   std::istringstream in(record.dump());
   std::ostringstream out, err;
   const std::vector<std::string> args{"verify", "-"};
-  const int code = run_command(args, in, out, err);
+  const int code = app::run_command(args, in, out, err);
   return {code, json::parse(out.str())};
 }
 
@@ -267,7 +267,7 @@ TEST_CASE("a fair game through a room verifies; a record changed in one place fa
     std::istringstream in(record.dump());
     std::ostringstream out, err;
     const std::vector<std::string> args{"replay", "-"};
-    CHECK(run_command(args, in, out, err) == 0);
+    CHECK(app::run_command(args, in, out, err) == 0);
     CHECK(json::parse(out.str())["status"] == "finished");
   }
 }

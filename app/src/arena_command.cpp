@@ -6,11 +6,11 @@
 #include <ostream>
 #include <sstream>
 
+#include "carcassonne/app/commands.hpp"
 #include "carcassonne/engine/bot.hpp"
 #include "carcassonne/protocol/json_codec.hpp"
-#include "carcassonne/server/commands.hpp"
 
-namespace carcassonne::server {
+namespace carcassonne::app {
 
 namespace {
 
@@ -181,4 +181,4 @@ int run_arena(std::span<const std::string> args, std::ostream& out, std::ostream
   return 0;
 }
 
-}  // namespace carcassonne::server
+}  // namespace carcassonne::app

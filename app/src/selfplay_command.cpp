@@ -4,11 +4,11 @@
 #include <ostream>
 #include <sstream>
 
+#include "carcassonne/app/commands.hpp"
 #include "carcassonne/engine/game.hpp"
 #include "carcassonne/protocol/json_codec.hpp"
-#include "carcassonne/server/commands.hpp"
 
-namespace carcassonne::server {
+namespace carcassonne::app {
 
 namespace {
 
@@ -114,4 +114,4 @@ int run_selfplay(std::span<const std::string> args, std::ostream& out, std::ostr
   return 0;
 }
 
-}  // namespace carcassonne::server
+}  // namespace carcassonne::app
