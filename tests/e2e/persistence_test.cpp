@@ -110,7 +110,7 @@ TEST_CASE(
   REQUIRE_MESSAGE(stored, error);
   auto game = stored->load(room, error);
   REQUIRE(game);
-  CHECK(game->state == "finished");
+  CHECK(game->state == carcassonne::server::room_state::finished);
   CHECK(game->moves.size() == record["moves"].size());
   std::ostringstream err2, err3;
   CHECK(carcassonne::app::run_command(args, none, out, err2) == 1);  // never over a file

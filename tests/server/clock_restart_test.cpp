@@ -88,7 +88,7 @@ TEST_CASE("correspondence: a restart keeps each seat's time; downtime is not cha
   // The finished game is archived with its forfeit.
   auto done = db->load("m1", error);
   REQUIRE(done);
-  CHECK(done->state == "finished");
+  CHECK(done->state == room_state::finished);
 }
 
 TEST_CASE("a stop writes the running clock: the restart gives back none of the time thought") {
