@@ -12,8 +12,10 @@
 #include "fake_client.hpp"
 #include "sha256.hpp"
 #include "strand_queue.hpp"
+#include "temp_dir.hpp"
 
 using carcassonne::server::test::strand_queue;
+using carcassonne::server::test::temp_dir;
 
 using namespace carcassonne;
 using namespace carcassonne::server;
@@ -24,20 +26,6 @@ using nlohmann::json;
 namespace fs = std::filesystem;
 
 namespace {
-
-// A fresh directory per test, removed at the end.
-struct temp_dir {
-  fs::path path;
-  temp_dir() {
-    static int n = 0;
-    path = fs::temp_directory_path() /
-           ("carcassonne-store-" + std::to_string(::getpid()) + "-" + std::to_string(++n));
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~temp_dir() { fs::remove_all(path); }
-  std::string db() const { return (path / "carcassonne.db").string(); }
-};
 
 std::unique_ptr<store> open_store(const std::string& path) {
   std::string error;
