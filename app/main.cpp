@@ -3,9 +3,9 @@
 #include <string>
 #include <vector>
 
-#include "carcassonne/server/commands.hpp"
+#include "carcassonne/app/commands.hpp"
 
 int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
-  return carcassonne::server::run_command(args, std::cin, std::cout, std::cerr);
+  return carcassonne::app::run_command(args, std::cin, std::cout, std::cerr);
 }

@@ -164,7 +164,7 @@ lobby::record_status lobby::finished_record(const std::string& id, nlohmann::jso
     if (!error.empty()) spdlog::error("database: reading room {}: {}", id, error);
     return record_status::unknown;
   }
-  if (s->state != "finished") return record_status::not_finished;
+  if (s->state != room_state::finished) return record_status::not_finished;
   json moves = json::array();
   for (const auto& m : s->moves) moves.push_back(m.move);
   record = protocol::record_to_json(s->meta.value("record_setup", json()), moves);
@@ -178,7 +178,7 @@ std::shared_ptr<room_entry> lobby::find_or_load(const std::string& id) {
   // Read and rebuild outside the lock: other rooms never wait for this one's replay.
   std::string error;
   auto s = store_->load(id, error);
-  if (!s || s->state != "finished") return nullptr;
+  if (!s || s->state != room_state::finished) return nullptr;
   auto r = room::restore(*s, &metrics_, error);
   if (!r) {
     spdlog::error("database: rebuilding finished room {}: {}", id, error);
@@ -200,7 +200,8 @@ std::shared_ptr<room_entry> lobby::find_or_load(const std::string& id) {
 }
 
 void lobby::forget_stored(const room& r) {
-  if (store_ && r.summary().state != "finished") store_->submit(delete_room_write{r.id()}, nullptr);
+  if (store_ && r.summary().state != room_state::finished)
+    store_->submit(delete_room_write{r.id()}, nullptr);
 }
 
 bool lobby::make_space() {
@@ -245,7 +246,7 @@ lobby::page lobby::list(const protocol::room_filter& filter) const {
   page out;
   for (const auto& e : entries) {
     auto s = e->game_room->summary();
-    if (!filter.state.empty() && s.state != filter.state) continue;
+    if (!filter.state.empty() && to_string(s.state) != filter.state) continue;
     const bool has_all =
         std::all_of(filter.expansions.begin(), filter.expansions.end(), [&](const std::string& x) {
           return std::find(s.expansions.begin(), s.expansions.end(), x) != s.expansions.end();
@@ -269,7 +270,7 @@ void lobby::check_idle(const std::shared_ptr<room_entry>& e) {
   if (s.connections != 0) return;
   std::lock_guard lock(mutex_);
   if (!rooms_.count(r.id())) return;
-  if (s.state == "waiting") {
+  if (s.state == room_state::waiting) {
     if (s.taken == 0) {
       // Emptied waiting rooms go at once.
       forget_stored(r);
@@ -277,7 +278,7 @@ void lobby::check_idle(const std::shared_ptr<room_entry>& e) {
     } else {
       arm_expiry(e);
     }
-  } else if (s.state == "finished") {
+  } else if (s.state == room_state::finished) {
     if (store_ && !r.writes_pending()) {
       // Its record is in the store, which serves it from now on (record, replay, resume).
       drop(r.id(), "left memory (finished, stored)");
@@ -301,7 +302,7 @@ void lobby::arm_expiry(const std::shared_ptr<room_entry>& e) {
         if (!x) return;
         x->expiry = 0;
         const auto s = x->game_room->summary();
-        if (s.connections != 0 || s.state != "waiting") return;
+        if (s.connections != 0 || s.state != room_state::waiting) return;
         std::lock_guard lock(mutex_);
         forget_stored(*x->game_room);
         drop(x->game_room->id(), "expired (waiting, nobody connected)");

@@ -27,7 +27,7 @@ void append_room_ops(std::string& ops, const json& from, const json& to) {
 json room_summary::to_json() const {
   json j{{"id", id},
          {"name", name},
-         {"state", state},
+         {"state", std::string(to_string(state))},
          {"public", is_public},
          {"seats", seats},
          {"taken", taken},
@@ -104,11 +104,10 @@ json room::room_info() const {
                      {"name", s.taken ? json(s.name) : json(nullptr)},
                      {"connected", s.client != nullptr}});
   }
-  const char* state = !game_ ? "waiting" : game_->finished ? "finished" : "playing";
   json info{{"id", settings_.id},
             {"name", settings_.name},
             {"public", settings_.is_public},
-            {"state", state},
+            {"state", std::string(to_string(state()))},
             {"seats", seats},
             {"expansions", settings_.setup.value("expansions", json::array())},
             {"options", settings_.setup.value("options", json::object())},
@@ -117,6 +116,12 @@ json room::room_info() const {
   if (!settings_.secret.empty()) info["fairness"] = fairness_part();
   add_bot_fields(info);
   return with_match_info(std::move(info));
+}
+
+room_state room::state() const {
+  return !game_            ? room_state::waiting
+         : game_->finished ? room_state::finished
+                           : room_state::playing;
 }
 
 std::string room::view_text(int seat) {
@@ -223,7 +228,7 @@ void room::publish_summary() {
   room_summary s;
   s.id = settings_.id;
   s.name = settings_.name;
-  s.state = info_["state"].get<std::string>();
+  s.state = state();
   s.is_public = settings_.is_public;
   s.seats = settings_.seats;
   s.spectators = static_cast<int>(spectators_.size());
@@ -260,8 +265,8 @@ bool room::abandoned() const {
   std::lock_guard lock(summary_mutex_);
   // Bots alone do not keep a waiting room: nobody could start it.
   const auto humans = summary_.taken - static_cast<int>(summary_.bots.size());
-  return summary_.connections == 0 &&
-         (summary_.state == "finished" || (summary_.state == "waiting" && humans == 0));
+  return summary_.connections == 0 && (summary_.state == room_state::finished ||
+                                       (summary_.state == room_state::waiting && humans == 0));
 }
 
 json room::record() const {

@@ -9,6 +9,7 @@
 #include "carcassonne/server/room.hpp"
 #include "fairness.hpp"
 #include "random_ids.hpp"
+#include "seat_choice.hpp"
 #include "sha256.hpp"
 
 namespace carcassonne::server {
@@ -19,16 +20,10 @@ void room::join(const client_ptr& c, const protocol::join_msg& m, const json& id
   if (game_)
     return fail(c, id, "already_started",
                 "the game has started; seated players resume with their token");
-  int seat = -1;
-  if (m.seat) {
-    if (*m.seat >= settings_.seats) return fail(c, id, "no_such_seat", "the room has no such seat");
-    if (seats_[*m.seat].taken) return fail(c, id, "seat_taken", "that seat is taken");
-    seat = *m.seat;
-  } else {
-    for (std::size_t i = 0; i < seats_.size() && seat < 0; ++i)
-      if (!seats_[i].taken) seat = static_cast<int>(i);
-    if (seat < 0) return fail(c, id, "room_full", "every seat is taken");
-  }
+  auto chosen = choose_seat(seats_, settings_.seats, m.seat);
+  if (auto* refused = std::get_if<protocol::proto_error>(&chosen))
+    return fail(c, id, std::move(refused->code), std::move(refused->message));
+  const int seat = std::get<int>(chosen);
   auto& s = seats_[seat];
   s.taken = true;
   s.name = m.name;

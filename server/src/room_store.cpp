@@ -24,8 +24,7 @@ void room::persist(store_write w) {
 }
 
 void room::persist_meta() {
-  const char* state = !game_ ? "waiting" : game_->finished ? "finished" : "playing";
-  persist(save_room_write{settings_.id, state, stored_meta().dump()});
+  persist(save_room_write{settings_.id, state(), stored_meta().dump()});
 }
 
 void room::on_durable(std::uint64_t n, bool ok) {

@@ -216,7 +216,7 @@ bool store::apply(const store_write& w) {
         using T = std::decay_t<decltype(op)>;
         if constexpr (std::is_same_v<T, save_room_write>) {
           bind_text(st.save.s, 1, op.id);
-          bind_text(st.save.s, 2, op.state);
+          bind_text(st.save.s, 2, std::string(to_string(op.state)));
           bind_text(st.save.s, 3, op.meta);
           return run(st.save.s);
         } else if constexpr (std::is_same_v<T, move_write>) {
@@ -238,7 +238,10 @@ bool store::apply(const store_write& w) {
 std::optional<stored_room> store::read_room(sqlite3_stmt* row, std::string& error) {
   stored_room r;
   r.id = text_column(row, 0);
-  r.state = text_column(row, 1);
+  const auto state = room_state_from_string(text_column(row, 1));
+  if (!state)
+    return error = "room " + r.id + ": unknown state " + text_column(row, 1), std::nullopt;
+  r.state = *state;
   r.meta = nlohmann::json::parse(text_column(row, 2), nullptr, false);
   if (r.meta.is_discarded() || !r.meta.is_object())
     return error = "room " + r.id + ": unreadable meta", std::nullopt;

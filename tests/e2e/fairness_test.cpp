@@ -3,7 +3,7 @@
 // record from GET /api/rooms/{id}/record that `carcassonne verify` accepts.
 #include <sstream>
 
-#include "carcassonne/server/commands.hpp"
+#include "carcassonne/app/commands.hpp"
 #include "e2e_client.hpp"
 #include "process.hpp"
 
@@ -16,7 +16,7 @@ std::pair<int, json> verify(const json& record) {
   std::istringstream in(record.dump());
   std::ostringstream out, err;
   const std::vector<std::string> args{"verify", "-"};
-  const int code = carcassonne::server::run_command(args, in, out, err);
+  const int code = carcassonne::app::run_command(args, in, out, err);
   return {code, json::parse(out.str())};
 }
 

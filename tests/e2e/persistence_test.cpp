@@ -5,7 +5,7 @@
 #include <fstream>
 #include <map>
 
-#include "carcassonne/server/commands.hpp"
+#include "carcassonne/app/commands.hpp"
 #include "carcassonne/server/store.hpp"
 #include "e2e_client.hpp"
 #include "process.hpp"
@@ -103,21 +103,21 @@ TEST_CASE(
   std::istringstream none;
   std::ostringstream out, err;
   const std::vector<std::string> args{"backup", copy, "--data-dir", dir.str()};
-  REQUIRE_MESSAGE(carcassonne::server::run_command(args, none, out, err) == 0, err.str());
+  REQUIRE_MESSAGE(carcassonne::app::run_command(args, none, out, err) == 0, err.str());
   CHECK(json::parse(out.str())["rooms"] == 1);
   std::string error;
   auto stored = carcassonne::server::store::open({copy, true}, error);
   REQUIRE_MESSAGE(stored, error);
   auto game = stored->load(room, error);
   REQUIRE(game);
-  CHECK(game->state == "finished");
+  CHECK(game->state == carcassonne::server::room_state::finished);
   CHECK(game->moves.size() == record["moves"].size());
   std::ostringstream err2, err3;
-  CHECK(carcassonne::server::run_command(args, none, out, err2) == 1);  // never over a file
+  CHECK(carcassonne::app::run_command(args, none, out, err2) == 1);  // never over a file
   CHECK(err2.str().find("already exists") != std::string::npos);
   const std::vector<std::string> nowhere{"backup", dir.str() + "/x.db", "--data-dir",
                                          dir.str() + "/none"};
-  CHECK(carcassonne::server::run_command(nowhere, none, out, err3) == 1);
+  CHECK(carcassonne::app::run_command(nowhere, none, out, err3) == 1);
   CHECK(err3.str().find("no database") != std::string::npos);
 }
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "carcassonne/server/commands.hpp"
+#include "carcassonne/app/commands.hpp"
 
 namespace {
 
@@ -22,7 +22,7 @@ struct outcome {
 
 outcome arena(std::vector<std::string> args) {
   std::ostringstream out, err;
-  const int code = carcassonne::server::run_arena(args, out, err);
+  const int code = carcassonne::app::run_arena(args, out, err);
   return {code, json::parse(out.str(), nullptr, false), err.str()};
 }
 

@@ -12,6 +12,7 @@
 #include "fake_client.hpp"
 #include "fake_timer.hpp"
 #include "strand_queue.hpp"
+#include "temp_dir.hpp"
 
 using carcassonne::server::test::strand_queue;
 
@@ -338,12 +339,9 @@ TEST_CASE("bot refusals: clear errors, nothing changed") {
 }
 
 TEST_CASE("a bot's move is journaled before any frame shows it; bot seats survive a restart") {
-  const auto dir =
-      std::filesystem::temp_directory_path() / ("carcassonne-bots-" + std::to_string(::getpid()));
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
+  const test::temp_dir dir("carcassonne-bots");
   std::string error;
-  auto db = store::open({(dir / "carcassonne.db").string(), false}, error);
+  auto db = store::open({dir.db(), false}, error);
   REQUIRE_MESSAGE(db, error);
   strand_queue q;
   metrics stats;
@@ -406,5 +404,4 @@ TEST_CASE("a bot's move is journaled before any frame shows it; bot seats surviv
   CHECK(ann2->view["game"]["status"] == "finished");
   back.reset();
   db.reset();
-  std::filesystem::remove_all(dir);
 }

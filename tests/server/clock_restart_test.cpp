@@ -1,13 +1,13 @@
 // A correspondence game across a server restart (the store of persistence_test.cpp): each clock
 // comes back with the time it had when the server stopped; the downtime is not charged.
-#include <unistd.h>
-
 #include <filesystem>
 #include <mutex>
+#include <tuple>
 
 #include "carcassonne/engine/forfeit.hpp"
 #include "match_support.hpp"
 #include "strand_queue.hpp"
+#include "temp_dir.hpp"
 
 using carcassonne::server::test::strand_queue;
 
@@ -18,38 +18,56 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct temp_db {
-  fs::path dir = fs::temp_directory_path() / ("carcassonne-clock-" + std::to_string(::getpid()));
-  temp_db() {
-    fs::remove_all(dir);
-    fs::create_directories(dir);
+// A two-seat match room on a fresh store, Ann and Bob seated and the game started; stop_and_restart
+// drops the room as a stopped server would and rebuilds it from the store `down` later.
+struct restart_fixture {
+  test::temp_dir dir{"carcassonne-clock"};
+  std::string error;
+  std::unique_ptr<store> db;
+  strand_queue q;
+  metrics stats;
+  std::shared_ptr<test::fake_timer> timer = std::make_shared<test::fake_timer>();
+  std::shared_ptr<fake_client> a = make_client(), b = make_client();
+  std::unique_ptr<room> r;
+
+  explicit restart_fixture(const match_options& o) {
+    db = store::open({dir.db(), false}, error);
+    REQUIRE_MESSAGE(db, error);
+    r = std::make_unique<room>(match_settings(2, o), &stats, a);
+    r->attach_store(db.get(), q.poster());
+    r->attach_timer(timer);
+    r->join(a, messages::join_as("Ann"), nullptr);
+    r->join(b, messages::join_as("Bob"), nullptr);
+    r->start(a, "s");
+    q.pump(*db);
   }
-  ~temp_db() { fs::remove_all(dir); }
-  std::string path() const { return (dir / "c.db").string(); }
+
+  // The room rebuilt on a new timer that has run `down` (the server's downtime).
+  std::unique_ptr<room> stop_and_restart(std::shared_ptr<test::fake_timer>& later,
+                                         std::chrono::hours down) {
+    r.reset();
+    q.queued.clear();
+    auto rooms = db->unfinished_rooms(error);
+    REQUIRE(rooms.size() == 1);
+    auto back = room::restore(rooms[0], &stats, error);
+    REQUIRE_MESSAGE(back, error);
+    later = std::make_shared<test::fake_timer>();
+    later->advance(down);
+    back->attach_store(db.get(), q.poster());
+    back->attach_timer(later);
+    return back;
+  }
 };
 
 }  // namespace
 
 TEST_CASE("correspondence: a restart keeps each seat's time; downtime is not charged") {
-  temp_db db_dir;
-  std::string error;
-  auto db = store::open({db_dir.path(), false}, error);
-  REQUIRE_MESSAGE(db, error);
-  strand_queue q;
-  metrics stats;
   match_options o;
   o.clock = time_control::correspondence;
   o.per_move = std::chrono::hours(24);
   o.on_timeout = timeout_action::forfeit;
-  auto timer = std::make_shared<test::fake_timer>();
-  auto a = make_client(), b = make_client();
-  auto r = std::make_unique<room>(match_settings(2, o), &stats, a);
-  r->attach_store(db.get(), q.poster());
-  r->attach_timer(timer);
-  r->join(a, messages::join_as("Ann"), nullptr);
-  r->join(b, messages::join_as("Bob"), nullptr);
-  r->start(a, "s");
-  q.pump(*db);
+  restart_fixture f(o);  // below, short names for its parts
+  auto [r, a, b, q, db, timer, error] = std::tie(f.r, f.a, f.b, f.q, f.db, f.timer, f.error);
   timer->advance(std::chrono::hours(3));
   while (to_act(*r->game()) == 0) {
     r->move(a, messages::move_of(a->view["game"]["legal_moves"][0]), nullptr);
@@ -58,17 +76,8 @@ TEST_CASE("correspondence: a restart keeps each seat's time; downtime is not cha
   timer->advance(std::chrono::hours(5));  // seat 1 thinks for 5 hours; the server stops
   q.pump(*db);
   const json record = r->record();
-  r.reset();
-  q.queued.clear();
-
-  auto rooms = db->unfinished_rooms(error);
-  REQUIRE(rooms.size() == 1);
-  auto back = room::restore(rooms[0], &stats, error);
-  REQUIRE_MESSAGE(back, error);
-  auto later = std::make_shared<test::fake_timer>();
-  later->advance(std::chrono::hours(48));  // two days down
-  back->attach_store(db.get(), q.poster());
-  back->attach_timer(later);
+  std::shared_ptr<test::fake_timer> later;
+  auto back = f.stop_and_restart(later, std::chrono::hours(48));  // two days down
   CHECK(back->record() == record);
   auto b2 = make_client();
   back->resume(b2, messages::resume_with("m1", b->last("joined")["token"].get<std::string>()), "r");
@@ -88,47 +97,25 @@ TEST_CASE("correspondence: a restart keeps each seat's time; downtime is not cha
   // The finished game is archived with its forfeit.
   auto done = db->load("m1", error);
   REQUIRE(done);
-  CHECK(done->state == "finished");
+  CHECK(done->state == room_state::finished);
 }
 
 TEST_CASE("a stop writes the running clock: the restart gives back none of the time thought") {
-  temp_db db_dir;
-  std::string error;
-  auto db = store::open({db_dir.path(), false}, error);
-  REQUIRE_MESSAGE(db, error);
-  strand_queue q;
-  metrics stats;
   match_options o;
   o.clock = time_control::fischer;
   o.initial = std::chrono::minutes(10);
   o.increment = std::chrono::seconds(20);
   o.on_timeout = timeout_action::forfeit;
-  auto timer = std::make_shared<test::fake_timer>();
-  auto a = make_client(), b = make_client();
-  auto r = std::make_unique<room>(match_settings(2, o), &stats, a);
-  r->attach_store(db.get(), q.poster());
-  r->attach_timer(timer);
-  r->join(a, messages::join_as("Ann"), nullptr);
-  r->join(b, messages::join_as("Bob"), nullptr);
-  r->start(a, "s");
-  q.pump(*db);
+  restart_fixture f(o);  // below, short names for its parts
+  auto [r, a, q, db, timer] = std::tie(f.r, f.a, f.q, f.db, f.timer);
   const int running = to_act(*r->game());
   // 30 s of thought, less than the minute between checkpoints: only the stop can save them.
   timer->advance(std::chrono::seconds(30));
   r->save_clock();
   q.pump(*db);
   const std::string id = r->id();
-  r.reset();
-  q.queued.clear();
-
-  auto rooms = db->unfinished_rooms(error);
-  REQUIRE(rooms.size() == 1);
-  auto back = room::restore(rooms[0], &stats, error);
-  REQUIRE_MESSAGE(back, error);
-  auto later = std::make_shared<test::fake_timer>();
-  later->advance(std::chrono::hours(2));  // the server was down two hours
-  back->attach_store(db.get(), q.poster());
-  back->attach_timer(later);
+  std::shared_ptr<test::fake_timer> later;
+  auto back = f.stop_and_restart(later, std::chrono::hours(2));  // the server was down two hours
   auto a2 = make_client();
   back->resume(a2, messages::resume_with(id, a->last("joined")["token"].get<std::string>()), "r");
   q.pump(*db);

@@ -8,16 +8,18 @@
 #include <set>
 #include <sstream>
 
+#include "carcassonne/app/commands.hpp"
 #include "carcassonne/engine/rng.hpp"
-#include "carcassonne/server/commands.hpp"
 #include "crypto.hpp"
 #include "fairness.hpp"
-#include "fake_client.hpp"
+#include "room_support.hpp"
 
 using namespace carcassonne;
 using namespace carcassonne::server;
 using carcassonne::testing::fake_client;
 using carcassonne::testing::make_client;
+using carcassonne::testing::play_out;
+using carcassonne::testing::test_room_settings;
 using namespace carcassonne::testing::messages;
 using nlohmann::json;
 
@@ -50,7 +52,7 @@ std::pair<int, json> verify(const json& record) {
   std::istringstream in(record.dump());
   std::ostringstream out, err;
   const std::vector<std::string> args{"verify", "-"};
-  const int code = run_command(args, in, out, err);
+  const int code = app::run_command(args, in, out, err);
   return {code, json::parse(out.str())};
 }
 
@@ -58,11 +60,9 @@ std::pair<int, json> verify(const json& record) {
 // legal moves from each seat's view.
 json fair_record() {
   metrics stats;
-  room_settings s;
-  s.id = "fair";
-  s.seats = 3;
-  s.setup = {{"expansions", {"hills_and_sheep", "gifts", "peasant_revolts", "easter"}}};
-  s.seed = "unused";
+  auto s = test_room_settings(
+      "fair", 3, "unused",
+      {{"expansions", {"hills_and_sheep", "gifts", "peasant_revolts", "easter"}}});
   s.secret = test_secret;
   auto a = make_client(), b = make_client(), c = make_client();
   room r(s, &stats, a);
@@ -76,13 +76,7 @@ json fair_record() {
   r.join(c, with_nonce("Cid", "Zm9vYmFy"), nullptr);
   r.start(a, nullptr);
   std::vector<std::shared_ptr<fake_client>> seats{a, b, c};
-  rng chooser(5);
-  for (int n = 0; r.game() && !r.game()->finished && n < 3000; ++n) {
-    auto& cl = seats[to_act(*r.game())];
-    const auto& legal = cl->view["game"]["legal_moves"];
-    REQUIRE(!legal.empty());
-    r.move(cl, move_of(legal[chooser.below(legal.size())]), nullptr);
-  }
+  play_out(r, seats, 5);
   REQUIRE(r.game()->finished);
   CHECK(a->view["room"]["fairness"]["secret"] == test_secret);
   return r.record();
@@ -138,10 +132,7 @@ TEST_CASE("crypto: tokens and ids from the CSPRNG are hex, distinct and evenly s
 
 TEST_CASE("resume compares token hashes in constant time: one wrong digit is refused") {
   metrics stats;
-  room_settings s;
-  s.id = "r";
-  s.seats = 2;
-  s.seed = "x";
+  const auto s = test_room_settings("r", 2, "x");
   auto a = make_client(), b = make_client(), a2 = make_client();
   room r(s, &stats, a);
   r.join(a, join_as("A"), nullptr);
@@ -267,17 +258,14 @@ TEST_CASE("a fair game through a room verifies; a record changed in one place fa
     std::istringstream in(record.dump());
     std::ostringstream out, err;
     const std::vector<std::string> args{"replay", "-"};
-    CHECK(run_command(args, in, out, err) == 0);
+    CHECK(app::run_command(args, in, out, err) == 0);
     CHECK(json::parse(out.str())["status"] == "finished");
   }
 }
 
 TEST_CASE("nonces through the room: bad ones, a second one and late ones change nothing") {
   metrics stats;
-  room_settings s;
-  s.id = "n";
-  s.seats = 2;
-  s.seed = "x";
+  auto s = test_room_settings("n", 2, "x");
   s.secret = test_secret;
   auto a = make_client(), b = make_client(), w = make_client();
   room r(s, &stats, a);

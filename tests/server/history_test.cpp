@@ -4,26 +4,21 @@
 #include <doctest/doctest.h>
 
 #include "carcassonne/engine/rng.hpp"
-#include "fake_client.hpp"
+#include "room_support.hpp"
 
 using namespace carcassonne;
 using namespace carcassonne::server;
 using carcassonne::testing::fake_client;
 using carcassonne::testing::make_client;
+using carcassonne::testing::test_room_settings;
 using namespace carcassonne::testing::messages;
 using nlohmann::json;
 
 namespace {
 
 room_settings history_settings(int delay) {
-  room_settings s;
-  s.id = "h1";
-  s.name = "history";
-  s.seats = 2;
-  s.spectator_delay = delay;
-  s.setup = {{"expansions", {"hills_and_sheep", "festival"}}};
-  s.seed = "history-test-seed";
-  return s;
+  return test_room_settings("h1", 2, "history-test-seed",
+                            {{"expansions", {"hills_and_sheep", "festival"}}}, delay, "history");
 }
 
 // Every event of every patch the client received, in order.

@@ -12,8 +12,10 @@
 #include "fake_client.hpp"
 #include "sha256.hpp"
 #include "strand_queue.hpp"
+#include "temp_dir.hpp"
 
 using carcassonne::server::test::strand_queue;
+using carcassonne::server::test::temp_dir;
 
 using namespace carcassonne;
 using namespace carcassonne::server;
@@ -24,20 +26,6 @@ using nlohmann::json;
 namespace fs = std::filesystem;
 
 namespace {
-
-// A fresh directory per test, removed at the end.
-struct temp_dir {
-  fs::path path;
-  temp_dir() {
-    static int n = 0;
-    path = fs::temp_directory_path() /
-           ("carcassonne-store-" + std::to_string(::getpid()) + "-" + std::to_string(++n));
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~temp_dir() { fs::remove_all(path); }
-  std::string db() const { return (path / "carcassonne.db").string(); }
-};
 
 std::unique_ptr<store> open_store(const std::string& path) {
   std::string error;
@@ -84,25 +72,27 @@ TEST_CASE("the store keeps rooms and journals across reopening, in order") {
   temp_dir dir;
   {
     auto s = open_store(dir.db());
-    s->submit(save_room_write{"a", "playing", R"({"k":1})"}, nullptr);
-    s->submit(save_room_write{"b", "finished", R"({"k":2})"}, nullptr);
+    s->submit(save_room_write{"a", room_state::playing, R"({"k":1})"}, nullptr);
+    s->submit(save_room_write{"b", room_state::finished, R"({"k":2})"}, nullptr);
     for (int i = 0; i < 3; ++i)
       s->submit(
           move_write{"a", i, json{{"n", i}}.dump(), json(i * 10).dump(), std::uint64_t(100 + i)},
           nullptr);
-    s->submit(save_room_write{"a", "playing", R"({"k":3})"}, nullptr);  // replaces the row
-    s->submit(save_room_write{"c", "waiting", R"({"k":4})"}, nullptr);
+    s->submit(save_room_write{"a", room_state::playing, R"({"k":3})"},
+              nullptr);  // replaces the row
+    s->submit(save_room_write{"c", room_state::waiting, R"({"k":4})"}, nullptr);
     s->submit(move_write{"c", 0, "{}", "null", 1}, nullptr);
     s->submit(delete_room_write{"c"}, nullptr);
     std::vector<int> done;
     std::mutex m;
     for (int i = 0; i < 5; ++i)
-      s->submit(save_room_write{std::string("d").append(std::to_string(i)), "waiting", "{}"},
-                [&, i](bool ok) {
-                  CHECK(ok);
-                  std::lock_guard lock(m);
-                  done.push_back(i);
-                });
+      s->submit(
+          save_room_write{std::string("d").append(std::to_string(i)), room_state::waiting, "{}"},
+          [&, i](bool ok) {
+            CHECK(ok);
+            std::lock_guard lock(m);
+            done.push_back(i);
+          });
     s->flush();
     CHECK(done == std::vector<int>{0, 1, 2, 3, 4});  // callbacks run in queue order
     CHECK(s->writes.load() == 14);
@@ -121,9 +111,48 @@ TEST_CASE("the store keeps rooms and journals across reopening, in order") {
   CHECK(rooms[1].id == "d0");
   auto b = s->load("b", error);
   REQUIRE(b);
-  CHECK(b->state == "finished");
+  CHECK(b->state == room_state::finished);
   CHECK_FALSE(s->load("c", error));
   CHECK(s->finished_ids(10) == std::vector<std::string>{"b"});
+}
+
+TEST_CASE("room states are stored as the protocol's words; an unknown word is a clear error") {
+  for (const auto st : {room_state::waiting, room_state::playing, room_state::finished})
+    CHECK(room_state_from_string(to_string(st)) == st);
+  CHECK(to_string(room_state::waiting) == "waiting");
+  CHECK(to_string(room_state::playing) == "playing");
+  CHECK(to_string(room_state::finished) == "finished");
+  CHECK_FALSE(room_state_from_string("Finished"));
+  CHECK_FALSE(room_state_from_string(""));
+  temp_dir dir;
+  {
+    auto s = open_store(dir.db());
+    s->submit(save_room_write{"a", room_state::playing, "{}"}, nullptr);
+    s->submit(save_room_write{"b", room_state::finished, "{}"}, nullptr);
+    s->flush();
+  }
+  sqlite3* db = nullptr;
+  REQUIRE(sqlite3_open(dir.db().c_str(), &db) == SQLITE_OK);
+  std::vector<std::string> words;
+  sqlite3_exec(
+      db, "SELECT state FROM rooms ORDER BY id",
+      [](void* out, int, char** values, char**) {
+        static_cast<std::vector<std::string>*>(out)->push_back(values[0]);
+        return 0;
+      },
+      &words, nullptr);
+  CHECK(words == std::vector<std::string>{"playing", "finished"});
+  REQUIRE(sqlite3_exec(db, "UPDATE rooms SET state = 'paused' WHERE id = 'a'", nullptr, nullptr,
+                       nullptr) == SQLITE_OK);
+  sqlite3_close(db);
+  auto s = open_store(dir.db());
+  std::string error;
+  CHECK_FALSE(s->load("a", error));
+  CHECK(error == "room a: unknown state paused");
+  error.clear();
+  auto b = s->load("b", error);
+  REQUIRE(b);
+  CHECK(b->state == room_state::finished);
 }
 
 TEST_CASE("a file that is not a database, or from a newer server, is a clear error at open") {
@@ -242,7 +271,7 @@ TEST_CASE("a room holds every frame until its write is durable, and comes back f
   CHECK(*back->finished_record() == back->record());
   auto done = db->load("persist1", error);
   REQUIRE(done);
-  CHECK(done->state == "finished");
+  CHECK(done->state == room_state::finished);
   CHECK(done->moves.size() == back->record()["moves"].size());
   CHECK(db->unfinished_rooms(error).empty());
 

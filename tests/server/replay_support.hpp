@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "carcassonne/server/commands.hpp"
+#include "carcassonne/app/commands.hpp"
 
 namespace carcassonne::testing {
 
@@ -41,7 +41,7 @@ inline command_result replay_text(const std::string& record, std::vector<std::st
   std::istringstream in(record);
   std::ostringstream out, err;
   command_result r;
-  r.code = server::run_replay(args, in, out, err);
+  r.code = app::run_replay(args, in, out, err);
   r.text = out.str();
   r.err = err.str();
   r.out = parse_output(r.text);

@@ -121,12 +121,12 @@ TEST_CASE("a record file is read from disk as well as from standard input") {
   std::istringstream in;
   std::ostringstream out, err;
   const std::vector<std::string> args{path};
-  CHECK(carcassonne::server::run_replay(args, in, out, err) == 0);
+  CHECK(carcassonne::app::run_replay(args, in, out, err) == 0);
   CHECK(parse_output(out.str())["scores"] == json::array({4, 0}));
 
   const std::vector<std::string> missing{(records_dir / "no_such_record.json").string()};
   std::ostringstream out2;
-  CHECK(carcassonne::server::run_replay(missing, in, out2, err) == 2);
+  CHECK(carcassonne::app::run_replay(missing, in, out2, err) == 2);
   CHECK(parse_output(out2.str())["error"]["code"].is_string());
 }
 
@@ -395,7 +395,7 @@ TEST_CASE("replay argument errors exit 1") {
   std::istringstream in;
   std::ostringstream out, err;
   const auto run = [&](std::vector<std::string> args) {
-    return carcassonne::server::run_replay(args, in, out, err);
+    return carcassonne::app::run_replay(args, in, out, err);
   };
   CHECK(run({}) == 1);
   CHECK(run({"a.json", "b.json"}) == 1);

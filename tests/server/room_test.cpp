@@ -3,44 +3,21 @@
 #include <doctest/doctest.h>
 
 #include "carcassonne/engine/rng.hpp"
-#include "fake_client.hpp"
+#include "room_support.hpp"
 
 using namespace carcassonne;
 using namespace carcassonne::server;
 using carcassonne::testing::fake_client;
 using carcassonne::testing::make_client;
+using carcassonne::testing::play_out;
+using carcassonne::testing::test_room_settings;
 using namespace carcassonne::testing::messages;
 using nlohmann::json;
 
 namespace {
 
 room_settings settings(int seats, int delay = 0, json setup = json::object()) {
-  room_settings s;
-  s.id = "r1";
-  s.name = "test";
-  s.seats = seats;
-  s.spectator_delay = delay;
-  s.setup = std::move(setup);
-  s.seed = "room-test-seed";
-  return s;
-}
-
-// Plays the room's game to the end: the seat to act picks a random legal move from its own
-// view (as a simple client would). Returns the number of moves.
-int play_out(room& r, std::vector<std::shared_ptr<fake_client>>& seats, std::uint64_t seed) {
-  rng chooser(seed);
-  int moves = 0;
-  while (r.game() && !r.game()->finished) {
-    auto& c = seats[to_act(*r.game())];
-    const auto& legal = c->view["game"]["legal_moves"];
-    REQUIRE(legal.is_array());
-    REQUIRE(!legal.empty());
-    json m = legal[chooser.below(legal.size())];
-    r.move(c, move_of(m), json(moves));
-    REQUIRE_MESSAGE(c->last("move_accepted")["id"] == json(moves), c->raw.back());
-    ++moves;
-  }
-  return moves;
+  return test_room_settings("r1", seats, "room-test-seed", std::move(setup), delay, "test");
 }
 
 }  // namespace

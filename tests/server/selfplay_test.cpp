@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "carcassonne/server/commands.hpp"
+#include "carcassonne/app/commands.hpp"
 
 namespace {
 
@@ -21,7 +21,7 @@ struct outcome {
 
 outcome selfplay(std::vector<std::string> args) {
   std::ostringstream out, err;
-  const int code = carcassonne::server::run_selfplay(args, out, err);
+  const int code = carcassonne::app::run_selfplay(args, out, err);
   return {code, json::parse(out.str(), nullptr, false)};
 }
 
@@ -77,7 +77,7 @@ TEST_CASE("the command dispatcher") {
   std::istringstream in;
   std::ostringstream out, err;
   const auto run = [&](std::vector<std::string> args) {
-    return carcassonne::server::run_command(args, in, out, err);
+    return carcassonne::app::run_command(args, in, out, err);
   };
   CHECK(run({}) == 1);
   CHECK(run({"help"}) == 0);

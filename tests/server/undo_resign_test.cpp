@@ -161,7 +161,7 @@ TEST_CASE("every seat away longer than the room's limit: the game ends and the r
   t.timer->advance(1s);
   REQUIRE(t.game().finished);
   CHECK(t.game().forfeited == 0b11);
-  CHECK(t.r->summary().state == "finished");
+  CHECK(t.r->summary().state == room_state::finished);
   CHECK(t.r->abandoned());
   REQUIRE(t.r->finished_record());
   check_replays(*t.r);

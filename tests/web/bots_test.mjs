@@ -10,37 +10,17 @@
 // game plays to the end by itself; the bots are marked in the players panel, Eve sees the room
 // in the lobby with its bots, and the final scores shown are those of `carcassonne replay` on
 // the game's record. Exit 0 on success, 1 with a message on failure.
-import { createRequire } from 'node:module';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
+import { webTest } from './harness.mjs';
 
-const require = createRequire(import.meta.url);
-const { chromium } = require('playwright-core');
+const t = webTest('bots_test');
+const { base, binary, artifacts, step } = t;
+const open = (who) => t.open(who, { consoleErrors: true });
 
-const [base, binary, artifacts] = process.argv.slice(2);
-if (!base || !binary || !artifacts) {
-  console.error('usage: bots_test.mjs BASE_URL CARCASSONNE_BINARY ARTIFACTS_DIR');
-  process.exit(2);
-}
-mkdirSync(artifacts, { recursive: true });
-const started = Date.now();
-const step = (text) => console.log(`bots_test: ${((Date.now() - started) / 1000).toFixed(1)} s: ${text}`);
-const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync'];
-
-let browser;
 async function main() {
-  browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', headless: true, args: FLAGS });
-  const errors = [];
-  const open = async (name) => {
-    const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
-    page.setDefaultTimeout(15000);
-    page.on('pageerror', (e) => errors.push(`${name}: ${e.message}`));
-    page.on('console', (m) => { if (m.type() === 'error') errors.push(`${name} console: ${m.text()}`); });
-    return page;
-  };
   const ann = await open('ann');
   const eve = await open('eve');
   const shot = (page, name) => page.screenshot({ path: join(artifacts, `bots-${name}.png`) });
@@ -94,16 +74,6 @@ async function main() {
   if (replayed.status !== 'finished' || JSON.stringify(replayed.scores) !== JSON.stringify(shown))
     throw new Error(`the page shows ${JSON.stringify(shown)}, the record replays to ${JSON.stringify(replayed)}`);
   step(`the bots played ${record.moves.length} moves to ${JSON.stringify(shown)}, as the record replays`);
-  if (errors.length) throw new Error(`errors in the pages:\n${errors.join('\n')}`);
 }
 
-try {
-  await main();
-  console.log(`bots_test: ok in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  await browser?.close();
-  process.exit(0);
-} catch (e) {
-  console.error(`bots_test: FAIL: ${e.stack ?? e}`);
-  await browser?.close().catch(() => {});
-  process.exit(1);
-}
+t.run(main);

@@ -11,37 +11,17 @@
 // pages must say "verified" (computed in the browser with SubtleCrypto) with a link to the
 // record; the record must hold both pages' nonces and pass `carcassonne verify`. Then the check
 // must fail on a page whose remembered commitment is not the room's.
-import { createRequire } from 'node:module';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, unlinkSync, writeFileSync } from 'node:fs';
+import { unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
+import { webTest } from './harness.mjs';
 
-const require = createRequire(import.meta.url);
-const { chromium } = require('playwright-core');
+const t = webTest('fairness_test');
+const { base, binary, artifacts, step } = t;
+const open = (who) => t.open(who);
 
-const [base, binary, artifacts] = process.argv.slice(2);
-if (!base || !binary || !artifacts) {
-  console.error('usage: fairness_test.mjs BASE_URL CARCASSONNE_BINARY ARTIFACTS_DIR');
-  process.exit(2);
-}
-mkdirSync(artifacts, { recursive: true });
-const started = Date.now();
-const step = (text) => console.log(`fairness_test: ${((Date.now() - started) / 1000).toFixed(1)} s: ${text}`);
-const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync'];
-
-let browser;
 async function main() {
-  browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', headless: true, args: FLAGS });
-  const errors = [];
-  const open = async (name) => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    const page = await context.newPage();
-    page.setDefaultTimeout(15000);
-    page.on('pageerror', (e) => errors.push(`${name}: ${e.message}`));
-    return page;
-  };
   const ann = await open('ann'), bob = await open('bob');
 
   await ann.goto(base);
@@ -114,8 +94,6 @@ async function main() {
   await bob.reload();
   await bob.locator('#fairness[data-fairness=failed]').waitFor();
   step('a wrong remembered commitment is reported as NOT verified');
-  if (errors.length) throw new Error(`page errors: ${errors.join('; ')}`);
 }
 
-main().then(async () => { await browser?.close(); console.log('fairness_test: ok'); process.exit(0); },
-  async (e) => { console.error(`fairness_test: FAIL: ${e.stack ?? e}`); await browser?.close().catch(() => {}); process.exit(1); });
+t.run(main);

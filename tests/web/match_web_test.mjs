@@ -8,36 +8,14 @@
 // show both clocks, Ann's running and counting down. Bob resigns (confirming the dialog): the
 // two-seat game ends (in Bob's turn: at once). Ann offers a rematch, Bob accepts: both pages go to the new room by
 // themselves, its game running with the same clock. Exit 0 on success, 1 with a message.
-import { createRequire } from 'node:module';
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { webTest } from './harness.mjs';
 
-const require = createRequire(import.meta.url);
-const { chromium } = require('playwright-core');
+const t = webTest('match_web_test');
+const { base, artifacts, step } = t;
+const open = (who) => t.open(who, { acceptDialogs: true });  // the resign confirmation
 
-const [base, , artifacts] = process.argv.slice(2);
-if (!base || !artifacts) {
-  console.error('usage: match_web_test.mjs BASE_URL CARCASSONNE_BINARY ARTIFACTS_DIR');
-  process.exit(2);
-}
-mkdirSync(artifacts, { recursive: true });
-const started = Date.now();
-const step = (text) => console.log(`match_web_test: ${((Date.now() - started) / 1000).toFixed(1)} s: ${text}`);
-const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync'];
-
-let browser;
 async function main() {
-  browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', headless: true, args: FLAGS });
-  const errors = [];
-  const open = async (name) => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    const page = await context.newPage();
-    page.setDefaultTimeout(15000);
-    page.on('pageerror', (e) => errors.push(`${name}: ${e.message}`));
-    page.on('dialog', (d) => d.accept());  // the resign confirmation
-    return page;
-  };
   const ann = await open('ann'), bob = await open('bob');
   const shot = (page, name) => page.screenshot({ path: join(artifacts, `match-${name}.png`) });
 
@@ -96,8 +74,6 @@ async function main() {
   if (JSON.stringify(seats) !== '[1,"playing"]') throw new Error(`Bob in the rematch: ${JSON.stringify(seats)}`);
   await shot(bob, '02-rematch');
   step(`rematch in room ${next}, both seated`);
-  if (errors.length) throw new Error(`errors in the pages:\n${errors.join('\n')}`);
 }
 
-main().then(async () => { await browser?.close(); process.exit(0); },
-  async (e) => { console.error(`match_web_test: FAILED: ${e.message}`); await browser?.close(); process.exit(1); });
+t.run(main);

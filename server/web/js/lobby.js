@@ -13,78 +13,88 @@ const MAX_ROWS = 40;
 export function renderLobby(ctx) {
   const nameInput = el('input', { type: 'text', maxlength: 40, value: ctx.name, placeholder: 'your name', id: 'player-name', 'aria-label': 'your name',
     onchange: (e) => ctx.setName(e.target.value.trim()) });
-  const roomsBody = el('tbody');
-  const roomsNote = el('p', { class: 'muted' }, 'Loading…');
   const name = () => nameInput.value.trim() || 'Player';
+  const rooms = roomsTable(ctx, name);
+  const node = el('div', { class: 'page lobby' },
+    el('section', { class: 'card wide' }, el('label', { for: 'player-name' }, 'Your name '), nameInput),
+    el('section', { class: 'card' }, el('h2', {}, 'Public rooms'), rooms.note, rooms.table),
+    el('section', { class: 'card' }, el('h2', {}, 'Create a room'), createForm(ctx, nameInput, name)));
+  keepRefreshing(ctx.conn, node, rooms.refresh);
+  return node;
+}
 
+// Refreshes the room list now, every REFRESH_MS while `node` is shown, and on each reconnection.
+function keepRefreshing(conn, node, refresh) {
+  const refreshShown = () => { if (node.isConnected) refresh(); };
+  const timer = setInterval(() => { if (!node.isConnected) clearInterval(timer); else refresh(); }, REFRESH_MS);
+  conn.addEventListener('status', (e) => { if (e.detail.state === 'open') setTimeout(refreshShown, 100); });
+  setTimeout(refreshShown, 0);
+}
+
+// ---- the public rooms
+
+function roomsTable(ctx, name) {
+  const body = el('tbody');
+  const note = el('p', { class: 'muted' }, 'Loading…');
+  const table = el('table', { class: 'rooms' }, el('thead', {}, el('tr', {}, ['Room', 'Expansions', 'Seats', 'State', ''].map((h) => el('th', {}, h)))), body);
+  function show(rooms) {
+    clear(body);
+    note.textContent = rooms.length ? '' : 'No public room yet: create one.';
+    const sorted = sortedRooms(rooms);
+    if (sorted.length > MAX_ROWS) note.textContent = `The ${MAX_ROWS} most recent of ${sorted.length} rooms.`;
+    for (const r of sorted.slice(0, MAX_ROWS)) body.append(roomRow(ctx, r, name));
+  }
   async function refresh() {
-    if (!node.isConnected) return;
     try {
       const answer = await ctx.conn.request({ type: 'list_rooms' });
-      if (answer.type === 'rooms') showRooms(answer.rooms);
-    } catch { roomsNote.textContent = 'Not connected: trying again…'; }
+      if (answer.type === 'rooms') show(answer.rooms);
+    } catch { note.textContent = 'Not connected: trying again…'; }
   }
-  function showRooms(rooms) {
-    clear(roomsBody);
-    roomsNote.textContent = rooms.length ? '' : 'No public room yet: create one.';
-    // Rooms to join first, then games to watch, then finished ones; newest first in each.
-    const order = { waiting: 0, playing: 1, finished: 2 };
-    const sorted = rooms.map((r, i) => [r, i]).sort((a, b) => (order[a[0].state] - order[b[0].state]) || b[1] - a[1]).map(([r]) => r);
-    if (sorted.length > MAX_ROWS) roomsNote.textContent = `The ${MAX_ROWS} most recent of ${sorted.length} rooms.`;
-    for (const r of sorted.slice(0, MAX_ROWS)) {
-      const canJoin = r.state === 'waiting' && r.taken < r.seats;
-      roomsBody.append(el('tr', { dataset: { room: r.id } },
-        el('td', {}, r.name),
-        el('td', {}, r.expansions.length ? r.expansions.map(expansionName).join(', ') : 'base game',
-          r.match ? el('div', { class: 'muted' }, matchSummary(r.match)) : null),
-        el('td', {}, `${r.taken}/${r.seats}`, r.players.length ? el('div', { class: 'muted' }, r.players.join(', ')) : null, roomBotsNote(r)),
-        el('td', {}, r.state, r.spectators ? el('div', { class: 'muted' }, `${r.spectators} watching`) : null),
-        el('td', { class: 'room-actions' },
-          canJoin ? el('button', { type: 'button', class: 'primary small', dataset: { action: 'join' }, onclick: () => ctx.join(r.id, name()) }, 'Join') : null, ' ',
-          el('button', { type: 'button', class: 'small', dataset: { action: 'watch' }, onclick: () => ctx.watch(r.id) }, 'Watch'))));
-    }
-  }
+  return { note, table, refresh };
+}
 
-  // ---- the create form
+// Rooms to join first, then games to watch, then finished ones; newest first in each.
+function sortedRooms(rooms) {
+  const order = { waiting: 0, playing: 1, finished: 2 };
+  return rooms.map((r, i) => [r, i]).sort((a, b) => (order[a[0].state] - order[b[0].state]) || b[1] - a[1]).map(([r]) => r);
+}
+
+function roomRow(ctx, r, name) {
+  const canJoin = r.state === 'waiting' && r.taken < r.seats;
+  return el('tr', { dataset: { room: r.id } },
+    el('td', {}, r.name),
+    el('td', {}, r.expansions.length ? r.expansions.map(expansionName).join(', ') : 'base game',
+      r.match ? el('div', { class: 'muted' }, matchSummary(r.match)) : null),
+    el('td', {}, `${r.taken}/${r.seats}`, r.players.length ? el('div', { class: 'muted' }, r.players.join(', ')) : null, roomBotsNote(r)),
+    el('td', {}, r.state, r.spectators ? el('div', { class: 'muted' }, `${r.spectators} watching`) : null),
+    el('td', { class: 'room-actions' },
+      canJoin ? el('button', { type: 'button', class: 'primary small', dataset: { action: 'join' }, onclick: () => ctx.join(r.id, name()) }, 'Join') : null, ' ',
+      el('button', { type: 'button', class: 'small', dataset: { action: 'watch' }, onclick: () => ctx.watch(r.id) }, 'Watch')));
+}
+
+// ---- the create form
+
+function createForm(ctx, nameInput, name) {
   const roomName = el('input', { type: 'text', maxlength: 40, placeholder: 'room name (optional)', id: 'room-name', 'aria-label': 'room name' });
   const seats = el('select', { id: 'seats', 'aria-label': 'seats' }, [2, 3, 4, 5, 6].map((n) => el('option', { value: n, selected: n === 2 }, String(n))));
   const isPublic = el('input', { type: 'checkbox', id: 'public', checked: true });
   const delay = el('input', { type: 'number', min: 0, max: 20, value: 0, id: 'spectator-delay', style: 'width:4em' });
   const sit = el('input', { type: 'checkbox', id: 'sit', checked: true });
   const botsPart = botsFormPart();
-  const expansionBoxes = EXPANSIONS.map(([id, label]) => {
-    const box = el('input', { type: 'checkbox', value: id, id: `exp-${id}` });
-    const opts = el('div', { class: 'options hidden' }, OPTIONS.filter((o) => o.expansion === id).map((o) => {
-      const select = el('select', { id: `opt-${o.id}`, dataset: { option: o.id } }, o.values.map((v, i) => el('option', { value: JSON.stringify(v) }, optionWords(o, i))));
-      return [el('label', { for: `opt-${o.id}` }, o.label), select];
-    }));
-    box.addEventListener('change', () => opts.classList.toggle('hidden', !box.checked));
-    return { id, box, opts, node: el('div', {}, el('label', {}, box, label), opts) };
-  });
+  const expansionBoxes = EXPANSIONS.map(([id, label]) => expansionBox(id, label));
   const script = el('textarea', { class: 'script', id: 'scripted-setup', placeholder: '{"seed": "my-seed", "script": {"deck": ["BA/C", "BA/RFr"]}}' });
   const error = el('p', { class: 'muted', role: 'alert' });
   const match = matchForm();
 
   function request() {
-    const expansions = expansionBoxes.filter((e) => e.box.checked).map((e) => e.id);
-    const options = {};
-    for (const e of expansionBoxes) {
-      if (!e.box.checked) continue;
-      for (const s of e.opts.querySelectorAll('select')) {
-        const o = OPTIONS.find((x) => x.id === s.dataset.option);
-        const v = JSON.parse(s.value);
-        if (v !== o.values[0]) options[o.id] = v;  // defaults are left out
-      }
-    }
-    const setup = { expansions, options };
-    if (script.value.trim()) Object.assign(setup, JSON.parse(script.value));
+    const setup = chosenSetup(expansionBoxes, script.value);
     const r = { type: 'create_room', seats: Number(seats.value), public: isPublic.checked, spectator_delay: Number(delay.value) || 0, setup };
     if (roomName.value.trim()) r.name = roomName.value.trim();
     if (match.value()) r.match = match.value();
     return Object.assign(r, botsPart.fields(r.seats));
   }
 
-  const form = el('form', { id: 'create-form', onsubmit: async (e) => {
+  return el('form', { id: 'create-form', onsubmit: async (e) => {
     e.preventDefault();
     error.textContent = '';
     ctx.setName(nameInput.value.trim());
@@ -102,15 +112,33 @@ export function renderLobby(ctx) {
   el('details', {}, el('summary', {}, 'Scripted setup (test servers started with --allow-scripted only)'), script),
   el('div', { class: 'form-row' }, el('label', {}, sit, 'take a seat myself'), el('button', { type: 'submit', class: 'primary', id: 'create' }, 'Create the room')),
   error);
+}
 
-  const node = el('div', { class: 'page lobby' },
-    el('section', { class: 'card wide' }, el('label', { for: 'player-name' }, 'Your name '), nameInput),
-    el('section', { class: 'card' }, el('h2', {}, 'Public rooms'), roomsNote,
-      el('table', { class: 'rooms' }, el('thead', {}, el('tr', {}, ['Room', 'Expansions', 'Seats', 'State', ''].map((h) => el('th', {}, h)))), roomsBody)),
-    el('section', { class: 'card' }, el('h2', {}, 'Create a room'), form));
+// An expansion's check box, with its rule options shown while it is ticked.
+function expansionBox(id, label) {
+  const box = el('input', { type: 'checkbox', value: id, id: `exp-${id}` });
+  const opts = el('div', { class: 'options hidden' }, OPTIONS.filter((o) => o.expansion === id).map((o) => {
+    const select = el('select', { id: `opt-${o.id}`, dataset: { option: o.id } }, o.values.map((v, i) => el('option', { value: JSON.stringify(v) }, optionWords(o, i))));
+    return [el('label', { for: `opt-${o.id}` }, o.label), select];
+  }));
+  box.addEventListener('change', () => opts.classList.toggle('hidden', !box.checked));
+  return { id, box, opts, node: el('div', {}, el('label', {}, box, label), opts) };
+}
 
-  const timer = setInterval(() => { if (!node.isConnected) clearInterval(timer); else refresh(); }, REFRESH_MS);
-  ctx.conn.addEventListener('status', (e) => { if (e.detail.state === 'open') setTimeout(refresh, 100); });
-  setTimeout(refresh, 0);
-  return node;
+// The setup of create_room: the ticked expansions, their options that differ from the default,
+// and the scripted setup's JSON over them (throws when that is not JSON).
+function chosenSetup(expansionBoxes, scriptText) {
+  const expansions = expansionBoxes.filter((e) => e.box.checked).map((e) => e.id);
+  const options = {};
+  for (const e of expansionBoxes) {
+    if (!e.box.checked) continue;
+    for (const s of e.opts.querySelectorAll('select')) {
+      const o = OPTIONS.find((x) => x.id === s.dataset.option);
+      const v = JSON.parse(s.value);
+      if (v !== o.values[0]) options[o.id] = v;  // defaults are left out
+    }
+  }
+  const setup = { expansions, options };
+  if (scriptText.trim()) Object.assign(setup, JSON.parse(scriptText));
+  return setup;
 }

@@ -140,18 +140,57 @@ export const ROAD_WIDTH = 10;
 const GRID = 40, CELL = 100 / GRID;
 const STEPS = [[1, 0], [-1, 0], [0, 1], [0, -1]];
 
-// The geometry of one tile type (memoised by the caller).
+// The geometry of one tile type (memoised by the caller): shapes from the topology, then a grid
+// of which feature covers each cell, then the spots where symbols and figures go.
 export function tileGeometry(tile) {
-  const features = tile.features;
-  const byId = Object.fromEntries(features.map((f) => [f.id, f]));
-  const cities = features.filter((f) => f.type === 'city');
-  const roads = features.filter((f) => f.type === 'road');
-  const fields = features.filter((f) => f.type === 'field');
-  const halfField = {};
-  for (const f of fields) for (const h of f.halves) halfField[h] = f.id;
-  const owner = {};
-  for (const c of cities) for (const e of c.edges) owner[EDGES.indexOf(e)] = c.id;
+  const t = sortFeatures(tile);
+  const shapes = cityShapes(t);
+  const spikes = citySpikes(t, shapes);
+  const { roadShapes, houses } = roadGeometry(t, shapes);
+  const kind = coverGrid(t, shapes, spikes, roadShapes, houses);
+  const reached = floodFields(t, kind);
+  // Cells no half-edge reaches belong to an inner field (FE/CCc, FE/CcCc).
+  const inner = t.fields.find((f) => f.halves.length === 0);
+  for (let i = 0; i < kind.length; i++) if (kind[i] === null && inner) kind[i] = inner.id;
+  const badges = placeBadges(tile, t.byId, kind);
+  const depth = depthMap(kind, (p) => badges.some((b) => dist(b.at, p) < 13));
+  const anchors = featureAnchors(t, shapes, roadShapes, kind, depth);
+  return {
+    cities: t.cities.map((c) => ({ id: c.id, path: shapes[c.id].path })),
+    spikes: spikes.map((s) => s.path),
+    roads: t.roads.map((r) => ({ id: r.id, path: roadShapes[r.id].path })),
+    monastery: !!t.monastery,
+    houses,
+    pennants: pennantSpots(t.cities, anchors, kind, depth),
+    badges,
+    anchors,
+    merged: mergedFields(reached, t.byId),
+    _kind: kind,
+  };
+}
 
+// The tile's features by kind, and who holds each edge and half-edge.
+function sortFeatures(tile) {
+  const features = tile.features;
+  const t = {
+    tile,
+    byId: Object.fromEntries(features.map((f) => [f.id, f])),
+    cities: features.filter((f) => f.type === 'city'),
+    roads: features.filter((f) => f.type === 'road'),
+    fields: features.filter((f) => f.type === 'field'),
+    monastery: features.find((f) => f.type === 'monastery'),
+    halfField: {},
+    owner: {},
+  };
+  for (const f of t.fields) for (const h of f.halves) t.halfField[h] = f.id;
+  for (const c of t.cities) for (const e of c.edges) t.owner[EDGES.indexOf(e)] = c.id;
+  return t;
+}
+
+// The city that a feature on edge e faces (the one on the opposite edge), else the first city.
+const facingCity = (cities, e) => cities.find((c) => c.edges.includes(EDGES[(e + 2) % 4])) ?? cities[0];
+
+function cityShapes({ tile, cities, halfField, owner }) {
   // Two caps face to face reach the middle when no field joins the two edges between them
   // (HS/CFC.v: the fields north and south are apart; FE/CRCR: four corner fields).
   const fieldsOf = (e) => new Set([HALVES[2 * e], HALVES[2 * e + 1]].map((h) => halfField[h]).filter(Boolean));
@@ -164,27 +203,32 @@ export function tileGeometry(tile) {
     const a = fieldsOf((e + 1) % 4), b = fieldsOf((e + 3) % 4);
     if (![...a].some((f) => b.has(f))) deepCity.add(c.id);
   }
-
   const shapes = {};
   for (const c of cities) shapes[c.id] = cityShape(tile, c, owner, deepCity.has(c.id));
+  return shapes;
+}
 
-  // A field edge split between two fields with no road there (HS/C!.v): the city reaches down
-  // to it as a spike.
+// A field edge split between two fields with no road there (HS/C!.v): the city reaches down
+// to it as a spike.
+function citySpikes({ tile, cities, halfField }, shapes) {
   const spikes = [];
   for (let e = 0; e < 4; e++) {
     if (tile.sides[e] !== 'F') continue;
     const [h1, h2] = [HALVES[2 * e], HALVES[2 * e + 1]];
     if (!halfField[h1] || !halfField[h2] || halfField[h1] === halfField[h2]) continue;
     const tip = edgeMid(e);
-    const city = cities.find((c) => c.edges.includes(EDGES[(e + 2) % 4])) ?? cities[0];
+    const city = facingCity(cities, e);
     const base = city ? into(shapes[city.id].inner[0], 6) : C;
     const side = e % 2 === 0 ? [1, 0] : [0, 1];
     const at = (p, w) => [p[0] + side[0] * w, p[1] + side[1] * w];
     const poly = [at(base, -8), at(base, 8), at(tip, 3), at(tip, -3)];
     spikes.push({ city: city?.id, poly, path: `M${poly.map(fmt).join('L')}Z` });
   }
+  return spikes;
+}
 
-  const monastery = features.find((f) => f.type === 'monastery');
+// Each road as a line or a curve (a, q, b) sampled into points, and the houses where roads end.
+function roadGeometry({ cities, roads, monastery }, shapes) {
   const through = roads.filter((r) => r.edges.length === 2);
   const deadEnds = roads.filter((r) => r.edges.length === 1);
   const houses = [];
@@ -194,11 +238,7 @@ export function tileGeometry(tile) {
     let a, q, b;
     if (ports.length === 2) {
       a = edgeMid(ports[0]); b = edgeMid(ports[1]);
-      const [p0, p1] = ports;
-      const adjacent = (p0 + 1) % 4 === p1 || (p1 + 1) % 4 === p0;
-      // Around a monastery a curve keeps to the corner it turns round.
-      const corner = perimeterPoint((p0 + 1) % 4 === p1 ? p1 : p0);
-      q = monastery && adjacent ? lerp(C, corner, 0.4) : C;
+      q = throughRoadBend(ports, monastery);
     } else {
       a = edgeMid(ports[0]);
       q = null;
@@ -206,9 +246,7 @@ export function tileGeometry(tile) {
       else if (through.length) { b = lerp(a, C, 0.7); houses.push(b); }
       else if (deadEnds.length === 1 && cities.length) {
         // A road ending at a city gate runs under the city's inner border (the facing city first).
-        const e = ports[0];
-        const city = cities.find((c) => c.edges.includes(EDGES[(e + 2) % 4])) ?? cities[0];
-        b = into(shapes[city.id].inner[0], 8);
+        b = into(shapes[facingCity(cities, ports[0]).id].inner[0], 8);
         q = C;
         if (Math.abs((a[0] - C[0]) * (b[1] - C[1]) - (a[1] - C[1]) * (b[0] - C[0])) < 1) q = null;
       } else { b = C; if (!houses.length) houses.push(C); }
@@ -218,15 +256,26 @@ export function tileGeometry(tile) {
     const path = q ? `M${fmt(a)}Q${fmt(q)} ${fmt(b)}` : `M${fmt(a)}L${fmt(b)}`;
     roadShapes[r.id] = { path, pts, anchor: q ? quad(a, q, b, ports.length === 2 ? 0.5 : 0.45) : lerp(a, b, 0.45) };
   }
+  return { roadShapes, houses };
+}
 
-  // ---- The grid: which cells are city, road, building; then fields by flood fill from their
-  // half-edges (all at once, so each free cell goes to the nearest field).
+// The control point of a road from edge to edge: the middle, except around a monastery, where a
+// curve keeps to the corner it turns round.
+function throughRoadBend([p0, p1], monastery) {
+  const adjacent = (p0 + 1) % 4 === p1 || (p1 + 1) % 4 === p0;
+  const corner = perimeterPoint((p0 + 1) % 4 === p1 ? p1 : p0);
+  return monastery && adjacent ? lerp(C, corner, 0.4) : C;
+}
+
+const centre = (i) => [(i % GRID) * CELL + CELL / 2, Math.floor(i / GRID) * CELL + CELL / 2];
+
+// The grid: which cells are monastery, building ('#'), city or road; fields are left null.
+function coverGrid({ cities, roads, monastery }, shapes, spikes, roadShapes, houses) {
   const MONASTERY_HALF = 15, HOUSE_HALF = 6;
   const kind = new Array(GRID * GRID).fill(null);  // feature id, or '#' for a building
   const boxes = {};
   for (const c of cities) boxes[c.id] = bbox(shapes[c.id].poly);
   for (const r of roads) boxes[r.id] = bbox(roadShapes[r.id].pts, ROAD_WIDTH);
-  const centre = (i) => [(i % GRID) * CELL + CELL / 2, Math.floor(i / GRID) * CELL + CELL / 2];
   for (let i = 0; i < kind.length; i++) {
     const p = centre(i);
     if (monastery && Math.abs(p[0] - 50) <= MONASTERY_HALF && Math.abs(p[1] - 50) <= MONASTERY_HALF) { kind[i] = monastery.id; continue; }
@@ -237,6 +286,12 @@ export function tileGeometry(tile) {
     const road = roads.find((r) => inBox(p, boxes[r.id]) && distToPolyline(p, roadShapes[r.id].pts) <= ROAD_WIDTH / 2 + 0.5);
     if (road) kind[i] = road.id;
   }
+  return kind;
+}
+
+// Fields by flood fill from their half-edges, all at once, so that each free cell goes to the
+// nearest field. Returns the pairs of fields ("f|g") whose fills met.
+function floodFields({ fields }, kind) {
   const queue = [];
   for (const f of fields) {
     for (const h of f.halves) {
@@ -260,17 +315,20 @@ export function tileGeometry(tile) {
       else if (fieldIds.has(kind[j]) && kind[j] !== kind[i]) reached[[kind[i], kind[j]].sort().join('|')] = true;
     }
   }
-  // Cells no half-edge reaches belong to an inner field (FE/CCc, FE/CcCc).
-  const inner = fields.find((f) => f.halves.length === 0);
-  for (let i = 0; i < kind.length; i++) if (kind[i] === null && inner) kind[i] = inner.id;
-  // Fields that touch on the grid although the catalogue says they are apart: the drawing
-  // would mislead, so the caller is told (tests/web/tile_geometry_test.mjs checks every tile).
-  const merged = Object.keys(reached).filter((k) => {
+  return reached;
+}
+
+// Fields that touch on the grid although the catalogue says they are apart: the drawing
+// would mislead, so the caller is told (tests/web/tile_geometry_test.mjs checks every tile).
+function mergedFields(reached, byId) {
+  return Object.keys(reached).filter((k) => {
     const [f, g] = k.split('|');
     return byId[f].halves.length && byId[g].halves.length;
   });
+}
 
-  // ---- Symbols go to a corner of a field; then each feature's anchor is its most inward cell.
+// Symbols go to the spots (corners first) most covered by field.
+function placeBadges(tile, byId, kind) {
   const symbols = tileSymbols(tile);
   const badgeSpots = [[15, 15], [85, 15], [85, 85], [15, 85], [50, 14], [86, 50], [50, 86], [14, 50]];
   const fieldShare = (p) => {
@@ -289,30 +347,37 @@ export function tileGeometry(tile) {
     const ranked = badgeSpots.map((p, k) => ({ p, score: fieldShare(p) - k * 0.001 })).sort((a, b) => b.score - a.score);
     symbols.forEach((s, k) => badges.push({ symbol: s, at: ranked[k % ranked.length].p }));
   }
-  const blocked = (p) => badges.some((b) => dist(b.at, p) < 13);
+  return badges;
+}
 
-  const depth = new Array(GRID * GRID).fill(0);  // steps to the nearest cell of another feature
-  {
-    const q2 = [];
-    for (let i = 0; i < kind.length; i++) {
-      const x = i % GRID, y = Math.floor(i / GRID);
-      const edge = x === 0 || y === 0 || x === GRID - 1 || y === GRID - 1;
-      const differs = STEPS.some(([dx, dy]) => {
-        const nx = x + dx, ny = y + dy;
-        return nx >= 0 && ny >= 0 && nx < GRID && ny < GRID && kind[nx + GRID * ny] !== kind[i];
-      });
-      if (edge || differs || blocked(centre(i))) { depth[i] = 1; q2.push(i); }
-    }
-    for (let qi = 0; qi < q2.length; qi++) {
-      const i = q2[qi], x = i % GRID, y = Math.floor(i / GRID);
-      for (const [dx, dy] of STEPS) {
-        const nx = x + dx, ny = y + dy;
-        if (nx < 0 || ny < 0 || nx >= GRID || ny >= GRID) continue;
-        const j = nx + GRID * ny;
-        if (depth[j] === 0 && kind[j] === kind[i]) { depth[j] = depth[i] + 1; q2.push(j); }
-      }
+// Per cell, the steps to the nearest cell of another feature (the tile's border and the
+// blocked cells count as other).
+function depthMap(kind, blocked) {
+  const depth = new Array(GRID * GRID).fill(0);
+  const q2 = [];
+  for (let i = 0; i < kind.length; i++) {
+    const x = i % GRID, y = Math.floor(i / GRID);
+    const edge = x === 0 || y === 0 || x === GRID - 1 || y === GRID - 1;
+    const differs = STEPS.some(([dx, dy]) => {
+      const nx = x + dx, ny = y + dy;
+      return nx >= 0 && ny >= 0 && nx < GRID && ny < GRID && kind[nx + GRID * ny] !== kind[i];
+    });
+    if (edge || differs || blocked(centre(i))) { depth[i] = 1; q2.push(i); }
+  }
+  for (let qi = 0; qi < q2.length; qi++) {
+    const i = q2[qi], x = i % GRID, y = Math.floor(i / GRID);
+    for (const [dx, dy] of STEPS) {
+      const nx = x + dx, ny = y + dy;
+      if (nx < 0 || ny < 0 || nx >= GRID || ny >= GRID) continue;
+      const j = nx + GRID * ny;
+      if (depth[j] === 0 && kind[j] === kind[i]) { depth[j] = depth[i] + 1; q2.push(j); }
     }
   }
+  return depth;
+}
+
+// Each feature's anchor, where a figure stands: its most inward cell.
+function featureAnchors({ cities, roads, fields, monastery }, shapes, roadShapes, kind, depth) {
   const deepest = (id, avoid = []) => {
     let best = null, bestScore = -Infinity;
     for (let i = 0; i < kind.length; i++) {
@@ -324,13 +389,16 @@ export function tileGeometry(tile) {
     }
     return best;
   };
-
   const anchors = {};
   if (monastery) anchors[monastery.id] = [50, 50];
   for (const r of roads) anchors[r.id] = roadShapes[r.id].anchor;
   for (const c of cities) anchors[c.id] = deepest(c.id) ?? shapes[c.id].inner[0].point;
   for (const f of fields) anchors[f.id] = deepest(f.id, Object.values(anchors)) ?? [50, 50];
+  return anchors;
+}
 
+// A pennant of each city that has one: a deep cell of the city, away from its anchor.
+function pennantSpots(cities, anchors, kind, depth) {
   const pennants = [];
   for (const c of cities) {
     if (!c.pennants) continue;
@@ -343,19 +411,7 @@ export function tileGeometry(tile) {
     }
     pennants.push(best ?? [a[0] + 12, a[1]]);
   }
-
-  return {
-    cities: cities.map((c) => ({ id: c.id, path: shapes[c.id].path })),
-    spikes: spikes.map((s) => s.path),
-    roads: roads.map((r) => ({ id: r.id, path: roadShapes[r.id].path })),
-    monastery: !!monastery,
-    houses,
-    pennants,
-    badges,
-    anchors,
-    merged,
-    _kind: kind,
-  };
+  return pennants;
 }
 
 // The tile-level symbols, in drawing order.

@@ -22,6 +22,7 @@
 #include "carcassonne/server/match_options.hpp"
 #include "carcassonne/server/metrics.hpp"
 #include "carcassonne/server/room_clock.hpp"
+#include "carcassonne/server/room_state.hpp"
 #include "carcassonne/server/room_timer.hpp"
 #include "carcassonne/server/store.hpp"
 
@@ -59,7 +60,8 @@ struct room_settings {
 
 // What the lobby lists; readable from any thread.
 struct room_summary {
-  std::string id, name, state;
+  std::string id, name;
+  room_state state = room_state::waiting;
   bool is_public = true;
   int seats = 0, taken = 0, spectators = 0, spectator_delay = 0;
   int connections = 0;  // connected seats and spectators
@@ -179,6 +181,7 @@ class room {
   void fail(const client_ptr& c, const json& id, std::string code, std::string message);
 
   json room_info() const;
+  room_state state() const;  // from the game: none yet, running, finished
   // Fairness (room_fairness.cpp): the room part's "fairness", the seed a start derives.
   json fairness_part() const;
   std::string game_seed(const std::vector<seat_slot>& seats) const;

@@ -26,6 +26,8 @@
 #include <variant>
 #include <vector>
 
+#include "carcassonne/server/room_state.hpp"
+
 namespace carcassonne::server {
 
 struct store_options {
@@ -43,14 +45,15 @@ struct journal_entry {
 // A room as stored: `meta` is the room's own JSON (room::stored_meta), `moves` its journal.
 struct stored_room {
   std::string id;
-  std::string state;  // waiting, playing, finished
+  room_state state = room_state::waiting;
   nlohmann::json meta;
   std::vector<journal_entry> moves;
 };
 
 // The writes a room makes.
 struct save_room_write {  // insert or replace the room's row
-  std::string id, state;
+  std::string id;
+  room_state state = room_state::waiting;
   std::string meta;  // JSON text
 };
 struct move_write {  // append one move to the journal

@@ -3,10 +3,10 @@
 #include <iostream>
 #include <sstream>
 
-#include "carcassonne/server/commands.hpp"
+#include "carcassonne/app/commands.hpp"
 #include "fairness.hpp"
 
-namespace carcassonne::server {
+namespace carcassonne::app {
 
 int run_verify(std::span<const std::string> args, std::istream& in, std::ostream& out,
                std::ostream& err) {
@@ -35,7 +35,7 @@ int run_verify(std::span<const std::string> args, std::istream& in, std::ostream
       record.is_discarded()
           ? nlohmann::json{{"verified", false},
                            {"error", {{"code", "bad_json"}, {"message", "the record is not JSON"}}}}
-          : fairness::verify(record, malformed);
+          : server::fairness::verify(record, malformed);
   out << verdict.dump() << '\n';
   if (record.is_discarded() || malformed) {
     err << "carcassonne verify: cannot check this record: "
@@ -48,4 +48,4 @@ int run_verify(std::span<const std::string> args, std::istream& in, std::ostream
   return 4;
 }
 
-}  // namespace carcassonne::server
+}  // namespace carcassonne::app

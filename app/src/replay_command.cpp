@@ -2,12 +2,12 @@
 #include <iostream>
 #include <sstream>
 
+#include "carcassonne/app/commands.hpp"
 #include "carcassonne/protocol/json_codec.hpp"
 #include "carcassonne/protocol/record.hpp"
 #include "carcassonne/protocol/view.hpp"
-#include "carcassonne/server/commands.hpp"
 
-namespace carcassonne::server {
+namespace carcassonne::app {
 
 namespace {
 
@@ -112,4 +112,4 @@ int run_replay(std::span<const std::string> args, std::istream& in, std::ostream
   return 0;
 }
 
-}  // namespace carcassonne::server
+}  // namespace carcassonne::app

@@ -2,66 +2,32 @@
 // move choices come from a separate generator seeded with "S/moves", so a run is reproducible.
 #include <chrono>
 #include <ostream>
-#include <sstream>
 
+#include "carcassonne/app/commands.hpp"
 #include "carcassonne/engine/game.hpp"
 #include "carcassonne/protocol/json_codec.hpp"
-#include "carcassonne/server/commands.hpp"
+#include "game_options.hpp"
 
-namespace carcassonne::server {
-
-namespace {
+namespace carcassonne::app {
 
 using protocol::json;
 
-bool parse_count(const std::string& text, long long lo, long long hi, long long& out) {
-  try {
-    std::size_t used = 0;
-    out = std::stoll(text, &used);
-    return used == text.size() && out >= lo && out <= hi;
-  } catch (...) {
-    return false;
-  }
-}
-
-}  // namespace
-
 int run_selfplay(std::span<const std::string> args, std::ostream& out, std::ostream& err) {
-  long long games = 1000, players = 2;
-  std::string seed = "1";
-  game_setup setup;
-  json expansion_list = json::array();
+  game_options o;
+  o.games = 1000;
+  o.players = 2;
   for (std::size_t i = 0; i < args.size(); ++i) {
-    const bool has_value = i + 1 < args.size();
-    if (args[i] == "--games" && has_value) {
-      if (!parse_count(args[++i], 0, 100'000'000, games)) {
-        err << "carcassonne selfplay: --games takes a number\n";
-        return 1;
-      }
-    } else if (args[i] == "--players" && has_value) {
-      if (!parse_count(args[++i], min_seats, max_seats, players)) {
-        err << "carcassonne selfplay: --players takes 2 to 6\n";
-        return 1;
-      }
-    } else if (args[i] == "--seed" && has_value) {
-      seed = args[++i];
-    } else if (args[i] == "--expansions" && has_value) {
-      std::stringstream list(args[++i]);
-      for (std::string name; std::getline(list, name, ',');) {
-        if (name.empty() || name == "base") continue;
-        const auto e = find_expansion(name);
-        if (!e) {
-          err << "carcassonne selfplay: unknown expansion '" << name << "'\n";
-          return 1;
-        }
-        setup.expansions.add(*e);
-        expansion_list.push_back(name);
-      }
-    } else {
+    const auto read = read_game_option(args, i, o, "selfplay", 0, err);
+    if (read == option_read::failed) return 1;
+    if (read == option_read::not_shared) {
       err << "carcassonne selfplay: unexpected argument '" << args[i] << "'\n";
       return 1;
     }
   }
+  const long long games = o.games, players = o.players;
+  const std::string& seed = o.seed;
+  game_setup& setup = o.setup;
+  const json& expansion_list = o.expansion_list;
   setup.seats = static_cast<int>(players);
 
   rng chooser = rng::from_string(seed + "/moves");
@@ -114,4 +80,4 @@ int run_selfplay(std::span<const std::string> args, std::ostream& out, std::ostr
   return 0;
 }
 
-}  // namespace carcassonne::server
+}  // namespace carcassonne::app

@@ -15,10 +15,10 @@
 #include <memory>
 #include <thread>
 
+#include "carcassonne/app/commands.hpp"
 #include "carcassonne/engine/rng.hpp"
-#include "carcassonne/server/commands.hpp"
 
-namespace carcassonne::server {
+namespace carcassonne::app {
 
 namespace {
 
@@ -387,4 +387,4 @@ int run_loadtest(std::span<const std::string> args, std::ostream& out, std::ostr
   return moves > 0 ? 0 : 2;
 }
 
-}  // namespace carcassonne::server
+}  // namespace carcassonne::app

@@ -5,7 +5,7 @@
 #include <span>
 #include <string>
 
-namespace carcassonne::server {
+namespace carcassonne::app {
 
 // Dispatches on args[0]: replay, selfplay, help.
 int run_command(std::span<const std::string> args, std::istream& in, std::ostream& out,
@@ -34,4 +34,4 @@ int run_backup(std::span<const std::string> args, std::ostream& out, std::ostrea
 // loadtest [--host H] [--port P] --rooms R --clients-per-room C --duration S [--threads T].
 int run_loadtest(std::span<const std::string> args, std::ostream& out, std::ostream& err);
 
-}  // namespace carcassonne::server
+}  // namespace carcassonne::app

@@ -1,10 +1,10 @@
-#include "carcassonne/server/commands.hpp"
+#include "carcassonne/app/commands.hpp"
 
 #include <ostream>
 
 #include "carcassonne/server/server.hpp"
 
-namespace carcassonne::server {
+namespace carcassonne::app {
 
 namespace {
 constexpr const char* usage =
@@ -47,11 +47,11 @@ int run_command(std::span<const std::string> args, std::istream& in, std::ostrea
   if (args[0] == "verify") return run_verify(rest, in, out, err);
   if (args[0] == "selfplay") return run_selfplay(rest, out, err);
   if (args[0] == "arena") return run_arena(rest, out, err);
-  if (args[0] == "serve") return run_serve(rest, out, err);
+  if (args[0] == "serve") return server::run_serve(rest, out, err);
   if (args[0] == "loadtest") return run_loadtest(rest, out, err);
   if (args[0] == "backup") return run_backup(rest, out, err);
   err << "carcassonne: unknown command '" << args[0] << "'\n\n" << usage;
   return 1;
 }
 
-}  // namespace carcassonne::server
+}  // namespace carcassonne::app

@@ -6,25 +6,16 @@
 #include <ostream>
 #include <sstream>
 
+#include "carcassonne/app/commands.hpp"
 #include "carcassonne/engine/bot.hpp"
 #include "carcassonne/protocol/json_codec.hpp"
-#include "carcassonne/server/commands.hpp"
+#include "game_options.hpp"
 
-namespace carcassonne::server {
+namespace carcassonne::app {
 
 namespace {
 
 using protocol::json;
-
-bool parse_count(const std::string& text, long long lo, long long hi, long long& out) {
-  try {
-    std::size_t used = 0;
-    out = std::stoll(text, &used);
-    return used == text.size() && out >= lo && out <= hi;
-  } catch (...) {
-    return false;
-  }
-}
 
 struct bot_tally {
   bot_level level{};
@@ -38,10 +29,10 @@ struct bot_tally {
 }  // namespace
 
 int run_arena(std::span<const std::string> args, std::ostream& out, std::ostream& err) {
-  long long games = 100, players = 0, playouts = bot_budget{}.playouts;
-  std::string seed = "1";
-  game_setup setup;
-  json expansion_list = json::array();
+  long long playouts = bot_budget{}.playouts;
+  game_options o;
+  o.games = 100;
+  o.players = 0;  // as many as bots
   std::vector<bot_tally> bots;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const bool has_value = i + 1 < args.size();
@@ -56,40 +47,24 @@ int run_arena(std::span<const std::string> args, std::ostream& out, std::ostream
         }
         bots.push_back({*level});
       }
-    } else if (args[i] == "--games" && has_value) {
-      if (!parse_count(args[++i], 1, 100'000'000, games)) {
-        err << "carcassonne arena: --games takes a positive number\n";
-        return 1;
-      }
-    } else if (args[i] == "--players" && has_value) {
-      if (!parse_count(args[++i], min_seats, max_seats, players)) {
-        err << "carcassonne arena: --players takes 2 to 6\n";
-        return 1;
-      }
     } else if (args[i] == "--playouts" && has_value) {
       if (!parse_count(args[++i], 0, 100'000'000, playouts)) {
         err << "carcassonne arena: --playouts takes a number\n";
         return 1;
       }
-    } else if (args[i] == "--seed" && has_value) {
-      seed = args[++i];
-    } else if (args[i] == "--expansions" && has_value) {
-      std::stringstream list(args[++i]);
-      for (std::string name; std::getline(list, name, ',');) {
-        if (name.empty() || name == "base") continue;
-        const auto e = find_expansion(name);
-        if (!e) {
-          err << "carcassonne arena: unknown expansion '" << name << "'\n";
-          return 1;
-        }
-        setup.expansions.add(*e);
-        expansion_list.push_back(name);
-      }
-    } else {
+    } else if (const auto read = read_game_option(args, i, o, "arena", 1, err);
+               read == option_read::failed) {
+      return 1;
+    } else if (read == option_read::not_shared) {
       err << "carcassonne arena: unexpected argument '" << args[i] << "'\n";
       return 1;
     }
   }
+  const long long games = o.games;
+  long long players = o.players;
+  const std::string& seed = o.seed;
+  game_setup& setup = o.setup;
+  const json& expansion_list = o.expansion_list;
   if (bots.empty()) {
     err << "carcassonne arena: --bots takes a list of levels, e.g. strong,greedy\n";
     return 1;
@@ -181,4 +156,4 @@ int run_arena(std::span<const std::string> args, std::ostream& out, std::ostream
   return 0;
 }
 
-}  // namespace carcassonne::server
+}  // namespace carcassonne::app

@@ -6,14 +6,14 @@
 
 #include <nlohmann/json.hpp>
 
-#include "carcassonne/server/commands.hpp"
+#include "carcassonne/app/commands.hpp"
 #include "carcassonne/server/config.hpp"
 #include "carcassonne/server/store.hpp"
 
-namespace carcassonne::server {
+namespace carcassonne::app {
 
 int run_backup(std::span<const std::string> args, std::ostream& out, std::ostream& err) {
-  config c;
+  server::config c;
   if (const char* dir = std::getenv("CARCASSONNE_DATA_DIR"); dir && *dir) c.data_dir = dir;
   std::string dest;
   for (std::size_t i = 0; i < args.size(); ++i) {
@@ -35,7 +35,7 @@ int run_backup(std::span<const std::string> args, std::ostream& out, std::ostrea
   }
   std::size_t rooms = 0;
   std::string error;
-  if (!store::backup(c.database_path(), dest, rooms, error)) {
+  if (!server::store::backup(c.database_path(), dest, rooms, error)) {
     err << "carcassonne backup: " << error << "\n";
     return 1;
   }
@@ -48,4 +48,4 @@ int run_backup(std::span<const std::string> args, std::ostream& out, std::ostrea
   return 0;
 }
 
-}  // namespace carcassonne::server
+}  // namespace carcassonne::app

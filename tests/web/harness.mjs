@@ -1,0 +1,55 @@
+// The start-up and the end that the browser scenarios (bots_test, fairness_test, match_web_test)
+// share: the command line (BASE_URL CARCASSONNE_BINARY ARTIFACTS_DIR, as run_web_test.sh passes
+// it), a timestamped step log, Debian's Chromium through playwright-core, pages that collect
+// their errors, and the exit status (0 on success, 1 with the failure, 2 on a bad command line).
+import { createRequire } from 'node:module';
+import { mkdirSync } from 'node:fs';
+
+const require = createRequire(import.meta.url);
+const { chromium } = require('playwright-core');
+
+const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync'];
+
+// name: the scenario's name, the prefix of its log lines.
+export function webTest(name) {
+  const [base, binary, artifacts] = process.argv.slice(2);
+  if (!base || !binary || !artifacts) {
+    console.error(`usage: ${name}.mjs BASE_URL CARCASSONNE_BINARY ARTIFACTS_DIR`);
+    process.exit(2);
+  }
+  mkdirSync(artifacts, { recursive: true });
+  const started = Date.now();
+  const seconds = () => ((Date.now() - started) / 1000).toFixed(1);
+  const errors = [];  // what the pages threw (and, where asked, logged as errors)
+  let browser;
+  return {
+    base, binary, artifacts, errors,
+    step: (text) => console.log(`${name}: ${seconds()} s: ${text}`),
+    // A page in a context of its own. consoleErrors: console.error counts as a page error;
+    // acceptDialogs: confirmations are answered yes.
+    async open(who, { consoleErrors = false, acceptDialogs = false } = {}) {
+      browser ??= await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', headless: true, args: FLAGS });
+      const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+      page.setDefaultTimeout(15000);
+      page.on('pageerror', (e) => errors.push(`${who}: ${e.message}`));
+      if (consoleErrors) page.on('console', (m) => { if (m.type() === 'error') errors.push(`${who} console: ${m.text()}`); });
+      if (acceptDialogs) page.on('dialog', (d) => d.accept());
+      return page;
+    },
+    // Runs the scenario, fails it on any page error, and exits.
+    async run(main) {
+      try {
+        await main();
+        if (errors.length) throw new Error(`errors in the pages:\n${errors.join('\n')}`);
+        console.log(`${name}: ok in ${seconds()} s`);
+        await browser?.close();
+        process.exit(0);
+      } catch (e) {
+        console.error(`${name}: FAIL: ${e.stack ?? e}`);
+        await browser?.close().catch(() => {});
+        process.exit(1);
+      }
+    },
+  };
+}
