@@ -6,6 +6,7 @@
 
 #include "asio_room_timer.hpp"
 #include "carcassonne/protocol/record.hpp"
+#include "completion_queue.hpp"
 #include "fairness.hpp"
 #include "random_ids.hpp"
 
@@ -70,6 +71,10 @@ lobby::created lobby::create(const protocol::create_room_msg& m,
   return {entry, {}};
 }
 
+std::shared_ptr<completion_queue> lobby::make_completion_queue(boost::asio::any_io_executor e) {
+  return std::make_shared<completion_queue>(std::move(e));
+}
+
 std::shared_ptr<room_entry> lobby::add(std::shared_ptr<room> r) {
   const std::string id = r->id();
   auto entry =
@@ -78,7 +83,14 @@ std::shared_ptr<room_entry> lobby::add(std::shared_ptr<room> r) {
   const room::poster post = [weak = std::weak_ptr<room_entry>(entry)](std::function<void()> f) {
     if (auto e = weak.lock()) boost::asio::post(e->strand, [e, f = std::move(f)] { f(); });
   };
-  if (store_) entry->game_room->attach_store(store_, post);
+  // The journal's callbacks: one hand-over per commit for all its rooms, then each room's strand.
+  const room::poster durable = [weak = std::weak_ptr<room_entry>(entry),
+                                queue = durable_](std::function<void()> f) {
+    queue->push([weak, f = std::move(f)]() mutable {
+      if (auto e = weak.lock()) boost::asio::post(e->strand, [e, f = std::move(f)] { f(); });
+    });
+  };
+  if (store_) entry->game_room->attach_store(store_, durable);
   entry->game_room->attach_timer(make_asio_room_timer(entry->strand));
   entry->game_room->attach_spawner([this](room_settings s, std::vector<room::seat_init> seats) {
     return spawn_rematch(std::move(s), seats);

@@ -155,23 +155,14 @@ void room::advance_spectators() {
   }
 }
 
+// One change, as one patch per distinct view: seats' private parts, spectators' public one.
 void room::broadcast(const event_log& events) {
   ++seq_;
-  const json new_info = room_info();
   std::string shared_ops;
-  append_room_ops(shared_ops, info_, new_info);
-  info_ = new_info;
-
-  std::string events_text = "[";
-  for (std::size_t i = 0; i < events.size(); ++i) {
-    if (i) events_text += ',';
-    events_text += protocol::event_to_json(events[i]).dump();
-  }
-  events_text += ']';
+  const bool info_changed = update_room_part(shared_ops);
+  const std::string events_text = events_json(events);
   const std::string prefix = R"({"type":"patch","room":)" + json(settings_.id).dump() +
                              R"(,"seq":)" + std::to_string(seq_) + R"(,"events":)";
-
-  // Seats: the public diff once, then each seat's private part.
   const bool game_appeared = game_ && public_.fields.empty();
   std::string seat_ops = shared_ops;
   if (game_) {
@@ -179,49 +170,77 @@ void room::broadcast(const event_log& events) {
     if (!game_appeared) protocol::diff_docs(public_, now, "/game", seat_ops);
     public_ = std::move(now);
   }
-  const std::string seat_head = prefix + events_text + R"(,"patch":[)";
+  send_seat_patches(prefix + events_text + R"(,"patch":[)", seat_ops, game_appeared);
+  if (!spectators_.empty() || spectator_game_)
+    send_spectator_patch(prefix, events_text, shared_ops, seat_ops, game_appeared);
+  // The summary is made of the room part (and the record once the game is over).
+  if (info_changed || (game_ && game_->finished)) publish_summary();
+  schedule_bots();
+}
+
+// The room part's operations since the last patch (most moves change nothing in it).
+bool room::update_room_part(std::string& ops) {
+  json now = room_info();
+  if (now == info_) return false;
+  append_room_ops(ops, info_, now);
+  info_ = std::move(now);
+  return true;
+}
+
+std::string room::events_json(const event_log& events) {
+  std::string text = "[";
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    if (i) text += ',';
+    text += protocol::event_to_json(events[i]).dump();
+  }
+  return text + ']';
+}
+
+// Seats: the public diff (in `ops`) once, then each seat's private part.
+void room::send_seat_patches(const std::string& head, const std::string& ops, bool game_appeared) {
   for (std::size_t i = 0; i < seats_.size(); ++i) {
     auto& s = seats_[i];
-    std::string ops = seat_ops;
+    std::string mine_ops = ops;
     if (game_) {
       auto mine = protocol::private_doc(*game_, static_cast<int>(i));
       if (game_appeared) {
-        if (!ops.empty()) ops += ',';
-        ops += R"({"op":"replace","path":"/game","value":)" + public_.text(&mine) + "}";
+        if (!mine_ops.empty()) mine_ops += ',';
+        mine_ops += R"({"op":"replace","path":"/game","value":)" + public_.text(&mine) + "}";
       } else {
-        protocol::diff_docs(s.private_view, mine, "/game", ops);
+        protocol::diff_docs(s.private_view, mine, "/game", mine_ops);
       }
       s.private_view = std::move(mine);
     }
-    if (s.client) out(s.client, std::make_shared<const std::string>(seat_head + ops + "]}"));
+    if (s.client) out(s.client, std::make_shared<const std::string>(head + mine_ops + "]}"));
   }
+}
 
-  // Spectators: the same public diff, or their own when they watch with a delay.
-  if (!spectators_.empty() || spectator_game_) {
-    std::string ops = shared_ops;
-    if (game_) {
-      if (spectator_game_) {
-        advance_spectators();
-        auto now = protocol::public_doc(*spectator_game_, names_);
-        if (!game_appeared) protocol::diff_docs(spectator_public_, now, "/game", ops);
-        spectator_public_ = std::move(now);
-      } else if (!game_appeared) {
-        ops = seat_ops;
-      }
-      if (game_appeared) {
-        const auto mine = protocol::private_doc(*game_, protocol::spectator);
-        if (!ops.empty()) ops += ',';
-        ops += R"({"op":"replace","path":"/game","value":)" + spectator_doc().text(&mine) + "}";
-      }
+// Spectators: the seats' public diff, or their own when they watch with a delay; one frame for
+// all of them.
+void room::send_spectator_patch(const std::string& prefix, const std::string& events_text,
+                                const std::string& shared_ops, const std::string& seat_ops,
+                                bool game_appeared) {
+  std::string ops = shared_ops;
+  if (game_) {
+    if (spectator_game_) {
+      advance_spectators();
+      auto now = protocol::public_doc(*spectator_game_, names_);
+      if (!game_appeared) protocol::diff_docs(spectator_public_, now, "/game", ops);
+      spectator_public_ = std::move(now);
+    } else if (!game_appeared) {
+      ops = seat_ops;
     }
-    // Events are withheld from delayed spectators: they would reveal the present.
-    const bool withheld = settings_.spectator_delay > 0 && game_ && !game_->finished;
-    auto frame = std::make_shared<const std::string>(prefix + (withheld ? "[]" : events_text) +
-                                                     R"(,"patch":[)" + ops + "]}");
-    for (const auto& c : spectators_) out(c, frame);
+    if (game_appeared) {
+      const auto mine = protocol::private_doc(*game_, protocol::spectator);
+      if (!ops.empty()) ops += ',';
+      ops += R"({"op":"replace","path":"/game","value":)" + spectator_doc().text(&mine) + "}";
+    }
   }
-  publish_summary();
-  schedule_bots();
+  // Events are withheld from delayed spectators: they would reveal the present.
+  const bool withheld = settings_.spectator_delay > 0 && game_ && !game_->finished;
+  auto frame = std::make_shared<const std::string>(prefix + (withheld ? "[]" : events_text) +
+                                                   R"(,"patch":[)" + ops + "]}");
+  for (const auto& c : spectators_) out(c, frame);
 }
 
 void room::publish_summary() {

@@ -2,6 +2,8 @@
 // write is durable, and the rebuild of a stored room at server start.
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+
 #include "carcassonne/protocol/json_codec.hpp"
 #include "carcassonne/protocol/record.hpp"
 #include "carcassonne/protocol/view.hpp"
@@ -36,10 +38,22 @@ void room::on_durable(std::uint64_t n, bool ok) {
                   settings_.id);
   }
   writes_durable_ = std::max(writes_durable_, n);
+  // The frames now free to leave, gathered per connection in their order (a move's answer and
+  // its patch go to the mover together).
+  std::vector<std::pair<client_link*, std::vector<frame_ptr>>> ready;
+  std::vector<client_ptr> keep;  // the connections, alive until their frames are handed over
   while (!outbox_.empty() && outbox_.front().needs <= writes_durable_) {
-    outbox_.front().client->deliver(std::move(outbox_.front().frame));
+    auto& held = outbox_.front();
+    auto to = std::find_if(ready.begin(), ready.end(),
+                           [&](const auto& r) { return r.first == held.client.get(); });
+    if (to == ready.end()) {
+      keep.push_back(held.client);
+      to = ready.insert(ready.end(), {held.client.get(), {}});
+    }
+    to->second.push_back(std::move(held.frame));
     outbox_.pop_front();
   }
+  for (auto& [client, frames] : ready) client->deliver_all(std::move(frames));
 }
 
 json room::stored_meta() const {

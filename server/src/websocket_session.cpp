@@ -42,6 +42,12 @@ class websocket_session : public client_link,
               [self = shared_from_this(), frame = std::move(frame)] { self->enqueue(frame); });
   }
 
+  void deliver_all(std::vector<frame_ptr> frames) override {
+    net::post(ws_.get_executor(), [self = shared_from_this(), frames = std::move(frames)] {
+      for (const auto& f : frames) self->enqueue(f);
+    });
+  }
+
   void set_room(const std::string& room_id, bool member) override {
     net::post(ws_.get_executor(), [self = shared_from_this(), room_id, member] {
       if (member)
@@ -134,6 +140,31 @@ class websocket_session : public client_link,
   }
 
   void handle(const std::string& text);
+  // One handler per message type (protocol::client_message).
+  void on(const protocol::hello_msg& m, const nlohmann::json& id);
+  void on(const protocol::ping_msg& m, const nlohmann::json& id);
+  void on(const protocol::list_rooms_msg& m, const nlohmann::json& id);
+  void on(const protocol::create_room_msg& m, const nlohmann::json& id);
+  void on(const protocol::join_msg& m, const nlohmann::json& id);
+  void on(const protocol::spectate_msg& m, const nlohmann::json& id);
+  void on(const protocol::resume_msg& m, const nlohmann::json& id);
+  void on(const protocol::leave_msg& m, const nlohmann::json& id);
+  void on(const protocol::start_msg& m, const nlohmann::json& id);
+  void on(const protocol::move_msg& m, const nlohmann::json& id);
+  void on(const protocol::chat_msg& m, const nlohmann::json& id);
+  void on(const protocol::snapshot_msg& m, const nlohmann::json& id);
+  void on(const protocol::nonce_msg& m, const nlohmann::json& id);
+  void on(const protocol::history_msg& m, const nlohmann::json& id);
+  void on(const protocol::match_msg& m, const nlohmann::json& id);
+  void on(const protocol::replay_msg& m, const nlohmann::json& id);
+  void on(const protocol::add_bot_msg& m, const nlohmann::json& id);
+  void on(const protocol::remove_bot_msg& m, const nlohmann::json& id);
+  // Refusals that leave the connection as it is: not in a room, or in another one.
+  bool in_room(const char* what, const nlohmann::json& id);
+  bool not_elsewhere(const std::string& target, const nlohmann::json& id);
+  // Posts `call` onto the strand of the room this connection is in, if any.
+  template <class Call>
+  void in_current_room(const char* what, const nlohmann::json& id, Call call);
   void replay(const protocol::replay_msg& m, const nlohmann::json& id);
   void create_room(const protocol::create_room_msg& m, const nlohmann::json& id);
   // Posts `call` onto the room's strand; `enter`: a join, spectate or resume, which may rebuild
@@ -246,104 +277,135 @@ void websocket_session::to_room(const std::string& room_id, const nlohmann::json
   });
 }
 
+// One text frame: parsed, then handed to the handler of its message type.
 void websocket_session::handle(const std::string& text) {
-  using namespace protocol;
-  auto parsed = parse_request(text);
+  auto parsed = protocol::parse_request(text);
   if (!parsed.value) {
     state_->stats.rejected(parsed.error.code);
-    return send_json(error_message(parsed.error, parsed.id));
+    return send_json(protocol::error_message(parsed.error, parsed.id));
   }
   const json id = parsed.value->id;
-  const auto in_room = [&](const char* what) {
-    if (!room_.empty()) return true;
-    state_->stats.rejected("not_in_room");
-    send_json(error_message(
-        {"not_in_room", std::string(what) + " needs a room: join, spectate or resume first"}, id));
-    return false;
-  };
-  const auto not_elsewhere = [&](const std::string& target) {
-    if (room_.empty() || room_ == target) return true;
-    state_->stats.rejected("already_in_room");
-    send_json(error_message({"already_in_room", "leave room " + room_ + " first"}, id));
-    return false;
-  };
-  std::visit(
-      [&](auto& m) {
-        using T = std::decay_t<decltype(m)>;
-        if constexpr (std::is_same_v<T, hello_msg>) {
-          if (m.protocol != protocol_version) {
-            state_->stats.rejected("protocol_version");
-            return send_json(
-                error_message({"protocol_version", "this server speaks protocol 1"}, id));
-          }
-          send_json(reply("welcome", id,
-                          {{"protocol", protocol_version},
-                           {"server", "carcassonne/0.1.0"},
-                           {"limits",
-                            {{"max_message_bytes", state_->cfg.max_message_bytes},
-                             {"message_rate", state_->cfg.message_rate},
-                             {"message_burst", state_->cfg.message_burst}}}}));
-        } else if constexpr (std::is_same_v<T, ping_msg>) {
-          send_json(reply("pong", id));
-        } else if constexpr (std::is_same_v<T, list_rooms_msg>) {
-          auto page = state_->rooms.list(m.filter);
-          send_json(reply("rooms", id, {{"rooms", std::move(page.rooms)}, {"total", page.total}}));
-        } else if constexpr (std::is_same_v<T, create_room_msg>) {
-          create_room(m, id);
-        } else if constexpr (std::is_same_v<T, join_msg>) {
-          if (not_elsewhere(m.room))
-            to_room(
-                m.room, id, [m, id](room& r, const client_ptr& c) { r.join(c, m, id); }, true);
-        } else if constexpr (std::is_same_v<T, spectate_msg>) {
-          if (not_elsewhere(m.room))
-            to_room(
-                m.room, id, [id](room& r, const client_ptr& c) { r.spectate(c, id); }, true);
-        } else if constexpr (std::is_same_v<T, resume_msg>) {
-          if (not_elsewhere(m.room))
-            to_room(
-                m.room, id, [m, id](room& r, const client_ptr& c) { r.resume(c, m, id); }, true);
-        } else if constexpr (std::is_same_v<T, leave_msg>) {
-          if (in_room("leave")) {
-            // Forget the room now, so that a join right after the leave is not refused.
-            const std::string left = std::exchange(room_, std::string());
-            if (entering_ == left) entering_.clear();
-            to_room(left, id, [id, st = state_](room& r, const client_ptr& c) {
-              r.leave(c, id);
-              st->rooms.room_left(r.id());
-            });
-          }
-        } else if constexpr (std::is_same_v<T, start_msg>) {
-          if (in_room("start"))
-            to_room(room_, id, [id](room& r, const client_ptr& c) { r.start(c, id); });
-        } else if constexpr (std::is_same_v<T, move_msg>) {
-          if (in_room("move"))
-            to_room(room_, id, [m, id](room& r, const client_ptr& c) { r.move(c, m, id); });
-        } else if constexpr (std::is_same_v<T, chat_msg>) {
-          if (in_room("chat"))
-            to_room(room_, id, [m, id](room& r, const client_ptr& c) { r.chat(c, m, id); });
-        } else if constexpr (std::is_same_v<T, snapshot_msg>) {
-          if (in_room("snapshot"))
-            to_room(room_, id, [id](room& r, const client_ptr& c) { r.snapshot(c, id); });
-        } else if constexpr (std::is_same_v<T, nonce_msg>) {
-          if (in_room("nonce"))
-            to_room(room_, id, [m, id](room& r, const client_ptr& c) { r.nonce(c, m, id); });
-        } else if constexpr (std::is_same_v<T, history_msg>) {
-          if (in_room("history"))
-            to_room(room_, id, [m, id](room& r, const client_ptr& c) { r.history(c, m, id); });
-        } else if constexpr (std::is_same_v<T, match_msg>) {
-          if (in_room("this request"))
-            to_room(room_, id, [m, id](room& r, const client_ptr& c) { r.match_action(c, m, id); });
-        } else if constexpr (std::is_same_v<T, replay_msg>) {
-          replay(m, id);
-        } else if constexpr (std::is_same_v<T, add_bot_msg>) {
-          if (in_room("add_bot"))
-            to_room(room_, id, [m, id](room& r, const client_ptr& c) { r.add_bot(c, m, id); });
-        } else if constexpr (std::is_same_v<T, remove_bot_msg>) {
-          if (in_room("remove_bot"))
-            to_room(room_, id, [m, id](room& r, const client_ptr& c) { r.remove_bot(c, m, id); });
-        }
-      },
-      parsed.value->message);
+  std::visit([&](const auto& m) { on(m, id); }, parsed.value->message);
+}
+
+bool websocket_session::in_room(const char* what, const json& id) {
+  if (!room_.empty()) return true;
+  state_->stats.rejected("not_in_room");
+  send_json(protocol::error_message(
+      {"not_in_room", std::string(what) + " needs a room: join, spectate or resume first"}, id));
+  return false;
+}
+
+bool websocket_session::not_elsewhere(const std::string& target, const json& id) {
+  if (room_.empty() || room_ == target) return true;
+  state_->stats.rejected("already_in_room");
+  send_json(protocol::error_message({"already_in_room", "leave room " + room_ + " first"}, id));
+  return false;
+}
+
+template <class Call>
+void websocket_session::in_current_room(const char* what, const json& id, Call call) {
+  if (in_room(what, id)) to_room(room_, id, std::move(call));
+}
+
+void websocket_session::on(const protocol::hello_msg& m, const json& id) {
+  using namespace protocol;
+  if (m.protocol != protocol_version) {
+    state_->stats.rejected("protocol_version");
+    return send_json(error_message({"protocol_version", "this server speaks protocol 1"}, id));
+  }
+  send_json(reply("welcome", id,
+                  {{"protocol", protocol_version},
+                   {"server", "carcassonne/0.1.0"},
+                   {"limits",
+                    {{"max_message_bytes", state_->cfg.max_message_bytes},
+                     {"message_rate", state_->cfg.message_rate},
+                     {"message_burst", state_->cfg.message_burst}}}}));
+}
+
+void websocket_session::on(const protocol::ping_msg&, const json& id) {
+  send_json(protocol::reply("pong", id));
+}
+
+void websocket_session::on(const protocol::list_rooms_msg& m, const json& id) {
+  auto page = state_->rooms.list(m.filter);
+  send_json(
+      protocol::reply("rooms", id, {{"rooms", std::move(page.rooms)}, {"total", page.total}}));
+}
+
+void websocket_session::on(const protocol::create_room_msg& m, const json& id) {
+  create_room(m, id);
+}
+
+void websocket_session::on(const protocol::join_msg& m, const json& id) {
+  if (not_elsewhere(m.room, id))
+    to_room(
+        m.room, id, [m, id](room& r, const client_ptr& c) { r.join(c, m, id); }, true);
+}
+
+void websocket_session::on(const protocol::spectate_msg& m, const json& id) {
+  if (not_elsewhere(m.room, id))
+    to_room(
+        m.room, id, [id](room& r, const client_ptr& c) { r.spectate(c, id); }, true);
+}
+
+void websocket_session::on(const protocol::resume_msg& m, const json& id) {
+  if (not_elsewhere(m.room, id))
+    to_room(
+        m.room, id, [m, id](room& r, const client_ptr& c) { r.resume(c, m, id); }, true);
+}
+
+void websocket_session::on(const protocol::leave_msg&, const json& id) {
+  if (!in_room("leave", id)) return;
+  // Forget the room now, so that a join right after the leave is not refused.
+  const std::string left = std::exchange(room_, std::string());
+  if (entering_ == left) entering_.clear();
+  to_room(left, id, [id, st = state_](room& r, const client_ptr& c) {
+    r.leave(c, id);
+    st->rooms.room_left(r.id());
+  });
+}
+
+void websocket_session::on(const protocol::start_msg&, const json& id) {
+  in_current_room("start", id, [id](room& r, const client_ptr& c) { r.start(c, id); });
+}
+
+void websocket_session::on(const protocol::move_msg& m, const json& id) {
+  in_current_room("move", id, [m, id](room& r, const client_ptr& c) { r.move(c, m, id); });
+}
+
+void websocket_session::on(const protocol::chat_msg& m, const json& id) {
+  in_current_room("chat", id, [m, id](room& r, const client_ptr& c) { r.chat(c, m, id); });
+}
+
+void websocket_session::on(const protocol::snapshot_msg&, const json& id) {
+  in_current_room("snapshot", id, [id](room& r, const client_ptr& c) { r.snapshot(c, id); });
+}
+
+void websocket_session::on(const protocol::nonce_msg& m, const json& id) {
+  in_current_room("nonce", id, [m, id](room& r, const client_ptr& c) { r.nonce(c, m, id); });
+}
+
+void websocket_session::on(const protocol::history_msg& m, const json& id) {
+  in_current_room("history", id, [m, id](room& r, const client_ptr& c) { r.history(c, m, id); });
+}
+
+void websocket_session::on(const protocol::match_msg& m, const json& id) {
+  in_current_room("this request", id,
+                  [m, id](room& r, const client_ptr& c) { r.match_action(c, m, id); });
+}
+
+void websocket_session::on(const protocol::replay_msg& m, const json& id) {
+  replay(m, id);
+}
+
+void websocket_session::on(const protocol::add_bot_msg& m, const json& id) {
+  in_current_room("add_bot", id, [m, id](room& r, const client_ptr& c) { r.add_bot(c, m, id); });
+}
+
+void websocket_session::on(const protocol::remove_bot_msg& m, const json& id) {
+  in_current_room("remove_bot", id,
+                  [m, id](room& r, const client_ptr& c) { r.remove_bot(c, m, id); });
 }
 
 // Room creation, within the address's rate and the caps on open public rooms.

@@ -33,13 +33,16 @@ struct room_entry {
   bool queued_finished = false;  // in the lobby's queue of finished rooms (under its mutex)
 };
 
+class completion_queue;
+
 class lobby {
  public:
   lobby(boost::asio::any_io_executor executor, const config& c, metrics& m)
       : executor_(std::move(executor)),
         config_(c),
         metrics_(m),
-        bots_(std::make_unique<bot_pool>(c.bot_threads, &m)) {}
+        bots_(std::make_unique<bot_pool>(c.bot_threads, &m)),
+        durable_(make_completion_queue(executor_)) {}
 
   // Validates the settings (expansions, options, scripts) and creates a room; the answer is
   // the room's id or an error (bad_setup and the engine's setup codes, server_full).
@@ -106,6 +109,9 @@ class lobby {
   // the first to go when the server is full.
   std::deque<std::weak_ptr<room_entry>> finished_;
   std::unique_ptr<bot_pool> bots_;  // every room's bots think here
+  // The journal's "durable" callbacks, handed to the I/O threads one batch per commit.
+  static std::shared_ptr<completion_queue> make_completion_queue(boost::asio::any_io_executor e);
+  std::shared_ptr<completion_queue> durable_;
 };
 
 }  // namespace carcassonne::server

@@ -37,6 +37,10 @@ class client_link {
   virtual ~client_link() = default;
   // Queues one text frame (a slow client may be dropped instead; the room goes on).
   virtual void deliver(frame_ptr frame) = 0;
+  // Queues several frames in order: one hand-over to the connection's thread for all of them.
+  virtual void deliver_all(std::vector<frame_ptr> frames) {
+    for (auto& f : frames) deliver(std::move(f));
+  }
   // The connection entered (member) or left (!member) the room. Calls from different rooms
   // may arrive in any order: leaving only clears the connection's room if it is that room.
   virtual void set_room(const std::string& room_id, bool member) = 0;
@@ -206,6 +210,12 @@ class room {
   std::string view_text(int seat);  // the whole view of a seat (or spectator, -1), as sent
   void send_snapshot(const client_ptr& c, int seat, const json& id);
   void broadcast(const event_log& events);
+  bool update_room_part(std::string& ops);  // false: the room part did not change
+  static std::string events_json(const event_log& events);
+  void send_seat_patches(const std::string& head, const std::string& ops, bool game_appeared);
+  void send_spectator_patch(const std::string& prefix, const std::string& events_text,
+                            const std::string& shared_ops, const std::string& seat_ops,
+                            bool game_appeared);
   void advance_spectators();
   void publish_summary();
 

@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# The side-by-side measurement of docs/performance.md: the bare Beast echo server, then the game
+# server under `loadtest`, each on the same machine, the server's CPU read from /proc/<pid>/stat
+# and its frames from /metrics (echo: two frames per round trip). Prints one line per run.
+#   tests/bench/side_by_side.sh BUILD_DIR ROOMS [SECONDS] [SERVE_THREADS] [extra serve args...]
+#   BUILD_DIR: a Release build with `carcassonne` and `echo_bench` built. ROOMS of 4 clients.
+#   LOADTEST_BIN: another build's carcassonne for the load tool (to compare load tools).
+#   PERF=stat: also counts the server's syscalls and context switches (perf stat, root).
+set -euo pipefail
+build=$1
+rooms=$2
+seconds=${3:-10}
+threads=${4:-1}
+shift $(($# < 4 ? $# : 4))
+bin=$build/carcassonne
+clients=$((rooms * 4))
+port=$((20000 + RANDOM % 20000))
+tick=$(getconf CLK_TCK)
+
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+frames() {
+  curl -s "http://127.0.0.1:$port/metrics" |
+    awk '/^carcassonne_messages_(in|out)_total /{s += $2} END {print s}'
+}
+moves() {
+  curl -s "http://127.0.0.1:$port/metrics" | awk '/^carcassonne_moves_accepted_total /{print $2}'
+}
+
+if [[ ${ECHO:-1} == 1 ]]; then
+  "$build/echo_bench" server "$port" 1 &
+  echo_pid=$!
+  sleep 0.5
+  c0=$(cpu_ticks $echo_pid)
+  out=$("$build/echo_bench" client "$port" "$clients" "$seconds" 1)
+  c1=$(cpu_ticks $echo_pid)
+  kill $echo_pid
+  wait $echo_pid 2>/dev/null || true
+  rt=$(sed 's/.*"round_trips_per_second":\([0-9.]*\).*/\1/' <<<"$out")
+  awk -v rt="$rt" -v s="$seconds" -v c=$((c1 - c0)) -v t="$tick" -v n="$clients" 'BEGIN {
+    cpu = c / t; printf "echo  connections=%d frames/s=%.0f cpu_s=%.2f frames_per_cpu_s=%.0f\n",
+      n, 2 * rt, cpu, (cpu > 0 ? 2 * rt * s / cpu : 0) }'
+  port=$((port + 1))
+fi
+
+data=$(mktemp -d)
+"$bin" serve --port "$port" --threads "$threads" --data-dir "$data" --log-level warn \
+  --message-rate 100000 --message-burst 100000 --max-connections 100000 \
+  --max-connections-per-address 100000 --allow-scripted true "$@" &
+serve_pid=$!
+for _ in $(seq 50); do curl -sf "http://127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.1; done
+rss0=$(awk '/VmRSS/{print $2}' "/proc/$serve_pid/status")
+"${LOADTEST_BIN:-$bin}" loadtest --port "$port" --rooms "$rooms" --clients-per-room 4 --duration "$seconds" \
+  ${LOADTEST_ARGS:-} >"$data/load.json" &
+load_pid=$!
+# Measure the steady part: after the load tool's warm-up (a fifth, at most 2 s), until its end.
+warm=$(awk -v s="$seconds" 'BEGIN { w = s / 5; print (w < 2 ? w : 2) + 0.3 }')
+sleep "$warm"
+f0=$(frames)
+m0=$(moves)
+c0=$(cpu_ticks $serve_pid)
+l0=$(cpu_ticks $load_pid)
+rss1=$(awk '/VmRSS/{print $2}' "/proc/$serve_pid/status")
+window=$(awk -v s="$seconds" -v w="$warm" 'BEGIN { print s - w - 0.5 }')
+if [[ ${PERF:-} == stat ]]; then
+  perf stat -x, -e raw_syscalls:sys_enter,context-switches -p $serve_pid -o "$data/perf.txt" \
+    -- sleep "$window"
+else
+  sleep "$window"
+fi
+f1=$(frames)
+m1=$(moves)
+c1=$(cpu_ticks $serve_pid)
+l1=$(cpu_ticks $load_pid)
+wait $load_pid || true
+kill $serve_pid
+wait $serve_pid 2>/dev/null || true
+awk -v f=$((f1 - f0)) -v m=$((m1 - m0)) -v c=$((c1 - c0)) -v t="$tick" -v w="$window" -v n="$clients" \
+  -v rss="$((rss1 - rss0))" -v r="$rooms" -v l=$((l1 - l0)) 'BEGIN {
+  cpu = c / t
+  fmt = "serve connections=%d frames/s=%.0f cpu_s=%.2f frames_per_cpu_s=%.0f"
+  fmt = fmt " moves_per_cpu_s=%.0f moves/s=%.0f rss_per_room_kb=%.1f load_cpu_us_per_move=%.0f\n"
+  printf fmt, n, f / w, cpu, (cpu > 0 ? f / cpu : 0),
+    (cpu > 0 ? m / cpu : 0), m / w, rss / r, (m > 0 ? l / t * 1e6 / m : 0) }'
+if [[ -f $data/perf.txt ]]; then
+  awk -F, -v m=$((m1 - m0)) '/sys_enter|context-switches/ {
+    printf "perf  %s=%s per_move=%.2f\n", $3, $1, $1 / m }' "$data/perf.txt"
+fi
+echo "load  $(cat "$data/load.json")"
+rm -rf "$data"
