@@ -1,30 +1,41 @@
 #include "carcassonne/engine/board.hpp"
 
+#include <algorithm>
+
 #include "geometry.hpp"
 
 namespace carcassonne {
 
-board::board() : table_(512, 0) {}
+namespace {
 
-void board::grow_table() {
-  ++table_bits_;
-  table_.assign(std::size_t{1} << table_bits_, 0);
-  const std::size_t mask = table_.size() - 1;
-  for (std::size_t c = 0; c < cells_.size(); ++c) {
-    std::size_t i = hash_pos(cells_[c].pos, table_bits_);
-    while (table_[i] != 0) i = (i + 1) & mask;
-    table_[i] = static_cast<std::uint16_t>(c + 1);
+// Squares added beyond the needed ones on a side that grows, so that growing is rare.
+constexpr int grid_margin = 4;
+
+}  // namespace
+
+void board::cover(square_pos p) {
+  const int need_x0 = p.x - 1, need_x1 = p.x + 1, need_y0 = p.y - 1, need_y1 = p.y + 1;
+  const int old_x1 = x0_ + width_ - 1, old_y1 = y0_ + height_ - 1;
+  if (!cells_.empty() && need_x0 >= x0_ && need_x1 <= old_x1 && need_y0 >= y0_ && need_y1 <= old_y1)
+    return;
+  int x0 = need_x0 - grid_margin, x1 = need_x1 + grid_margin;
+  int y0 = need_y0 - grid_margin, y1 = need_y1 + grid_margin;
+  if (!cells_.empty()) {  // keep the old extent; add the margin only on the sides that grow
+    x0 = need_x0 < x0_ ? x0 : x0_;
+    x1 = need_x1 > old_x1 ? x1 : old_x1;
+    y0 = need_y0 < y0_ ? y0 : y0_;
+    y1 = need_y1 > old_y1 ? y1 : old_y1;
   }
-}
-
-int board::add_cell(square_pos p) {
-  if ((cells_.size() + 1) * 2 > table_.size()) grow_table();
-  cells_.push_back(cell{p});
-  const std::size_t mask = table_.size() - 1;
-  std::size_t i = hash_pos(p, table_bits_);
-  while (table_[i] != 0) i = (i + 1) & mask;
-  table_[i] = static_cast<std::uint16_t>(cells_.size());
-  return static_cast<int>(cells_.size() - 1);
+  const int width = x1 - x0 + 1, height = y1 - y0 + 1;
+  std::vector<cell> grown(static_cast<std::size_t>(width * height));
+  for (int y = 0; y < height_; ++y)
+    std::copy_n(cells_.begin() + y * width_, width_,
+                grown.begin() + (y + y0_ - y0) * width + (x0_ - x0));
+  cells_ = std::move(grown);
+  x0_ = static_cast<std::int16_t>(x0);
+  y0_ = static_cast<std::int16_t>(y0);
+  width_ = static_cast<std::uint16_t>(width);
+  height_ = static_cast<std::uint16_t>(height);
 }
 
 bool board::placeable(const tile_type& t) const {
@@ -35,8 +46,8 @@ bool board::placeable(const tile_type& t) const {
 
 int board::place(square_pos p, tile_type_id type, int quarter_turns, std::uint16_t first_segment) {
   const auto& t = tiles()[type];
-  int c = find_cell(p);
-  if (c < 0) c = add_cell(p);  // only the start tile lands on a square that was never open
+  cover(p);  // p's neighbours are then inside the grid too
+  const int c = cell_index(p);
   const int index = static_cast<int>(placed_.size());
   placed_.push_back(
       placed_tile{p, type, static_cast<std::uint8_t>(quarter_turns), 0, first_segment});
@@ -46,7 +57,7 @@ int board::place(square_pos p, tile_type_id type, int quarter_turns, std::uint16
     const int last = static_cast<int>(open_.size()) - 1;
     if (o != last) {
       open_[o] = open_[last];
-      cells_[find_cell(open_[o].pos)].open = static_cast<std::int16_t>(o);
+      cells_[cell_index(open_[o].pos)].open = static_cast<std::int16_t>(o);
     }
     open_.pop_back();
     cells_[c].open = -1;
@@ -54,25 +65,26 @@ int board::place(square_pos p, tile_type_id type, int quarter_turns, std::uint16
   cells_[c].placed = static_cast<std::int16_t>(index);
 
   // Empty orthogonal neighbours become open squares that require our facing side.
+  const int sides = t.packed_sides[quarter_turns];
   for (int e = 0; e < 4; ++e) {
     const square_pos n = detail::neighbour(p, e);
-    int nc = find_cell(n);
-    if (nc < 0) {
-      nc = add_cell(n);
-      cells_[nc].open = static_cast<std::int16_t>(open_.size());
+    auto& nc = cells_[cell_index(n)];
+    if (nc.placed >= 0) continue;
+    if (nc.open < 0) {
+      nc.open = static_cast<std::int16_t>(open_.size());
       open_.push_back(open_square{n, 0});
     }
-    if (cells_[nc].open < 0) continue;
     const int facing = opposite_edge(e);
-    const int kind = t.packed_sides[quarter_turns] >> (2 * e) & 3;
-    auto& sq = open_[cells_[nc].open];
+    const int kind = sides >> (2 * e) & 3;
+    auto& sq = open_[nc.open];
     sq.requirement |= static_cast<std::uint8_t>(kind << (2 * facing));
     sq.mask |= static_cast<std::uint8_t>(3 << (2 * facing));
   }
 
-  // Surrounding counts (monasteries and other 3x3 rules read them).
-  for (const auto q : detail::surrounding(p)) {
-    const int other = tile_at(q);
+  // Surrounding counts (monasteries and other 3x3 rules read them); all 8 lie inside the grid.
+  const int w = width_;
+  for (const int offset : {-w - 1, -w, -w + 1, 1, w + 1, w, w - 1, -1}) {
+    const int other = cells_[c + offset].placed;
     if (other < 0) continue;
     ++placed_[other].surrounding;
     ++placed_[index].surrounding;

@@ -1,7 +1,8 @@
 #include "carcassonne/engine/features.hpp"
 
-#include <bit>
 #include <utility>
+
+#include "bits.hpp"
 
 namespace carcassonne {
 
@@ -14,8 +15,9 @@ segment_t feature_graph::add_tile(const tile_type& t, std::uint16_t tile_index) 
     feature_data d;
     d.kind = def.kind;
     d.pennants = def.pennants;
-    d.open = static_cast<std::uint16_t>(def.kind == feature_kind::field ? std::popcount(def.halves)
-                                                                        : std::popcount(def.edges));
+    d.open = static_cast<std::uint16_t>(def.kind == feature_kind::field
+                                            ? detail::count_bits8(def.halves)
+                                            : detail::count_bits8(def.edges));
     data_.push_back(d);
   }
   return first;
@@ -26,7 +28,10 @@ segment_t feature_graph::unite(segment_t a, segment_t b) {
   b = root(b);
   if (a == b) return a;
   if (data_[a].size < data_[b].size) std::swap(a, b);
+  // The smaller feature's members point at the new root directly (its ring lists them), so
+  // that root() never walks a chain: amortized O(log n) relinks per segment, reads stay O(1).
   nodes_[b].parent = a;
+  for (segment_t i = nodes_[b].next; i != b; i = nodes_[i].next) nodes_[i].parent = a;
   std::swap(nodes_[a].next, nodes_[b].next);  // splice the two member rings
   auto& into = data_[a];
   const auto& from = data_[b];

@@ -1,8 +1,10 @@
 #include "carcassonne/engine/scoring.hpp"
 
 #include <algorithm>
-#include <bit>
+#include <array>
+#include <vector>
 
+#include "bits.hpp"
 #include "carcassonne/engine/expansion.hpp"
 
 namespace carcassonne {
@@ -13,9 +15,34 @@ void emit(event_log* events, event e) {
   if (events) events->push_back(e);
 }
 
+// Counts the distinct values added to it; the usual handful stay on the stack (end scoring asks
+// for every held feature, and a heap vector each time cost more than the counting).
+class distinct_counter {
+ public:
+  void add(std::uint16_t v) {
+    if (n_ < local_.size()) {
+      local_[n_++] = v;
+      return;
+    }
+    if (more_.empty()) more_.assign(local_.begin(), local_.end());
+    more_.push_back(v);
+    ++n_;
+  }
+  int count() {
+    auto* first = more_.empty() ? local_.data() : more_.data();
+    std::sort(first, first + n_);
+    return static_cast<int>(std::unique(first, first + n_) - first);
+  }
+
+ private:
+  std::array<std::uint16_t, 64> local_;
+  std::vector<std::uint16_t> more_;
+  std::size_t n_ = 0;
+};
+
 // Base 5, fields: 3 points per completed city bordering the field, each city counted once.
 int field_value(const game_state& s, segment_t root) {
-  std::vector<segment_t> cities;
+  distinct_counter cities;
   s.features.for_each_member(root, [&](segment_t seg) {
     const auto& n = s.features.node(seg);
     const auto& pt = s.board.placed()[n.tile];
@@ -23,11 +50,10 @@ int field_value(const game_state& s, segment_t root) {
     for (int i = 0; i < max_segments_per_tile; ++i) {
       if (!(borders >> i & 1)) continue;
       const auto city = s.features.root(static_cast<segment_t>(pt.first_segment + i));
-      if (s.features.data(city).completed) cities.push_back(city);
+      if (s.features.data(city).completed) cities.add(city);
     }
   });
-  std::sort(cities.begin(), cities.end());
-  return 3 * static_cast<int>(std::unique(cities.begin(), cities.end()) - cities.begin());
+  return 3 * cities.count();
 }
 
 }  // namespace
@@ -108,18 +134,16 @@ std::uint8_t majority(const game_state& s, segment_t root) {
 
 std::uint8_t owners(const game_state& s, segment_t root) {
   auto tied = majority(s, root);
-  if (std::popcount(tied) > 1)
+  if (detail::count_bits8(tied) > 1)
     for (const auto* m : active_modules(s))
       if (m->narrow_owners) tied = m->narrow_owners(s, root, tied);
   return tied;
 }
 
 int distinct_tiles(const game_state& s, segment_t root) {
-  std::vector<std::uint16_t> squares;
-  s.features.for_each_member(root,
-                             [&](segment_t seg) { squares.push_back(s.features.node(seg).tile); });
-  std::sort(squares.begin(), squares.end());
-  return static_cast<int>(std::unique(squares.begin(), squares.end()) - squares.begin());
+  distinct_counter squares;
+  s.features.for_each_member(root, [&](segment_t seg) { squares.add(s.features.node(seg).tile); });
+  return squares.count();
 }
 
 int feature_value(const game_state& s, segment_t root, bool at_game_end) {
@@ -154,15 +178,21 @@ void score_completed(game_state& s, segment_t root, event_log* events) {
 }
 
 void score_game_end(game_state& s, event_log* events) {
-  // README "End of game": roads, cities, monasteries, then fields; each in board order.
+  // README "End of game": roads, cities, monasteries, then fields; each in board order. One scan
+  // finds the unfinished features with followers (scoring them changes no feature), then each
+  // kind is scored from that short list.
   constexpr feature_kind order[] = {feature_kind::road, feature_kind::city, feature_kind::monastery,
                                     feature_kind::field};
+  std::vector<segment_t> held;
+  for (std::size_t i = 0; i < s.features.size(); ++i) {
+    const auto seg = static_cast<segment_t>(i);
+    if (s.features.node(seg).parent != seg) continue;  // not a root
+    const auto& d = s.features.data(seg);
+    if (!d.completed && d.follower_total() != 0) held.push_back(seg);
+  }
   for (const auto kind : order) {
-    for (std::size_t i = 0; i < s.features.size(); ++i) {
-      const auto seg = static_cast<segment_t>(i);
-      const auto& d = s.features.data(seg);
-      if (s.features.root(seg) != seg || d.kind != kind || d.completed) continue;
-      if (d.follower_total() == 0) continue;
+    for (const auto seg : held) {
+      if (s.features.data(seg).kind != kind) continue;
       const int value = feature_value(s, seg, true);
       if (value > 0) award(s, seg, owners(s, seg), value, true, events);
     }

@@ -113,10 +113,14 @@ turn_step after(turn_step step) {
   return static_cast<turn_step>(static_cast<int>(step) + 1);
 }
 
+// Whether some expansion offers a move now: modules are asked in order until one does.
 bool has_extra_moves(const game_state& s) {
   std::vector<move> extra;
-  collect_extra_moves(s, extra);
-  return !extra.empty();
+  for (const auto* x : active_modules(s)) {
+    if (x->extra_moves) x->extra_moves(s, extra);
+    if (!extra.empty()) return true;
+  }
+  return false;
 }
 
 // Step 8: waits only when the seat has a real choice (game-record.md: no pass is recorded for a
@@ -149,17 +153,24 @@ void place_drawn_tile(game_state& s, const move& m, event_log* events) {
 
 // An expansion's move: legal when generated (check_move then runs the modules' prechecks). A move
 // of a kind the decision takes, but not listed (a bunny path that is not legal), is named so.
-status check_extra_move(const game_state& s, const move& m, status otherwise) {
+// Modules are asked in order and the search stops at the one that lists the move; `otherwise`
+// makes the error for a move no module lists (built only then: it formats text).
+template <class Otherwise>
+status check_extra_move(const game_state& s, const move& m, Otherwise&& otherwise) {
   std::vector<move> extra;
-  collect_extra_moves(s, extra);
-  if (std::find(extra.begin(), extra.end(), m) != extra.end()) return {};
+  for (const auto* x : active_modules(s)) {
+    if (!x->extra_moves) continue;
+    const auto from = static_cast<std::ptrdiff_t>(extra.size());
+    x->extra_moves(s, extra);
+    if (std::find(extra.begin() + from, extra.end(), m) != extra.end()) return {};
+  }
   if (m.type != move_type::deploy && m.type != move_type::return_figure &&
       m.type != move_type::protect &&
       std::any_of(extra.begin(), extra.end(), [&](const move& x) { return x.type == m.type; }))
     return make_error(error_code::unexpected_move,
                       "this " + std::string(move_type_names[static_cast<int>(m.type)]) +
                           " move is not one of the legal moves now");
-  return otherwise;
+  return otherwise();
 }
 
 }  // namespace
@@ -272,8 +283,9 @@ status check_legal(const game_state& s, const move& m) {
     case move_type::deploy: {
       if (s.awaiting != decision::figure) return unexpected();
       if (m.figure != figure_type::meeple || m.protect)
-        return check_extra_move(
-            s, m, make_error(ec::figure_not_allowed, "this figure or option is not in play here"));
+        return check_extra_move(s, m, [] {
+          return make_error(ec::figure_not_allowed, "this figure or option is not in play here");
+        });
       const auto& pt = s.board.placed()[s.placed];
       if (!(m.at == pt.pos))
         return make_error(ec::wrong_tile, "a follower goes on the tile just placed");
@@ -289,22 +301,24 @@ status check_legal(const game_state& s, const move& m) {
       return {};
     }
     case move_type::pass:  // the figure step's, or an expansion's optional step
-      if (s.awaiting != decision::figure) return check_extra_move(s, m, unexpected());
+      if (s.awaiting != decision::figure) return check_extra_move(s, m, unexpected);
       return {};
     case move_type::protect:  // an expansion's step: a follower that cannot be protected
-      return check_extra_move(
-          s, m,
-          s.awaiting == decision::protect
-              ? make_error(ec::figure_not_allowed, "no follower of yours can be protected there")
-              : unexpected());
+      return check_extra_move(s, m, [&] {
+        return s.awaiting == decision::protect
+                   ? make_error(ec::figure_not_allowed,
+                                "no follower of yours can be protected there")
+                   : unexpected();
+      });
     case move_type::return_figure:  // an expansion's figure action, for a figure not offered
-      return check_extra_move(
-          s, m,
-          s.awaiting == decision::figure
-              ? make_error(ec::figure_not_allowed, "no figure of yours can be taken back there now")
-              : unexpected());
+      return check_extra_move(s, m, [&] {
+        return s.awaiting == decision::figure
+                   ? make_error(ec::figure_not_allowed,
+                                "no figure of yours can be taken back there now")
+                   : unexpected();
+      });
     default:
-      return check_extra_move(s, m, unexpected());
+      return check_extra_move(s, m, unexpected);
   }
 }
 

@@ -27,18 +27,16 @@ struct open_square {
 
 class board {
  public:
-  board();
-
   const std::vector<placed_tile>& placed() const { return placed_; }
   const std::vector<open_square>& open() const { return open_; }
   // Index into placed() of the tile at p, or -1 (inline: the turn asks for dozens per tile).
   int tile_at(square_pos p) const {
-    const int c = find_cell(p);
+    const int c = cell_index(p);
     return c < 0 ? -1 : cells_[c].placed;
   }
   // Index into open() of the open square at p, or -1.
   int open_at(square_pos p) const {
-    const int c = find_cell(p);
+    const int c = cell_index(p);
     return c < 0 ? -1 : cells_[c].open;
   }
 
@@ -54,40 +52,35 @@ class board {
   // Heap memory held (for the state-size report).
   std::size_t heap_bytes() const {
     return placed_.capacity() * sizeof(placed_tile) + open_.capacity() * sizeof(open_square) +
-           cells_.capacity() * sizeof(cell) + table_.capacity() * sizeof(std::uint16_t);
+           cells_.capacity() * sizeof(cell);
   }
 
   friend bool operator==(const board&, const board&) = default;
 
  private:
   struct cell {
-    square_pos pos;
     std::int16_t placed = -1;  // index into placed_
     std::int16_t open = -1;    // index into open_
     friend bool operator==(const cell&, const cell&) = default;
   };
-  // Fibonacci hashing: the top bits of key * 2^64/phi mix every bit of x and y.
-  static std::size_t hash_pos(square_pos p, int bits) {
-    const auto ux = static_cast<std::uint64_t>(static_cast<std::uint16_t>(p.x));
-    const auto uy = static_cast<std::uint64_t>(static_cast<std::uint16_t>(p.y));
-    return static_cast<std::size_t>((((ux << 16) | uy) * 0x9E3779B97F4A7C15ULL) >> (64 - bits));
+  // A flat grid over the squares in use plus a margin: a lookup is a bounds test and an index
+  // (a hash probe per lookup used to cost a tenth of a playout).
+  int cell_index(square_pos p) const {
+    const auto cx = static_cast<unsigned>(p.x - x0_);
+    const auto cy = static_cast<unsigned>(p.y - y0_);
+    if (cx >= width_ || cy >= height_) return -1;
+    return static_cast<int>(cy * width_ + cx);
   }
-  int find_cell(square_pos p) const {
-    const std::size_t mask = table_.size() - 1;
-    for (std::size_t i = hash_pos(p, table_bits_);; i = (i + 1) & mask) {
-      const auto slot = table_[i];
-      if (slot == 0) return -1;
-      if (cells_[slot - 1].pos == p) return slot - 1;
-    }
-  }
-  int add_cell(square_pos p);
-  void grow_table();
+  // Grows the grid (keeping every cell) so that p and its 8 surrounding squares lie inside.
+  void cover(square_pos p);
 
   std::vector<placed_tile> placed_;
   std::vector<open_square> open_;
-  std::vector<cell> cells_;           // every square that is placed or open
-  std::vector<std::uint16_t> table_;  // open addressing: cell index + 1, 0 = empty
-  int table_bits_ = 9;                // table_.size() == 1 << table_bits_ (room for ~250 cells)
+  std::vector<cell> cells_;  // row-major, width_ x height_, from square (x0_, y0_)
+  std::int16_t x0_ = 0;
+  std::int16_t y0_ = 0;
+  std::uint16_t width_ = 0;
+  std::uint16_t height_ = 0;
 };
 
 }  // namespace carcassonne

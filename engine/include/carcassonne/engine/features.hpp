@@ -1,6 +1,7 @@
 // The feature graph: every segment of every placed tile is a node; segments joined across tile
-// borders form features (union-find, union by size). Each feature's aggregates live at its root
-// and are merged on union, so completion and occupancy are O(1) to read after each placement.
+// borders form features (union-find, union by size, every member pointing at its root). Each
+// feature's aggregates live at its root and are merged on union, so completion and occupancy are
+// O(1) to read after each placement.
 #pragma once
 #include <array>
 #include <cstdint>
@@ -46,10 +47,8 @@ class feature_graph {
   // Adds the segments of a newly placed tile (each its own feature); returns the first index.
   segment_t add_tile(const tile_type& t, std::uint16_t tile_index);
 
-  segment_t root(segment_t s) const {
-    while (nodes_[s].parent != s) s = nodes_[s].parent;
-    return s;
-  }
+  // One load: every segment's parent is its feature's root (unite relinks the smaller side).
+  segment_t root(segment_t s) const { return nodes_[s].parent; }
   // Joins the features of a and b (no-op if already one) and returns the new root.
   segment_t unite(segment_t a, segment_t b);
 
