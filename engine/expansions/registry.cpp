@@ -43,6 +43,7 @@
 #include "festival/festival.hpp"
 #include "gifts/gifts.hpp"
 #include "hills_and_sheep/hills_and_sheep.hpp"
+#include "long_roads/long_roads.hpp"
 #include "peasant_revolts/peasant_revolts.hpp"
 
 namespace carcassonne {
@@ -56,6 +57,7 @@ constexpr std::array<const expansion_module*, expansion_count> modules{
     &peasant_revolts::module,
     &easter::module,
     &festival::module,
+    &long_roads::module,
 };
 // clang-format on
 

@@ -18,8 +18,9 @@ enum class expansion : std::uint8_t {
   peasant_revolts,
   easter,
   festival,
+  long_roads,  // a test's (tests/expansions/long_roads)
 };
-inline constexpr int expansion_count = 5;
+inline constexpr int expansion_count = 6;
 // The expansions offered to players come first; tests' own expansions take the slots after them.
 inline constexpr int player_expansion_count = 5;
 static_assert(expansion_count <= max_expansions);
