@@ -14,7 +14,11 @@ inline constexpr std::array<option_def, 2> options{{
      false,
      {"no_figure_deployed", "no_follower_deployed"},
      {"any figure placed", "a follower placed"}},
-    {"revolts.extra_draws_trigger", "Take 2 extra draws revolt", true, {"true", "false"}, {"yes", "no"}},
+    {"revolts.extra_draws_trigger",
+     "Take 2 extra draws revolt",
+     true,
+     {"true", "false"},
+     {"yes", "no"}},
 }};
 
 // Each enum follows its option's values, the default first.
