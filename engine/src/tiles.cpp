@@ -169,6 +169,7 @@ tile_catalogue tile_catalogue::parse() {
   for (const auto* m : all_modules())
     if (m && !m->tile_data.empty()) add_set(m->tile_set, m->tile_data);
   if (cat.types_.size() > 255) broken_data("more than 255 tile types");
+  if (cat.set_names_.size() > 64) broken_data("more than 64 tile sets");  // a bit each in new_game
   for (std::size_t i = 0; i < cat.types_.size(); ++i)
     if (cat.types_[i].start > 0) cat.start_ = static_cast<tile_type_id>(i);
   return cat;
