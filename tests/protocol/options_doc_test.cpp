@@ -30,7 +30,8 @@ TEST_CASE("options catalogue: the expansions in registry order, labelled") {
 
 TEST_CASE("options catalogue: every value of every option is one the setup takes") {
   int options = 0;
-  for (const auto& x : options_catalogue()["expansions"])
+  const auto doc = options_catalogue();
+  for (const auto& x : doc["expansions"])
     for (const auto& o : x["options"]) {
       ++options;
       CHECK(o["values"].size() == o["words"].size());
