@@ -1,5 +1,7 @@
 #include "hidden_tiles.hpp"
 
+#include "peasant_revolts/peasant_revolts.hpp"
+
 namespace carcassonne::bots {
 
 std::vector<tile_type_id> unseen_tiles(const game_state& s) {
@@ -15,7 +17,7 @@ void deal_unseen_tiles(game_state& s, const std::vector<tile_type_id>& pool) {
   std::vector<bool> used(pool.size(), false);
   std::size_t taken = 0;
   for (std::size_t i = 0; i < pool.size() && taken < aside.size(); ++i)
-    if (tiles()[pool[i]].set == tile_set::peasant_revolts) {
+    if (peasant_revolts::is_revolt_tile(pool[i])) {
       aside[taken++] = pool[i];
       used[i] = true;
     }

@@ -34,24 +34,64 @@
 //   eggs). A festival tile may be a nest's last neighbour like any tile.
 // - Easter alone: in the bunny phase the seat to act (game_state::deciding) is the seat whose go
 //   it is, not the active seat; every other decision stays the active seat's.
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
 #include "carcassonne/engine/expansion.hpp"
 #include "easter/easter.hpp"
 #include "festival/festival.hpp"
 #include "gifts/gifts.hpp"
 #include "hills_and_sheep/hills_and_sheep.hpp"
+#include "long_roads/long_roads.hpp"
 #include "peasant_revolts/peasant_revolts.hpp"
 
 namespace carcassonne {
 
 namespace {
+// One line per expansion, in slot order (registry.hpp's enum).
+// clang-format off
 constexpr std::array<const expansion_module*, expansion_count> modules{
-    &hills_and_sheep::module, &gifts::module, &peasant_revolts::module, &easter::module,
-    &festival::module};
+    &hills_and_sheep::module,
+    &gifts::module,
+    &peasant_revolts::module,
+    &easter::module,
+    &festival::module,
+    &long_roads::module,
+};
+// clang-format on
+
+[[noreturn]] void broken_registry(const std::string& what) {
+  // The registry is compiled in; a module in the wrong slot is a build defect.
+  std::fprintf(stderr, "carcassonne: broken expansion registry: %s\n", what.c_str());
+  std::abort();
+}
+
+// At start: each module sits in the slot of its id, and names are unique (expansions and
+// options alike), so that every lookup by name or slot finds the one module meant.
+void check_registry() {
+  for (int e = 0; e < expansion_count; ++e) {
+    const auto* m = modules[e];
+    if (!m) continue;
+    if (static_cast<int>(m->id) != e)
+      broken_registry(std::string(m->name) + " is in slot " + std::to_string(e));
+    if (m->options.size() > max_options_per_expansion)
+      broken_registry(std::string(m->name) + " has too many options");
+    for (int f = 0; f < e; ++f) {
+      if (!modules[f]) continue;
+      if (modules[f]->name == m->name) broken_registry(std::string(m->name) + " twice");
+      for (const auto& a : m->options)
+        for (const auto& b : modules[f]->options)
+          if (a.name == b.name) broken_registry("option " + std::string(a.name) + " twice");
+    }
+  }
+}
 
 // The module list of every subset of expansions, built once at start-up (active_modules runs
 // several times per move). The modules themselves are constant-initialized, so they are ready.
 constexpr int subsets = 1 << expansion_count;
 const std::array<module_list, subsets> lists = [] {
+  check_registry();
   std::array<module_list, subsets> out{};
   for (int bits = 0; bits < subsets; ++bits)
     for (int e = 0; e < expansion_count; ++e)
@@ -66,11 +106,36 @@ const std::array<module_list, subsets> lists = [] {
 }  // namespace
 
 const expansion_module* find_module(expansion e) {
-  return modules[static_cast<int>(e)];
+  const auto i = static_cast<int>(e);
+  return i < expansion_count ? modules[i] : nullptr;
+}
+
+std::span<const expansion_module* const> all_modules() {
+  return modules;
 }
 
 const module_list& active_modules(const game_state& s) {
   return lists[s.expansions.bits()];
+}
+
+std::optional<expansion> find_expansion(std::string_view name) {
+  for (const auto* m : modules)
+    if (m && m->name == name) return m->id;
+  return std::nullopt;
+}
+
+std::string_view expansion_name(expansion e) {
+  const auto* m = find_module(e);
+  return m ? m->name : std::string_view("unknown");
+}
+
+std::optional<option_ref> find_option(std::string_view name) {
+  for (const auto* m : modules)
+    if (m)
+      for (std::size_t i = 0; i < m->options.size(); ++i)
+        if (m->options[i].name == name)
+          return option_ref{m->id, static_cast<int>(i), &m->options[i]};
+  return std::nullopt;
 }
 
 }  // namespace carcassonne

@@ -14,21 +14,21 @@ namespace carcassonne {
 
 namespace {
 
-// The set a tile belongs to is in play: base always, the others with their expansion.
-bool set_in_play(tile_set set, expansion_set in_play) {
-  switch (set) {
-    case tile_set::base:
-      return true;
-    case tile_set::hills_and_sheep:
-      return in_play.has(expansion::hills_and_sheep);
-    case tile_set::festival:
-      return in_play.has(expansion::festival);
-    case tile_set::peasant_revolts:
-      return in_play.has(expansion::peasant_revolts);
-    case tile_set::easter:
-      return in_play.has(expansion::easter);
-  }
-  return false;
+// The sets in play, a bit per tile_set_id: base always, the others with the module that owns
+// them (expansion_module::tile_set). Owners by set, as expansion bits, found once.
+std::uint64_t sets_in_play(expansion_set in_play) {
+  static const std::vector<std::uint8_t> owners = [] {
+    std::vector<std::uint8_t> out(tiles().set_names().size(), 0);
+    for (std::size_t i = 0; i < out.size(); ++i)
+      for (const auto* m : all_modules())
+        if (m && !m->tile_set.empty() && m->tile_set == tiles().set_names()[i])
+          out[i] = static_cast<std::uint8_t>(out[i] | 1 << static_cast<int>(m->id));
+    return out;
+  }();
+  std::uint64_t sets = 1ull << base_tile_set;
+  for (std::size_t i = 0; i < owners.size(); ++i)
+    if (owners[i] & in_play.bits()) sets |= 1ull << i;
+  return sets;
 }
 
 }  // namespace
@@ -42,15 +42,17 @@ result<game_state> new_game(const game_setup& setup, event_log* events) {
   s.options = setup.options;
   for (int e = 0; e < expansion_count; ++e)
     if (setup.expansions.has(static_cast<expansion>(e)) && !find_module(static_cast<expansion>(e)))
-      return make_error(error_code::unsupported_expansion,
-                        std::string(expansion_names[e]) + " is not implemented yet");
+      return make_error(
+          error_code::unsupported_expansion,
+          std::string(expansion_name(static_cast<expansion>(e))) + " is not implemented yet");
   s.random = rng::from_string(setup.seed);
 
   const auto& cat = tiles();
+  const auto sets = sets_in_play(s.expansions);
   if (setup.script.deck) {
     for (auto t : *setup.script.deck) {
       if (t >= cat.types().size()) return make_error(error_code::unknown_tile, "unknown tile");
-      if (!set_in_play(cat[t].set, s.expansions))
+      if (!(sets >> cat[t].set & 1))
         return make_error(error_code::tile_not_in_play,
                           cat[t].id + " belongs to a set not in play");
     }
@@ -60,7 +62,7 @@ result<game_state> new_game(const game_setup& setup, event_log* events) {
     // repeated by its count less the start tile (docs/randomness.md).
     for (std::size_t t = 0; t < cat.types().size(); ++t) {
       const auto& type = cat.types()[t];
-      if (!set_in_play(type.set, s.expansions)) continue;
+      if (!(sets >> type.set & 1)) continue;
       for (int i = type.start; i < type.count; ++i)
         s.supply.push_back(static_cast<tile_type_id>(t));
     }

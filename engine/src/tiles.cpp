@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "carcassonne/engine/expansion.hpp"
 #include "carcassonne/engine/tile_data.hpp"
 
 namespace carcassonne {
@@ -65,7 +66,7 @@ void derive(tile_type& t) {
   }
 }
 
-tile_type parse_tile(const nlohmann::json& j, tile_set set) {
+tile_type parse_tile(const nlohmann::json& j, tile_set_id set) {
   tile_type t;
   t.id = j.at("id").get<std::string>();
   t.set = set;
@@ -141,23 +142,34 @@ std::optional<tile_type_id> tile_catalogue::find(std::string_view id) const {
   return std::nullopt;
 }
 
+std::optional<tile_set_id> tile_catalogue::find_set(std::string_view name) const {
+  for (std::size_t i = 0; i < set_names_.size(); ++i)
+    if (set_names_[i] == name) return static_cast<tile_set_id>(i);
+  return std::nullopt;
+}
+
 tile_catalogue tile_catalogue::parse() {
   tile_catalogue cat;
-  // Sets in the fixed supply order, whatever order the embedded files come in.
-  for (int set = 0; set < tile_set_count; ++set) {
-    for (const auto& file : data::embedded_tile_sets()) {
-      if (file.set != tile_set_names[set]) continue;
-      auto j = nlohmann::json::parse(file.text, nullptr, false);
-      if (j.is_discarded() || !j.is_array())
-        broken_data(std::string(file.set) + ": not a JSON array");
-      try {
-        for (const auto& t : j) cat.types_.push_back(parse_tile(t, static_cast<tile_set>(set)));
-      } catch (const nlohmann::json::exception& e) {
-        broken_data(std::string(file.set) + ": " + e.what());
-      }
+  const auto add_set = [&cat](std::string_view name, std::string_view text) {
+    const auto set = static_cast<tile_set_id>(cat.set_names_.size());
+    cat.set_names_.emplace_back(name);
+    auto j = nlohmann::json::parse(text, nullptr, false);
+    if (j.is_discarded() || !j.is_array()) broken_data(std::string(name) + ": not a JSON array");
+    try {
+      for (const auto& t : j) cat.types_.push_back(parse_tile(t, set));
+    } catch (const nlohmann::json::exception& e) {
+      broken_data(std::string(name) + ": " + e.what());
     }
-  }
+  };
+  // The embedded sets in their fixed order (the base game's first), then the sets that modules
+  // carry in their own folders, in registry order.
+  for (const auto& file : data::embedded_tile_sets()) add_set(file.set, file.text);
+  if (cat.set_names_.empty() || cat.set_names_[base_tile_set] != "base")
+    broken_data("the base set must come first");
+  for (const auto* m : all_modules())
+    if (m && !m->tile_data.empty()) add_set(m->tile_set, m->tile_data);
   if (cat.types_.size() > 255) broken_data("more than 255 tile types");
+  if (cat.set_names_.size() > 64) broken_data("more than 64 tile sets");  // a bit each in new_game
   for (std::size_t i = 0; i < cat.types_.size(); ++i)
     if (cat.types_[i].start > 0) cat.start_ = static_cast<tile_type_id>(i);
   return cat;

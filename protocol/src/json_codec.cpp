@@ -116,6 +116,91 @@ proto_error apply_json_move(game_state& s, const json& j, event_log* events) {
   return {};
 }
 
+namespace {
+
+// One move type's fields, read into m (a failure is recorded in r).
+using move_fields = void (*)(reader& r, const game_state& s, move& m);
+
+void place_tile_fields(reader& r, const game_state&, move& m) {
+  int degrees = 0;
+  if (!r.square(m.at) || !r.integer("rotation", std::numeric_limits<int>::min(),
+                                    std::numeric_limits<int>::max(), degrees))
+    return;
+  if (degrees < 0 || degrees > 270 || degrees % 90 != 0) {
+    r.fail("bad_rotation", "rotation must be 0, 90, 180 or 270");
+    return;
+  }
+  m.rotation = static_cast<std::uint8_t>(degrees / 90);
+}
+
+// deploy, return_figure
+void figure_fields(reader& r, const game_state& s, move& m) {
+  r.figure(m.figure) && r.square(m.at) && r.feature(s, m.at, "feature", m.feature) &&
+      r.boolean("protect", m.protect);
+}
+
+void no_fields(reader&, const game_state&, move&) {}
+
+void protect_fields(reader& r, const game_state& s, move& m) {
+  r.square(m.at) && r.feature(s, m.at, "feature", m.feature);
+}
+
+void flock_fields(reader& r, const game_state&, move& m) {
+  std::string choice;
+  if (!r.string("choice", choice)) return;
+  const int c = find_name(flock_names, choice);
+  if (c < 0) r.fail("malformed_move", "choice must be expand or herd");
+  m.choice = static_cast<std::uint8_t>(c < 0 ? 0 : c);
+}
+
+void choose_tile_fields(reader& r, const game_state&, move& m) {
+  int index = 0;
+  if (r.integer("index", 0, 1, index)) m.choice = static_cast<std::uint8_t>(index);
+}
+
+void open_gift_fields(reader& r, const game_state& s, move& m) {
+  std::string card;
+  if (!r.string("card", card)) return;
+  const int c = find_name(gift_names, card);
+  if (c < 0) {
+    r.fail("malformed_move", "unknown gift card '" + card + "'");
+    return;
+  }
+  m.choice = static_cast<std::uint8_t>(c);
+  if (r.j.contains("x") || r.j.contains("feature")) {
+    m.has_target = true;
+    if (!r.square(m.at) || !r.feature(s, m.at, "feature", m.feature)) return;
+    if (r.j.contains("to")) r.feature(s, m.at, "to", m.to);
+  }
+  r.boolean("protect", m.protect);
+}
+
+void bunny_fields(reader& r, const game_state&, move& m) {
+  auto it = r.j.find("path");
+  if (it == r.j.end() || !it->is_array() || it->empty() || it->size() > max_bunny_hops) {
+    r.fail("malformed_move", "path must be a list of 1 to 3 [x, y] squares");
+    return;
+  }
+  for (const auto& p : *it) {
+    constexpr long long lim = std::numeric_limits<std::int16_t>::max();
+    if (!p.is_array() || p.size() != 2 || !p[0].is_number_integer() || !p[1].is_number_integer() ||
+        p[0].get<long long>() < -lim || p[0].get<long long>() > lim ||
+        p[1].get<long long>() < -lim || p[1].get<long long>() > lim) {
+      r.fail("malformed_move", "each path entry is [x, y], integers in range");
+      return;
+    }
+    m.path[m.path_length++] = {static_cast<std::int16_t>(p[0].get<int>()),
+                               static_cast<std::int16_t>(p[1].get<int>())};
+  }
+}
+
+// By move_type.
+constexpr std::array<move_fields, move_type_count> move_readers{
+    place_tile_fields,  figure_fields,  no_fields,     flock_fields, open_gift_fields,
+    choose_tile_fields, protect_fields, figure_fields, bunny_fields};
+
+}  // namespace
+
 parsed<move> move_from_json(const json& j, const game_state& s) {
   if (!j.is_object()) return {std::nullopt, {"malformed_move", "a move is a JSON object"}};
   reader r{j};
@@ -128,81 +213,7 @@ parsed<move> move_from_json(const json& j, const game_state& s) {
   const int t = find_name(move_type_names, type);
   if (t < 0) return {std::nullopt, {"malformed_move", "unknown move type '" + type + "'"}};
   m.type = static_cast<move_type>(t);
-
-  switch (m.type) {
-    case move_type::place_tile: {
-      int degrees = 0;
-      if (!r.square(m.at) || !r.integer("rotation", std::numeric_limits<int>::min(),
-                                        std::numeric_limits<int>::max(), degrees))
-        break;
-      if (degrees < 0 || degrees > 270 || degrees % 90 != 0) {
-        r.fail("bad_rotation", "rotation must be 0, 90, 180 or 270");
-        break;
-      }
-      m.rotation = static_cast<std::uint8_t>(degrees / 90);
-      break;
-    }
-    case move_type::deploy:
-    case move_type::return_figure:
-      r.figure(m.figure) && r.square(m.at) && r.feature(s, m.at, "feature", m.feature) &&
-          r.boolean("protect", m.protect);
-      break;
-    case move_type::protect:
-      r.square(m.at) && r.feature(s, m.at, "feature", m.feature);
-      break;
-    case move_type::pass:
-      break;
-    case move_type::flock: {
-      std::string choice;
-      if (!r.string("choice", choice)) break;
-      const int c = find_name(flock_names, choice);
-      if (c < 0) r.fail("malformed_move", "choice must be expand or herd");
-      m.choice = static_cast<std::uint8_t>(c < 0 ? 0 : c);
-      break;
-    }
-    case move_type::choose_tile: {
-      int index = 0;
-      if (r.integer("index", 0, 1, index)) m.choice = static_cast<std::uint8_t>(index);
-      break;
-    }
-    case move_type::open_gift: {
-      std::string card;
-      if (!r.string("card", card)) break;
-      const int c = find_name(gift_names, card);
-      if (c < 0) {
-        r.fail("malformed_move", "unknown gift card '" + card + "'");
-        break;
-      }
-      m.choice = static_cast<std::uint8_t>(c);
-      if (j.contains("x") || j.contains("feature")) {
-        m.has_target = true;
-        if (!r.square(m.at) || !r.feature(s, m.at, "feature", m.feature)) break;
-        if (j.contains("to")) r.feature(s, m.at, "to", m.to);
-      }
-      r.boolean("protect", m.protect);
-      break;
-    }
-    case move_type::bunny: {
-      auto it = j.find("path");
-      if (it == j.end() || !it->is_array() || it->empty() || it->size() > max_bunny_hops) {
-        r.fail("malformed_move", "path must be a list of 1 to 3 [x, y] squares");
-        break;
-      }
-      for (const auto& p : *it) {
-        constexpr long long lim = std::numeric_limits<std::int16_t>::max();
-        if (!p.is_array() || p.size() != 2 || !p[0].is_number_integer() ||
-            !p[1].is_number_integer() || p[0].get<long long>() < -lim ||
-            p[0].get<long long>() > lim || p[1].get<long long>() < -lim ||
-            p[1].get<long long>() > lim) {
-          r.fail("malformed_move", "each path entry is [x, y], integers in range");
-          break;
-        }
-        m.path[m.path_length++] = {static_cast<std::int16_t>(p[0].get<int>()),
-                                   static_cast<std::int16_t>(p[1].get<int>())};
-      }
-      break;
-    }
-  }
+  move_readers[t](r, s, m);
   if (r.failed) return {std::nullopt, r.error};
   return {m, {}};
 }
@@ -281,96 +292,121 @@ json move_to_json(const move& m, const game_state& s) {
   return json::parse(move_text(m, s));
 }
 
+namespace {
+
+// One event type's keys after "type" and "seat".
+using event_fields = void (*)(const event& e, json& j);
+
+void feature_at(const event& e, json& j) {
+  j["x"] = e.at.x;
+  j["y"] = e.at.y;
+  j["feature"] = tiles()[e.tile].segments.at(e.feature).id;
+  j["kind"] = feature_kind_names[static_cast<int>(e.kind)];
+}
+
+json seat_list(std::uint8_t bits) {
+  json seats = json::array();
+  for (int s = 0; s < max_seats; ++s)
+    if (bits >> s & 1) seats.push_back(s);
+  return seats;
+}
+
+// The keys an expansion writes for its own events (expansion_views.hpp).
+void expansion_fields(const event& e, json& j) {
+  for (int x = 0; x < expansion_count; ++x)
+    if (const auto* v = find_view(static_cast<expansion>(x)); v && v->event_fields)
+      v->event_fields(e, j);
+}
+
+void square_and_expansion_fields(const event& e, json& j) {
+  j["x"] = e.at.x;
+  j["y"] = e.at.y;
+  expansion_fields(e, j);
+}
+
+void nothing(const event&, json&) {}
+
+void tile_fields(const event& e, json& j) {
+  j["tile"] = tiles()[e.tile].id;
+}
+
+void tile_placed_fields(const event& e, json& j) {
+  j["tile"] = tiles()[e.tile].id;
+  j["x"] = e.at.x;
+  j["y"] = e.at.y;
+  j["rotation"] = e.rotation * 90;
+}
+
+void figure_event_fields(const event& e, json& j) {
+  j["figure"] = figure_type_names[static_cast<int>(e.figure)];
+  feature_at(e, j);
+}
+
+void feature_completed_fields(const event& e, json& j) {
+  feature_at(e, j);
+  j["points"] = e.points;
+  j["owners"] = seat_list(e.owners);
+}
+
+void points_fields(const event& e, json& j) {
+  // Egg points and points for unopened gifts belong to no feature.
+  if (e.value != static_cast<int>(points_reason::eggs) &&
+      e.value != static_cast<int>(points_reason::gifts))
+    feature_at(e, j);
+  j["points"] = e.points;
+  j["final"] = e.final;
+  if (e.value != 0 && e.value < points_reason_names.size())
+    j["reason"] = points_reason_names[e.value];
+}
+
+void revolt_fields(const event& e, json& j) {
+  j["kind"] = feature_kind_names[static_cast<int>(e.kind)];
+}
+
+void figure_moved_fields(const event& e, json& j) {
+  figure_event_fields(e, j);
+  j["from"] = tiles()[e.tile].segments.at(e.value).id;
+}
+
+void flock_event_fields(const event& e, json& j) {
+  feature_at(e, j);
+  j["points"] = e.points;
+  j["seats"] = seat_list(e.owners);
+}
+
+// By event_type.
+constexpr std::array<event_fields, event_type_count> event_writers{
+    nothing,                      // turn_started
+    tile_fields,                  // tile_drawn
+    tile_fields,                  // tile_discarded
+    tile_placed_fields,           // tile_placed
+    figure_event_fields,          // figure_deployed
+    figure_event_fields,          // figure_returned
+    feature_completed_fields,     // feature_completed
+    points_fields,                // points
+    nothing,                      // game_finished
+    nothing,                      // tile_hidden
+    expansion_fields,             // token_drawn
+    flock_event_fields,           // flock_scored
+    flock_event_fields,           // flock_lost
+    revolt_fields,                // revolt
+    nothing,                      // gift_received
+    expansion_fields,             // gift_opened
+    figure_moved_fields,          // figure_moved
+    square_and_expansion_fields,  // bunny_placed
+    square_and_expansion_fields,  // nest_scored
+    square_and_expansion_fields,  // eggs_collected
+    expansion_fields,             // die_rolled
+    square_and_expansion_fields,  // bunny_moved
+    expansion_fields,             // bunny_stuck
+};
+
+}  // namespace
+
 json event_to_json(const event& e) {
   json j{{"type", event_type_names[static_cast<int>(e.type)]}};
   if (e.seat != no_seat) j["seat"] = e.seat;
-  const auto& tile_id = tiles()[e.tile].id;
-  const auto feature_at = [&] {
-    j["x"] = e.at.x;
-    j["y"] = e.at.y;
-    j["feature"] = tiles()[e.tile].segments.at(e.feature).id;
-    j["kind"] = feature_kind_names[static_cast<int>(e.kind)];
-  };
-  const auto seat_list = [](std::uint8_t bits) {
-    json seats = json::array();
-    for (int s = 0; s < max_seats; ++s)
-      if (bits >> s & 1) seats.push_back(s);
-    return seats;
-  };
-  const auto expansion_fields = [&] {
-    for (int x = 0; x < expansion_count; ++x)
-      if (const auto* v = find_view(static_cast<expansion>(x)); v && v->event_fields)
-        v->event_fields(e, j);
-  };
-  switch (e.type) {
-    case event_type::turn_started:
-    case event_type::game_finished:
-      break;
-    case event_type::tile_drawn:
-    case event_type::tile_discarded:
-      j["tile"] = tile_id;
-      break;
-    case event_type::tile_placed:
-      j["tile"] = tile_id;
-      j["x"] = e.at.x;
-      j["y"] = e.at.y;
-      j["rotation"] = e.rotation * 90;
-      break;
-    case event_type::figure_deployed:
-    case event_type::figure_returned:
-      j["figure"] = figure_type_names[static_cast<int>(e.figure)];
-      feature_at();
-      break;
-    case event_type::feature_completed:
-      feature_at();
-      j["points"] = e.points;
-      j["owners"] = seat_list(e.owners);
-      break;
-    case event_type::points:
-      // Egg points and points for unopened gifts belong to no feature.
-      if (e.value != static_cast<int>(points_reason::eggs) &&
-          e.value != static_cast<int>(points_reason::gifts))
-        feature_at();
-      j["points"] = e.points;
-      j["final"] = e.final;
-      if (e.value != 0 && e.value < points_reason_names.size())
-        j["reason"] = points_reason_names[e.value];
-      break;
-    case event_type::tile_hidden:
-      break;
-    case event_type::revolt:
-      j["kind"] = feature_kind_names[static_cast<int>(e.kind)];
-      break;
-    case event_type::gift_received:
-      break;
-    case event_type::gift_opened:
-      expansion_fields();
-      break;
-    case event_type::figure_moved:
-      j["figure"] = figure_type_names[static_cast<int>(e.figure)];
-      feature_at();
-      j["from"] = tiles()[e.tile].segments.at(e.value).id;
-      break;
-    case event_type::token_drawn:
-    case event_type::die_rolled:
-    case event_type::bunny_stuck:
-      expansion_fields();
-      break;
-    case event_type::bunny_placed:
-    case event_type::nest_scored:
-    case event_type::eggs_collected:
-    case event_type::bunny_moved:
-      j["x"] = e.at.x;
-      j["y"] = e.at.y;
-      expansion_fields();
-      break;
-    case event_type::flock_scored:
-    case event_type::flock_lost:
-      feature_at();
-      j["points"] = e.points;
-      j["seats"] = seat_list(e.owners);
-      break;
-  }
+  event_writers[static_cast<int>(e.type)](e, j);
   return j;
 }
 

@@ -1,5 +1,9 @@
 #include "carcassonne/protocol/messages.hpp"
 
+#include <algorithm>
+#include <array>
+#include <optional>
+
 namespace carcassonne::protocol {
 
 namespace {
@@ -93,141 +97,237 @@ std::optional<room_filter> parse_room_filter(const json& j, proto_error& error) 
   return out;
 }
 
-parsed_request parse_request(std::string_view text) {
-  parsed_request out;
-  const json j = json::parse(text, nullptr, false);
+namespace {
+
+// One message type's body: fills msg, or records a bad_message in f, or returns another error
+// (bad_nonce) that answers the message as it is.
+using body_parser = std::optional<proto_error> (*)(const json& j, std::string_view type, fields& f,
+                                                   client_message& msg);
+
+const proto_error bad_nonce{"bad_nonce", "'nonce' is 1 to 64 hex or base64 characters"};
+
+std::optional<proto_error> parse_hello(const json&, std::string_view, fields& f,
+                                       client_message& msg) {
+  hello_msg m;
+  f.integer("protocol", 1, 1'000'000, m.protocol) && f.string("client", m.client, max_name, false);
+  msg = m;
+  return std::nullopt;
+}
+
+std::optional<proto_error> parse_create_room(const json& j, std::string_view, fields& f,
+                                             client_message& msg) {
+  create_room_msg m;
+  if (auto s = j.find("setup"); s != j.end()) {
+    if (!s->is_object()) f.fail("'setup' must be an object");
+    m.setup = *s;
+  } else {
+    m.setup = json::object();
+    for (const char* key : {"expansions", "options"})
+      if (j.contains(key)) m.setup[key] = j[key];
+  }
+  f.integer("seats", 2, 6, m.seats, false) && f.boolean("public", m.is_public) &&
+      f.string("name", m.name, max_name, false) &&
+      f.integer("spectator_delay", 0, 20, m.spectator_delay, false);
+  if (!f.failed)
+    if (auto e = parse_room_bot_settings(j, m.seats, m.bots)) f.fail(e->message);
+  if (auto match = j.find("match"); match != j.end()) m.match = *match;  // checked by the lobby
+  msg = m;
+  return std::nullopt;
+}
+
+std::optional<proto_error> parse_list_rooms(const json& j, std::string_view, fields& f,
+                                            client_message& msg) {
+  proto_error e;
+  if (auto filter = parse_room_filter(j, e))
+    msg = list_rooms_msg{std::move(*filter)};
+  else
+    f.fail(e.message);
+  return std::nullopt;
+}
+
+std::optional<proto_error> parse_join(const json& j, std::string_view, fields& f,
+                                      client_message& msg) {
+  join_msg m;
+  int seat = -1;
+  f.string("room", m.room, max_room_id) && f.string("name", m.name, max_name) &&
+      f.integer("seat", 0, 5, seat, false);
+  if (seat >= 0) m.seat = seat;
+  if (!f.failed && m.name.empty()) f.fail("'name' must not be empty");
+  if (!f.failed && j.contains("nonce")) {
+    const auto& n = j["nonce"];
+    if (!n.is_string() || !valid_nonce(n.get_ref<const std::string&>())) return bad_nonce;
+    m.nonce = n.get<std::string>();
+  }
+  msg = m;
+  return std::nullopt;
+}
+
+std::optional<proto_error> parse_spectate(const json&, std::string_view, fields& f,
+                                          client_message& msg) {
+  spectate_msg m;
+  f.string("room", m.room, max_room_id);
+  msg = m;
+  return std::nullopt;
+}
+
+template <class Message>
+std::optional<proto_error> parse_empty(const json&, std::string_view, fields&,
+                                       client_message& msg) {
+  msg = Message{};
+  return std::nullopt;
+}
+
+std::optional<proto_error> parse_move(const json& j, std::string_view, fields& f,
+                                      client_message& msg) {
+  move_msg m;
+  auto mv = j.find("move");
+  if (mv == j.end() || !mv->is_object())
+    f.fail("'move' must be an object");
+  else
+    m.move = *mv;
+  f.sequence("seq", m.seq);
+  msg = m;
+  return std::nullopt;
+}
+
+std::optional<proto_error> parse_resume(const json&, std::string_view, fields& f,
+                                        client_message& msg) {
+  resume_msg m;
+  f.string("room", m.room, max_room_id) && f.string("token", m.token, 128) &&
+      f.sequence("last_seq", m.last_seq);
+  msg = m;
+  return std::nullopt;
+}
+
+std::optional<proto_error> parse_chat(const json&, std::string_view, fields& f,
+                                      client_message& msg) {
+  chat_msg m;
+  f.string("text", m.text, max_chat);
+  msg = m;
+  return std::nullopt;
+}
+
+std::optional<proto_error> parse_nonce(const json& j, std::string_view, fields&,
+                                       client_message& msg) {
+  const auto n = j.find("nonce");
+  if (n == j.end() || !n->is_string() || !valid_nonce(n->get_ref<const std::string&>()))
+    return bad_nonce;
+  msg = nonce_msg{n->get<std::string>()};
+  return std::nullopt;
+}
+
+std::optional<proto_error> parse_match(const json& j, std::string_view type, fields& f,
+                                       client_message& msg) {
+  match_msg m;
+  m.what = type == "resign"        ? match_msg::kind::resign
+           : type == "undo"        ? match_msg::kind::undo
+           : type == "undo_answer" ? match_msg::kind::undo_answer
+                                   : match_msg::kind::rematch;
+  f.boolean("accept", m.accept);
+  if (!f.failed && m.what == match_msg::kind::undo_answer && !j.contains("accept"))
+    f.fail("'accept' (true or false) answers the undo request");
+  msg = m;
+  return std::nullopt;
+}
+
+std::optional<proto_error> parse_replay(const json&, std::string_view, fields& f,
+                                        client_message& msg) {
+  replay_msg m;
+  f.string("room", m.room, max_room_id) && f.integer("move", 0, 1'000'000, m.move, false);
+  msg = m;
+  return std::nullopt;
+}
+
+std::optional<proto_error> parse_history(const json&, std::string_view, fields& f,
+                                         client_message& msg) {
+  history_msg m;
+  f.integer("from", 0, 1'000'000, m.from, false);
+  msg = m;
+  return std::nullopt;
+}
+
+std::optional<proto_error> parse_bot(const json& j, std::string_view type, fields& f,
+                                     client_message& msg) {
+  const auto e = type == "add_bot" ? parse_add_bot(j, msg.emplace<add_bot_msg>())
+                                   : parse_remove_bot(j, msg.emplace<remove_bot_msg>());
+  if (e) f.fail(e->message);
+  return std::nullopt;
+}
+
+struct message_kind {
+  std::string_view type;
+  body_parser parse;
+};
+constexpr std::array<message_kind, 21> message_kinds{{
+    {"hello", parse_hello},
+    {"create_room", parse_create_room},
+    {"list_rooms", parse_list_rooms},
+    {"join", parse_join},
+    {"spectate", parse_spectate},
+    {"leave", parse_empty<leave_msg>},
+    {"start", parse_empty<start_msg>},
+    {"move", parse_move},
+    {"resume", parse_resume},
+    {"chat", parse_chat},
+    {"ping", parse_empty<ping_msg>},
+    {"snapshot", parse_empty<snapshot_msg>},
+    {"nonce", parse_nonce},
+    {"resign", parse_match},
+    {"undo", parse_match},
+    {"undo_answer", parse_match},
+    {"rematch", parse_match},
+    {"replay", parse_replay},
+    {"history", parse_history},
+    {"add_bot", parse_bot},
+    {"remove_bot", parse_bot},
+}};
+
+// The envelope: JSON, an object, its optional id; the error is set when it is not one.
+bool parse_envelope(const json& j, parsed_request& out) {
   if (j.is_discarded()) {
     out.error = {"bad_json", "the message is not valid JSON"};
-    return out;
+    return false;
   }
   if (!j.is_object()) {
     out.error = {"bad_message", "a message is a JSON object"};
-    return out;
+    return false;
   }
   if (auto id = j.find("id"); id != j.end()) {
     if (!id->is_string() && !id->is_number_integer()) {
       out.error = {"bad_message", "'id' must be a string or an integer"};
-      return out;
+      return false;
     }
     if (id->is_string() && id->get_ref<const std::string&>().size() > max_room_id) {
       out.error = {"bad_message", "'id' is too long"};
-      return out;
+      return false;
     }
     out.id = *id;
   }
+  return true;
+}
+
+}  // namespace
+
+parsed_request parse_request(std::string_view text) {
+  parsed_request out;
+  const json j = json::parse(text, nullptr, false);
+  if (!parse_envelope(j, out)) return out;
   auto type_it = j.find("type");
   if (type_it == j.end() || !type_it->is_string()) {
     out.error = {"bad_message", "a message needs a string 'type'"};
     return out;
   }
   const auto& type = type_it->get_ref<const std::string&>();
+  const auto kind = std::find_if(message_kinds.begin(), message_kinds.end(),
+                                 [&](const message_kind& k) { return k.type == type; });
+  if (kind == message_kinds.end()) {
+    out.error = {"unknown_type", "unknown message type '" + type + "'"};
+    return out;
+  }
   fields f{j};
   client_message msg;
-  if (type == "hello") {
-    hello_msg m;
-    f.integer("protocol", 1, 1'000'000, m.protocol) &&
-        f.string("client", m.client, max_name, false);
-    msg = m;
-  } else if (type == "create_room") {
-    create_room_msg m;
-    if (auto s = j.find("setup"); s != j.end()) {
-      if (!s->is_object()) f.fail("'setup' must be an object");
-      m.setup = *s;
-    } else {
-      m.setup = json::object();
-      for (const char* key : {"expansions", "options"})
-        if (j.contains(key)) m.setup[key] = j[key];
-    }
-    f.integer("seats", 2, 6, m.seats, false) && f.boolean("public", m.is_public) &&
-        f.string("name", m.name, max_name, false) &&
-        f.integer("spectator_delay", 0, 20, m.spectator_delay, false);
-    if (!f.failed)
-      if (auto e = parse_room_bot_settings(j, m.seats, m.bots)) f.fail(e->message);
-    if (auto match = j.find("match"); match != j.end()) m.match = *match;  // checked by the lobby
-    msg = m;
-  } else if (type == "list_rooms") {
-    proto_error e;
-    if (auto filter = parse_room_filter(j, e))
-      msg = list_rooms_msg{std::move(*filter)};
-    else
-      f.fail(e.message);
-  } else if (type == "join") {
-    join_msg m;
-    int seat = -1;
-    f.string("room", m.room, max_room_id) && f.string("name", m.name, max_name) &&
-        f.integer("seat", 0, 5, seat, false);
-    if (seat >= 0) m.seat = seat;
-    if (!f.failed && m.name.empty()) f.fail("'name' must not be empty");
-    if (!f.failed && j.contains("nonce")) {
-      const auto& n = j["nonce"];
-      if (!n.is_string() || !valid_nonce(n.get_ref<const std::string&>())) {
-        out.error = {"bad_nonce", "'nonce' is 1 to 64 hex or base64 characters"};
-        return out;
-      }
-      m.nonce = n.get<std::string>();
-    }
-    msg = m;
-  } else if (type == "spectate") {
-    spectate_msg m;
-    f.string("room", m.room, max_room_id);
-    msg = m;
-  } else if (type == "leave") {
-    msg = leave_msg{};
-  } else if (type == "start") {
-    msg = start_msg{};
-  } else if (type == "move") {
-    move_msg m;
-    auto mv = j.find("move");
-    if (mv == j.end() || !mv->is_object())
-      f.fail("'move' must be an object");
-    else
-      m.move = *mv;
-    f.sequence("seq", m.seq);
-    msg = m;
-  } else if (type == "resume") {
-    resume_msg m;
-    f.string("room", m.room, max_room_id) && f.string("token", m.token, 128) &&
-        f.sequence("last_seq", m.last_seq);
-    msg = m;
-  } else if (type == "chat") {
-    chat_msg m;
-    f.string("text", m.text, max_chat);
-    msg = m;
-  } else if (type == "ping") {
-    msg = ping_msg{};
-  } else if (type == "snapshot") {
-    msg = snapshot_msg{};
-  } else if (type == "nonce") {
-    const auto n = j.find("nonce");
-    if (n == j.end() || !n->is_string() || !valid_nonce(n->get_ref<const std::string&>())) {
-      out.error = {"bad_nonce", "'nonce' is 1 to 64 hex or base64 characters"};
-      return out;
-    }
-    msg = nonce_msg{n->get<std::string>()};
-  } else if (type == "resign" || type == "undo" || type == "undo_answer" || type == "rematch") {
-    match_msg m;
-    m.what = type == "resign"        ? match_msg::kind::resign
-             : type == "undo"        ? match_msg::kind::undo
-             : type == "undo_answer" ? match_msg::kind::undo_answer
-                                     : match_msg::kind::rematch;
-    f.boolean("accept", m.accept);
-    if (!f.failed && m.what == match_msg::kind::undo_answer && !j.contains("accept"))
-      f.fail("'accept' (true or false) answers the undo request");
-    msg = m;
-  } else if (type == "replay") {
-    replay_msg m;
-    f.string("room", m.room, max_room_id) && f.integer("move", 0, 1'000'000, m.move, false);
-    msg = m;
-  } else if (type == "history") {
-    history_msg m;
-    f.integer("from", 0, 1'000'000, m.from, false);
-    msg = m;
-  } else if (type == "add_bot" || type == "remove_bot") {
-    const auto e = type == "add_bot" ? parse_add_bot(j, msg.emplace<add_bot_msg>())
-                                     : parse_remove_bot(j, msg.emplace<remove_bot_msg>());
-    if (e) f.fail(e->message);
-  } else {
-    out.error = {"unknown_type", "unknown message type '" + type + "'"};
+  if (auto e = kind->parse(j, type, f, msg)) {
+    out.error = *e;
     return out;
   }
   if (f.failed) {

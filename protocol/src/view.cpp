@@ -64,7 +64,7 @@ view_doc public_doc(const game_state& s, const std::vector<std::string>& names) 
   auto& expansions = d.array("expansions");
   for (int e = 0; e < expansion_count; ++e)
     if (s.expansions.has(static_cast<expansion>(e)))
-      expansions.items.push_back(json_string(expansion_names[e]));
+      expansions.items.push_back(json_string(expansion_name(static_cast<expansion>(e))));
   d.scalar("turn", num(s.turn));
   d.scalar("active", s.finished ? "null" : num(s.active));
   d.scalar("awaiting", awaiting_text(s));

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "carcassonne/engine/tile_data.hpp"
+#include "carcassonne/protocol/options_doc.hpp"
 #include "web_assets.hpp"
 
 namespace carcassonne::server {
@@ -97,6 +98,18 @@ const static_file& tiles_json() {
   return file;
 }
 
+// The expansions and their rule options, from the registry's modules (options_doc.hpp).
+const static_file& options_json() {
+  static const static_file file = [] {
+    static_file f;
+    f.content = protocol::options_catalogue().dump();
+    f.content_type = "application/json";
+    f.etag = etag_of(f.content);
+    return f;
+  }();
+  return file;
+}
+
 bool etag_matches(std::string_view if_none_match, std::string_view etag) {
   if (if_none_match.empty()) return false;
   if (if_none_match.find('*') != std::string_view::npos) return true;
@@ -109,6 +122,7 @@ std::optional<static_file> find_static_file(std::string_view target, const std::
   if (const auto q = target.find('?'); q != std::string_view::npos) target = target.substr(0, q);
   if (target == "/" || target == "/index.html") return web_file("index.html", web_root);
   if (target == "/api/tiles") return tiles_json();
+  if (target == "/api/options") return options_json();
   constexpr std::string_view prefix = "/static/";
   if (target.starts_with(prefix)) return web_file(target.substr(prefix.size()), web_root);
   return std::nullopt;

@@ -3,6 +3,7 @@
 //   GET /             index.html
 //   GET /static/PATH  server/web/PATH (JavaScript modules, CSS, images)
 //   GET /api/tiles    the engine's own tile catalogue (engine/data/tiles/*.json, as embedded)
+//   GET /api/options  the expansions and their rule options, with labels (options_doc.hpp)
 // Every answer carries an ETag and Cache-Control: no-cache; If-None-Match gives 304.
 #pragma once
 #include <optional>

@@ -8,7 +8,9 @@
 #include <regex>
 #include <set>
 
+#include "carcassonne/engine/tile_data.hpp"
 #include "carcassonne/engine/tiles.hpp"
+#include "carcassonne/protocol/options_doc.hpp"
 #include "e2e_client.hpp"
 
 using namespace e2e;
@@ -111,6 +113,19 @@ TEST_CASE("web page: ETag and If-None-Match, HEAD, query strings, and nothing ou
   CHECK(header(http_get(port, "/api/rooms"), "cache-control") == "no-store");
 }
 
+TEST_CASE("web page: /api/options is the registry's vocabulary, cached like the catalogue") {
+  test_server server;
+  const auto r = http_get(server.port(), "/api/options");
+  REQUIRE(r.status == 200);
+  CHECK(header(r, "content-type") == "application/json");
+  CHECK(!header(r, "etag").empty());
+  const auto doc = json::parse(r.body);
+  CHECK(doc == carcassonne::protocol::options_catalogue());
+  CHECK(doc["expansions"].size() == 5);
+  CHECK(http_get(server.port(), "/api/options", {{"If-None-Match", header(r, "etag")}}).status ==
+        304);
+}
+
 TEST_CASE("web page: /api/tiles is the engine's own catalogue") {
   test_server server;
   const auto r = http_get(server.port(), "/api/tiles");
@@ -120,14 +135,17 @@ TEST_CASE("web page: /api/tiles is the engine's own catalogue") {
   const auto doc = json::parse(r.body);
   CHECK(doc["format"] == "carcassonne-tiles/1");
   const auto& engine = carcassonne::tiles().types();
-  REQUIRE(doc["tiles"].size() == engine.size());
-  for (std::size_t i = 0; i < engine.size(); ++i) {
+  // Every tile of engine/data/tiles (those sets come first); a test's expansion adds none here.
+  std::size_t embedded = 0;
+  for (const auto& t : engine) embedded += t.set < carcassonne::data::embedded_tile_sets().size();
+  REQUIRE(doc["tiles"].size() == embedded);
+  for (std::size_t i = 0; i < embedded; ++i) {
     const auto& t = doc["tiles"][i];
     CAPTURE(engine[i].id);
     CHECK(t["id"] == engine[i].id);
     CHECK(t["count"] == engine[i].count);
     CHECK(t["features"].size() == engine[i].segments.size());
-    CHECK(t["set"] == carcassonne::tile_set_names[static_cast<int>(engine[i].set)]);
+    CHECK(t["set"] == carcassonne::tiles().set_names()[engine[i].set]);
   }
 }
 

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "carcassonne/engine/bot.hpp"
+#include "peasant_revolts/peasant_revolts.hpp"
 
 using namespace carcassonne;
 
@@ -16,7 +17,7 @@ namespace {
 
 expansion_set all_five() {
   expansion_set e;
-  for (int i = 0; i < expansion_count; ++i) e.add(static_cast<expansion>(i));
+  for (int i = 0; i < player_expansion_count; ++i) e.add(static_cast<expansion>(i));
   return e;
 }
 
@@ -96,7 +97,7 @@ TEST_CASE("information set: the tile under a hill and the tiles set aside by the
   std::iter_swap(other, b.out_of_play.begin());
   // Swap a set-aside revolt tile with a different revolt tile of the supply (if any is left).
   auto revolt = std::find_if(b.supply.begin() + b.next_draw, b.supply.end(), [&](tile_type_id t) {
-    return tiles()[t].set == tile_set::peasant_revolts && t != b.ext.peasant_revolts.set_aside[0];
+    return peasant_revolts::is_revolt_tile(t) && t != b.ext.peasant_revolts.set_aside[0];
   });
   if (revolt != b.supply.end()) std::iter_swap(revolt, b.ext.peasant_revolts.set_aside.begin());
   // The drawn part of the supply records which tile went under the hill: it must not leak.
@@ -186,9 +187,9 @@ TEST_CASE("bots are deterministic for a seed and respect the playout budget and 
 
 TEST_CASE("every level plays only legal moves, in every expansion mix, also for another seat") {
   int bunny_decisions = 0, games = 0;
-  for (int bits = 0; bits < (1 << expansion_count); ++bits) {
+  for (int bits = 0; bits < (1 << player_expansion_count); ++bits) {
     game_setup setup;
-    for (int i = 0; i < expansion_count; ++i)
+    for (int i = 0; i < player_expansion_count; ++i)
       if (bits >> i & 1) setup.expansions.add(static_cast<expansion>(i));
     setup.seats = 2 + bits % 2;
     setup.seed = "legal/" + std::to_string(bits);

@@ -13,23 +13,28 @@
 using namespace carcassonne;
 
 TEST_CASE("tile counts per set match tiles.md") {
-  std::map<tile_set, std::pair<int, int>> per_set;  // types, tiles
+  std::map<std::string, std::pair<int, int>> per_set;  // types, tiles
   int pennants_base = 0, monasteries_base = 0;
   for (const auto& t : tiles().types()) {
-    auto& [types, count] = per_set[t.set];
+    auto& [types, count] = per_set[tiles().set_names()[t.set]];
     ++types;
     count += t.count;
-    if (t.set == tile_set::base) {
+    if (t.set == base_tile_set) {
       pennants_base += t.pennants * t.count;
       monasteries_base += (t.monastery >= 0) * t.count;
     }
   }
-  CHECK(per_set[tile_set::base] == std::pair{24, 72});
-  CHECK(per_set[tile_set::hills_and_sheep] == std::pair{16, 18});
-  CHECK(per_set[tile_set::festival] == std::pair{10, 10});
-  CHECK(per_set[tile_set::peasant_revolts] == std::pair{12, 12});
-  CHECK(per_set[tile_set::easter] == std::pair{22, 22});
-  CHECK(tiles().types().size() == 84);
+  CHECK(per_set["base"] == std::pair{24, 72});
+  CHECK(per_set["hills_and_sheep"] == std::pair{16, 18});
+  CHECK(per_set["festival"] == std::pair{10, 10});
+  CHECK(per_set["peasant_revolts"] == std::pair{12, 12});
+  CHECK(per_set["easter"] == std::pair{22, 22});
+  // The sets of engine/data/tiles come first, in supply order; a test's expansion may add more.
+  const std::vector<std::string> embedded{"base", "hills_and_sheep", "festival", "peasant_revolts",
+                                          "easter"};
+  REQUIRE(tiles().set_names().size() >= embedded.size());
+  CHECK(std::vector<std::string>(tiles().set_names().begin(), tiles().set_names().begin() + 5) ==
+        embedded);
   CHECK(pennants_base == 10);
   CHECK(monasteries_base == 6);
   CHECK(tiles()[tiles().start_tile()].id == "BA/RCr");
@@ -131,7 +136,7 @@ TEST_CASE("the embedded data equals the shared reference catalogue") {
       REQUIRE_MESSAGE(id.has_value(), t.at("id"));
       const auto& mine = tiles()[*id];
       CAPTURE(mine.id);
-      CHECK(tile_set_names[static_cast<int>(mine.set)] == set);
+      CHECK(tiles().set_names()[mine.set] == set);
       CHECK(mine.count == t.at("count").get<int>());
       CHECK(mine.segments.size() == t.at("features").size());
       for (std::size_t i = 0; i < mine.segments.size(); ++i) {

@@ -236,11 +236,11 @@ TEST_CASE("setup: 3 of the 12 revolt tiles are set aside, secretly and by the se
     const auto& aside = s.ext.peasant_revolts.set_aside;
     REQUIRE(aside.size() == 3);
     int in_supply = 0;
-    for (auto t : s.supply) in_supply += tiles()[t].set == tile_set::peasant_revolts;
+    for (auto t : s.supply) in_supply += peasant_revolts::is_revolt_tile(t);
     CHECK(in_supply == 9);
     CHECK(s.supply.size() == 71 + 9);
     for (auto t : aside) {
-      CHECK(tiles()[t].set == tile_set::peasant_revolts);
+      CHECK(peasant_revolts::is_revolt_tile(t));
       CHECK(std::count(s.supply.begin(), s.supply.end(), t) == 0);
     }
     seen.insert(aside);

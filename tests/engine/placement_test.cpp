@@ -83,7 +83,7 @@ TEST_CASE("placement errors: mismatching side, corner contact, occupied square, 
 
 TEST_CASE("legal_actions lists exactly the matching placements, and each one applies") {
   for (const auto& t : tiles().types()) {
-    if (t.set != tile_set::base) continue;
+    if (t.set != base_tile_set) continue;
     CAPTURE(t.id);
     position p(2, {t.id, "BA/RFr"});
     small_board(p);

@@ -5,6 +5,8 @@
 #include <string>
 
 #include "carcassonne/engine/game.hpp"
+#include "easter/options.hpp"
+#include "peasant_revolts/options.hpp"
 
 using namespace carcassonne;
 
@@ -222,7 +224,7 @@ TEST_CASE("random games with the Gifts, alone and with the others") {
 
 TEST_CASE("random games with all five expansions together") {
   game_setup setup;
-  for (int e = 0; e < expansion_count; ++e) setup.expansions.add(static_cast<expansion>(e));
+  for (int e = 0; e < player_expansion_count; ++e) setup.expansions.add(static_cast<expansion>(e));
   const auto [played, refused] = random_games(setup, 1, "all5");
   CHECK(played == 5);
   CHECK(refused > 200);
@@ -342,11 +344,14 @@ TEST_CASE("setup errors") {
 
 TEST_CASE("rule options: names, values, booleans") {
   rule_options o;
-  CHECK(o.get(option::easter_variant) == 0);
+  CHECK(easter::variant_option(o) == easter::variant_rule::hig);
+  CHECK(peasant_revolts::extra_draws_revolt(o));
   CHECK(o.set("easter.variant", std::string_view("original")).ok());
-  CHECK(o.get(option::easter_variant) == 1);
+  CHECK(easter::variant_option(o) == easter::variant_rule::original);
   CHECK(o.set("revolts.extra_draws_trigger", false).ok());
-  CHECK(o.get(option::revolts_extra_draws_trigger) == 1);
+  CHECK(!peasant_revolts::extra_draws_revolt(o));
+  CHECK(o.set("revolts.extra_draws_trigger", true).ok());
+  CHECK(peasant_revolts::extra_draws_revolt(o));
   CHECK(o.set("nope", true).err().code == error_code::unknown_option);
   CHECK(o.set("easter.variant", std::string_view("x")).err().code == error_code::bad_option_value);
   CHECK(o.set("easter.variant", true).err().code == error_code::bad_option_value);

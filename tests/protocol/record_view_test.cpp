@@ -5,6 +5,7 @@
 #include "carcassonne/protocol/json_codec.hpp"
 #include "carcassonne/protocol/record.hpp"
 #include "carcassonne/protocol/view.hpp"
+#include "easter/options.hpp"
 #include "protocol_support.hpp"
 
 using namespace carcassonne;
@@ -44,7 +45,7 @@ TEST_CASE("parse_record reads setup and moves") {
   CHECK(*rec.setup.script.deck ==
         std::vector<tile_type_id>{*tiles().find("BA/RFr"), *tiles().find("BA/Cccc+")});
   CHECK(rec.moves.size() == 1);
-  CHECK(rec.setup.options.get(option::easter_hops) == 1);
+  CHECK(easter::hops_option(rec.setup.options) == easter::hops_rule::fixed_2);
 
   const json back = record_to_json(rec);
   CHECK(back["format"] == "carcassonne-record/1");

@@ -6,6 +6,7 @@
 
 #include "easter.hpp"
 #include "geometry.hpp"
+#include "options.hpp"
 
 namespace carcassonne::easter::detail {
 
@@ -16,7 +17,7 @@ void emit(event_log* events, event e) {
 }
 
 bool original_variant(const game_state& s) {
-  return s.options.get(option::easter_variant) == 1;
+  return variant_option(s.options) == variant_rule::original;
 }
 
 void put_bunny(game_state& s, square_pos at, event_log* events) {
@@ -63,7 +64,7 @@ void paths(const game_state& s, square_pos from, move& m, std::vector<move>& out
 // The die of the current go (§1: uniform over 1-3), or the scripted roll; 2 without a die.
 std::uint8_t roll_die(game_state& s, event_log* events) {
   auto& st = s.ext.easter;
-  if (s.options.get(option::easter_hops) == 1) return 2;  // E-8 "fixed_2": no die
+  if (hops_option(s.options) == hops_rule::fixed_2) return 2;  // E-8 "fixed_2": no die
   std::uint8_t roll = 1;
   if (!st.scripted) {
     roll = static_cast<std::uint8_t>(s.random.below(3) + 1);

@@ -4,6 +4,7 @@
 
 #include "easter.hpp"
 #include "geometry.hpp"
+#include "options.hpp"
 
 namespace carcassonne::easter::detail {
 
@@ -16,7 +17,7 @@ void emit(event_log* events, event e) {
 // E-7: every follower, and the shepherd with easter.shepherd_eggs = true (Hills & Sheep), is
 // worth one egg to its owner; the bunny is no figure of the board.
 bool lays_egg(const game_state& s, const figure_on_board& f) {
-  return f.type == figure_type::meeple || s.options.get(option::easter_shepherd_eggs) == 0;
+  return f.type == figure_type::meeple || shepherds_collect_eggs(s.options);
 }
 
 // Adds one egg per figure on the tile at each board index of `tiles` to `per_seat`.
@@ -120,8 +121,8 @@ void egg_points(game_state& s, event_log* events) {
       second = std::max(second, eggs[seat]);
   }
   award(s, first, 10, events);
-  if (s.options.get(option::easter_variant) == 1 && s.seats < 3) return;
-  if (s.options.get(option::easter_second_place) == 1 && at_first > 1) return;
+  if (variant_option(s.options) == variant_rule::original && s.seats < 3) return;
+  if (second_place_option(s.options) == second_place_rule::competition && at_first > 1) return;
   if (second > 0) award(s, second, 5, events);
 }
 

@@ -3,16 +3,17 @@
 #include <string>
 
 #include "easter.hpp"
+#include "options.hpp"
 
 namespace carcassonne::easter {
 
 namespace {
 
 bool original_variant(const game_state& s) {
-  return s.options.get(option::easter_variant) == 1;
+  return variant_option(s.options) == variant_rule::original;
 }
 bool nests_during_scoring(const game_state& s) {
-  return s.options.get(option::easter_nest_timing) == 1;
+  return nest_timing_option(s.options) == nest_timing_rule::during_scoring;
 }
 
 // §2: the bunny off the board, 0 eggs each; setup.script.dice fixes the rolls ("1", "2", "3").
@@ -62,7 +63,7 @@ bool run_step(game_state& s, turn_step step, event_log* events) {
 // if the copy needed one. Nothing is rolled early, so a record may end just before a roll.
 status precheck(const game_state& s, const move& m) {
   const auto& st = s.ext.easter;
-  if (!st.scripted || st.trial || s.options.get(option::easter_hops) == 1) return {};
+  if (!st.scripted || st.trial || hops_option(s.options) == hops_rule::fixed_2) return {};
   const int left = static_cast<int>(st.script.size()) - st.script_next;
   const int most = s.awaiting == decision::bunny ? st.goes_left - 1 : s.seats;
   if (left >= most) return {};
@@ -93,6 +94,10 @@ status check_invariants(const game_state& s) {
 
 const expansion_module module{
     .id = expansion::easter,
+    .name = "easter",
+    .label = "Easter in Carcassonne",
+    .options = options,
+    .tile_set = "easter",
     .setup = setup,
     .tile_placed = tile_placed,
     .extra_moves = detail::bunny_moves,

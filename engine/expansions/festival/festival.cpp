@@ -7,6 +7,7 @@
 
 #include "carcassonne/engine/scoring.hpp"
 #include "hills_and_sheep/hills_and_sheep.hpp"
+#include "options.hpp"
 
 namespace carcassonne::festival {
 
@@ -24,7 +25,8 @@ move return_move(const game_state& s, const figure_on_board& f) {
 // F-1: festival.return_scope "any_figure" (followers and the shepherd) or "followers_only".
 bool returnable(const game_state& s, const figure_on_board& f) {
   if (f.seat != s.active) return false;
-  return f.type == figure_type::meeple || s.options.get(option::festival_return_scope) == 0;
+  return f.type == figure_type::meeple ||
+         return_scope_option(s.options) == return_scope_rule::any_figure;
 }
 
 void return_moves(const game_state& s, std::vector<move>& out) {
@@ -56,6 +58,10 @@ bool apply_return(game_state& s, const move& m, event_log* events) {
 
 const expansion_module module{
     .id = expansion::festival,
+    .name = "festival",
+    .label = "The Festival",
+    .options = options,
+    .tile_set = "festival",
     .extra_moves = return_moves,
     .apply_move = apply_return,
 };

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "carcassonne/engine/scoring.hpp"
+#include "options.hpp"
 #include "turn.hpp"
 
 namespace carcassonne::gifts {
@@ -59,7 +60,7 @@ status check_script(const game_state& s) {
 bool earns_gift(const game_state& s) {
   const auto& pt = s.board.placed()[s.placed];
   const auto& t = tiles()[pt.type];
-  const bool tiebreak = s.options.get(option::gifts_receipt_owners) == 0;
+  const bool tiebreak = receipt_owners_option(s.options) == receipt_owners_rule::with_tiebreak;
   for (std::size_t i = 0; i < t.segments.size(); ++i) {
     const auto kind = t.segments[i].kind;
     if (kind != feature_kind::road && kind != feature_kind::city) continue;
@@ -216,6 +217,9 @@ void draw_extra_tile(game_state& s, event_log* events) {
 
 const expansion_module module{
     .id = expansion::gifts,
+    .name = "gifts",
+    .label = "The Gifts",
+    .options = options,
     .setup = setup,
     .tile_drawn = nullptr,
     .tile_placed = tile_placed,

@@ -2,6 +2,7 @@
 #include <algorithm>
 
 #include "hills_and_sheep.hpp"
+#include "options.hpp"
 
 namespace carcassonne::hills_and_sheep::detail {
 
@@ -15,7 +16,7 @@ bool on_hill(const game_state& s, segment_t seg) {
 // (H-8); nothing when the supply is empty or with hills.under_tile = "none".
 void hide_tile_under_hill(game_state& s, event_log* events) {
   if (!tiles()[s.board.placed()[s.placed].type].hill) return;
-  if (s.options.get(option::hills_under_tile) != 0 || s.tiles_left() == 0) return;
+  if (under_tile_option(s.options) != under_tile_rule::from_supply || s.tiles_left() == 0) return;
   s.out_of_play.push_back(s.supply[s.next_draw++]);
   if (events) events->push_back(event{.type = event_type::tile_hidden, .seat = s.active});
 }
@@ -27,7 +28,7 @@ std::uint8_t hill_tiebreak(const game_state& s, segment_t root, std::uint8_t tie
     if (f.type == figure_type::meeple && (tied >> f.seat & 1) &&
         s.features.root(f.segment) == root && on_hill(s, f.segment))
       ++on_hills[f.seat];
-  const bool count_rule = s.options.get(option::hills_tiebreak) == 1;
+  const bool count_rule = hill_tiebreak_option(s.options) == hill_tiebreak_rule::count_on_hill;
   int best = 0;
   for (int seat = 0; seat < max_seats; ++seat) best = std::max(best, on_hills[seat]);
   if (best == 0) return tied;  // nobody tied stands on a hill: the tie stays

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "hills_and_sheep.hpp"
+#include "options.hpp"
 
 namespace carcassonne::hills_and_sheep {
 
@@ -33,6 +34,10 @@ status precheck(const game_state& s, const move& m) {
 
 const expansion_module module{
     .id = expansion::hills_and_sheep,
+    .name = "hills_and_sheep",
+    .label = "Hills & Sheep",
+    .options = options,
+    .tile_set = "hills_and_sheep",
     .setup = setup,
     .tile_placed = detail::hide_tile_under_hill,
     .extra_moves = detail::shepherd_moves,

@@ -4,7 +4,9 @@
 #include <string>
 
 #include "carcassonne/engine/scoring.hpp"
+#include "festival/options.hpp"
 #include "hills_and_sheep.hpp"
+#include "options.hpp"
 
 namespace carcassonne::hills_and_sheep {
 
@@ -132,7 +134,7 @@ void grow(game_state& s, int seat, event_log* events) {
 
 // §4.5, step 10(ii): every flock on a closed field is scored at once (H-2 "score_immediately").
 void score_closed_fields(game_state& s, event_log* events) {
-  if (s.options.get(option::sheep_closed_field) != 0) return;
+  if (closed_field_option(s.options) != closed_field_rule::score_immediately) return;
   for (int seat = 0; seat < s.seats; ++seat) {  // a scored flock takes its other shepherds along
     if (!on_board(s, seat)) continue;
     const auto root = shepherd_field(s, seat);
@@ -297,7 +299,8 @@ void return_shepherd(game_state& s, int seat, event_log* events) {
         st.flock[other][k] = static_cast<std::uint8_t>(st.flock[other][k] + tokens[k]);
       return;
     }
-  if (s.options.get(option::festival_shepherd_flock) == 1) {  // "stays": ownerless on the field
+  if (festival::shepherd_flock_option(s.options) ==
+      festival::shepherd_flock_rule::stays) {  // "stays": ownerless on the field
     st.ownerless.push_back(ownerless_flock{seg, tokens});
     return;
   }

@@ -6,9 +6,15 @@
 #include <string>
 
 #include "carcassonne/engine/scoring.hpp"
+#include "options.hpp"
 #include "turn.hpp"
 
 namespace carcassonne::peasant_revolts {
+
+bool is_revolt_tile(tile_type_id t) {
+  static const auto revolt_set = tiles().find_set(module.tile_set);
+  return tiles()[t].set == revolt_set;
+}
 
 namespace {
 
@@ -47,7 +53,7 @@ status setup(game_state& s, const game_setup& g) {
       return make_error(error_code::bad_script, "script.revolt_removed names exactly 3 tiles");
     for (const auto& id : it->second) {
       const auto t = tiles().find(id);
-      if (!t || tiles()[*t].set != tile_set::peasant_revolts)
+      if (!t || !is_revolt_tile(*t))
         return make_error(error_code::bad_script,
                           "script.revolt_removed: '" + id + "' is not a Peasant Revolts tile");
       if (std::find(st.set_aside.begin(), st.set_aside.end(), *t) != st.set_aside.end())
@@ -59,7 +65,7 @@ status setup(game_state& s, const game_setup& g) {
     // before the supply is: the first three are set aside (docs/randomness.md).
     std::vector<std::uint8_t> revolt_tiles;
     for (auto t : s.supply)
-      if (tiles()[t].set == tile_set::peasant_revolts) revolt_tiles.push_back(t);
+      if (is_revolt_tile(t)) revolt_tiles.push_back(t);
     s.random.shuffle(std::span<std::uint8_t>(revolt_tiles));
     st.set_aside.assign(
         revolt_tiles.begin(),
@@ -78,7 +84,7 @@ void revolt(game_state& s, event_log* events) {
   const auto symbol = tiles()[s.drawn].revolt;
   if (symbol == revolt_symbol::none) return;
   // a Take 2 extra draw revolts unless revolts.extra_draws_trigger is false.
-  if (s.ext.gifts.drawing_extra && s.options.get(option::revolts_extra_draws_trigger) == 1) return;
+  if (s.ext.gifts.drawing_extra && !extra_draws_revolt(s.options)) return;
   const auto k = symbol == revolt_symbol::city   ? feature_kind::city
                  : symbol == revolt_symbol::road ? feature_kind::road
                                                  : feature_kind::monastery;
@@ -113,7 +119,7 @@ void revolt(game_state& s, event_log* events) {
 // §4.2 / R-1: protect-for-2 is open when no figure (or, with "no_follower_deployed", no
 // follower) was deployed in step 8.
 bool may_protect_for_2(const game_state& s) {
-  const int blocking = s.options.get(option::revolts_protect_for_2) == 0
+  const int blocking = protect_for_2_option(s.options) == protect_for_2_rule::no_figure_deployed
                            ? 0xFF
                            : 1 << static_cast<int>(figure_type::meeple);
   return (s.deployed & blocking) == 0;
@@ -194,6 +200,10 @@ void protect(game_state& s, std::size_t index, int points, event_log* events) {
 
 const expansion_module module{
     .id = expansion::peasant_revolts,
+    .name = "peasant_revolts",
+    .label = "The Peasant Revolts",
+    .options = options,
+    .tile_set = "peasant_revolts",
     .setup = setup,
     .tile_drawn = revolt,
     .extra_moves = protection_moves,

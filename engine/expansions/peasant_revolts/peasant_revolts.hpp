@@ -8,6 +8,9 @@ namespace carcassonne::peasant_revolts {
 
 extern const expansion_module module;
 
+// The tile belongs to the Peasant Revolts set (the revolt tiles).
+bool is_revolt_tile(tile_type_id t);
+
 // Whether a figure on the board is a protected (lying) follower.
 inline bool is_protected(const figure_on_board& f) {
   return f.mark & protected_mark;

@@ -5,7 +5,8 @@
 // Markers and figures keep a size on the screen whatever the zoom (a choice is at least 44 px
 // across); markers too close to tell apart are drawn as one magnifier that zooms in on them.
 import { el, svg, clear } from './dom.js';
-import { tileNode, featurePoint, figureShape, sheepShape, bunnyShape, markerIcon } from './tiles_svg.js';
+import { tileNode, featurePoint, figureShape, markerIcon } from './tiles_svg.js';
+import { expansionsOf } from './expansions.js';
 import { seatColour } from './names.js';
 
 const UNIT = 100;  // one square, in SVG units
@@ -250,21 +251,8 @@ export class Board extends EventTarget {
       L.figures.append(g);
     }
     this.knownFigures = seenFigures;
-    for (const flock of game.flocks ?? []) {
-      const t = this.tiles.get(`${flock.x},${flock.y}`);
-      if (!t) continue;
-      const [px, py] = featurePoint(flock.x, flock.y, t.tile, t.rotation, flock.feature);
-      L.figures.append(svg('g', { transform: `translate(${px + 14 * grow} ${py + 10 * grow}) scale(${grow})`, class: 'flock' },
-        svg('title', { text: `flock: ${flock.sheep} sheep` }), sheepShape(flock.sheep)));
-    }
-    if (game.bunny) {
-      L.figures.append(svg('g', { class: 'bunny-figure', transform: `translate(${game.bunny.x * UNIT + 80} ${game.bunny.y * UNIT + 22}) scale(${grow})` },
-        svg('title', { text: 'the bunny' }), svg('circle', { r: 13, fill: 'rgba(255,255,255,.75)' }), bunnyShape(1.2)));
-    }
-    if (game.bunny_go?.visited?.length > 1) {
-      const pts = game.bunny_go.visited.map(([x, y]) => `${x * UNIT + 50},${y * UNIT + 50}`).join(' ');
-      L.figures.append(svg('polyline', { class: 'bunny-path', points: pts }));
-    }
+    const board = { tiles: this.tiles, layers: L, grow, unit: UNIT };
+    for (const x of expansionsOf(game)) x.drawFigures?.(game, board);
   }
 
   emit(type, detail) { this.dispatchEvent(new CustomEvent(type, { detail })); }

@@ -4,6 +4,7 @@
 import { el, clear } from './dom.js';
 import { Connection } from './protocol.js';
 import { loadCatalogue } from './tiles_svg.js';
+import { loadVocabulary } from './names.js';
 import { renderLobby } from './lobby.js';
 import { renderWaitingRoom } from './room.js';
 import { GameScreen } from './game.js';
@@ -171,9 +172,9 @@ window.carcassonne = { conn };
 installFairness(conn);
 
 try {
-  await loadCatalogue();
+  await Promise.all([loadCatalogue(), loadVocabulary()]);
 } catch (e) {
-  message(`The tile catalogue could not be loaded (${e.message}). Reload the page.`, false);
+  message(`The tile catalogue or the options could not be loaded (${e.message}). Reload the page.`, false);
   throw e;
 }
 conn.connect();

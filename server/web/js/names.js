@@ -1,41 +1,23 @@
-// Words for the game's ids: expansions, their rule options (docs/options.md), gift cards,
+// Words for the game's ids: expansions and their rule options (from the server), gift cards,
 // feature kinds, and the seats' colours.
 
-export const EXPANSIONS = [
-  ['hills_and_sheep', 'Hills & Sheep'],
-  ['gifts', 'The Gifts'],
-  ['peasant_revolts', 'The Peasant Revolts'],
-  ['easter', 'Easter in Carcassonne'],
-  ['festival', 'The Festival'],
-];
+// The expansions and their rule options come from the server (/api/options, the engine's
+// modules): [id, label] pairs, and every option with its expansion, label, values (the default
+// first) and their words. Filled once by loadVocabulary() before the page renders.
+export const EXPANSIONS = [];
+export const OPTIONS = [];
 export const expansionName = (id) => EXPANSIONS.find(([k]) => k === id)?.[1] ?? id;
 
-// Every rule option, its values (the default first) and which expansion it belongs to.
-export const OPTIONS = [
-  { id: 'hills.tiebreak', expansion: 'hills_and_sheep', label: 'Hill tie-break', values: ['any_on_hill', 'count_on_hill'],
-    words: ['a follower on a hill wins a tie', 'most followers on hills win a tie'] },
-  { id: 'hills.under_tile', expansion: 'hills_and_sheep', label: 'Tile under a hill', values: ['from_supply', 'none'],
-    words: ['one from the supply', 'none'] },
-  { id: 'sheep.closed_field', expansion: 'hills_and_sheep', label: 'Flock on a closed field', values: ['score_immediately', 'wait'],
-    words: ['scores at once', 'waits for Gather'] },
-  { id: 'gifts.receipt_owners', expansion: 'gifts', label: 'Who owns a feature for a gift', values: ['with_tiebreak', 'followers_only'],
-    words: ['majority, ties broken', 'followers only'] },
-  { id: 'revolts.protect_for_2', expansion: 'peasant_revolts', label: 'Protection for 2 blocked by', values: ['no_figure_deployed', 'no_follower_deployed'],
-    words: ['any figure placed', 'a follower placed'] },
-  { id: 'revolts.extra_draws_trigger', expansion: 'peasant_revolts', label: 'Take 2 extra draws revolt', values: [true, false],
-    words: ['yes', 'no'] },
-  { id: 'easter.variant', expansion: 'easter', label: 'Rules', values: ['hig', 'original'], words: ['HiG edition', 'original'] },
-  { id: 'easter.nest_timing', expansion: 'easter', label: 'Nest scoring', values: ['after_scoring', 'during_scoring'],
-    words: ['after the other scoring', 'with the other scoring'] },
-  { id: 'easter.hops', expansion: 'easter', label: 'Bunny hops', values: ['die', 'fixed_2'], words: ['roll a die', 'always 2'] },
-  { id: 'easter.second_place', expansion: 'easter', label: 'Second place for eggs', values: ['dense', 'competition'],
-    words: ['next best count', 'after the tied first'] },
-  { id: 'easter.shepherd_eggs', expansion: 'easter', label: 'Shepherds collect eggs', values: [true, false], words: ['yes', 'no'] },
-  { id: 'festival.return_scope', expansion: 'festival', label: 'Figures taken back', values: ['any_figure', 'followers_only'],
-    words: ['any figure', 'followers only'] },
-  { id: 'festival.shepherd_flock', expansion: 'festival', label: "A returned shepherd's flock", values: ['return_to_bag', 'stays'],
-    words: ['goes back to the bag', 'stays on the field'] },
-];
+export async function loadVocabulary() {
+  if (EXPANSIONS.length) return;
+  const res = await fetch('/api/options');
+  if (!res.ok) throw new Error(`/api/options: HTTP ${res.status}`);
+  const data = await res.json();
+  for (const x of data.expansions) {
+    EXPANSIONS.push([x.id, x.label]);
+    for (const o of x.options) OPTIONS.push({ ...o, expansion: x.id });
+  }
+}
 // An option's value in words, as the lobby's menus show it.
 export const optionWords = (o, i) => `${o.words?.[i] ?? String(o.values[i])}${i === 0 ? ' (usual)' : ''}`;
 

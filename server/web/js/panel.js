@@ -1,8 +1,9 @@
-// The players panel: each seat's score, followers left, shepherd, eggs, gift cards, whether
-// it is connected, whose turn it is and who must act; your own gift cards; the supply; and,
-// once the game is over, the final scores.
+// The players panel: each seat's score, followers left, whether it is connected, whose turn it
+// is and who must act; the supply; each expansion's own lines (expansions.js); and, once the
+// game is over, the final scores.
 import { el } from './dom.js';
-import { cardName, CARD_HELP, expansionName, seatColour, plural } from './names.js';
+import { expansionName, seatColour, plural } from './names.js';
+import { collect } from './expansions.js';
 import { CATEGORIES } from './score_breakdown.js';
 import { seatBotMark } from './bots.js';
 
@@ -15,9 +16,7 @@ export function renderPanel(view, { me, breakdown = null, final = true }) {
   const connected = (seat) => room.seats.find((s) => s.seat === seat)?.connected;
   const players = el('ul', { class: 'players' }, game.players.map((p) => {
     const details = [el('span', { title: 'followers in supply' }, `${plural(p.supply?.meeple ?? 0, 'follower')} left`)];
-    if (p.supply?.shepherd !== undefined) details.push(el('span', {}, p.supply.shepherd ? 'shepherd in supply' : 'shepherd on the board'));
-    if (game.eggs) details.push(el('span', { class: 'eggs' }, plural(game.eggs[p.seat], 'egg')));
-    if (game.hand_sizes) details.push(el('span', { class: 'gifts', title: 'unopened gift cards' }, plural(game.hand_sizes[p.seat], 'gift card')));
+    details.push(...collect(game, 'seatDetails', p, el));
     if (!connected(p.seat) && game.status === 'playing') details.push(el('span', { class: 'offline' }, 'offline'));
     const earned = breakdown ? Object.entries(breakdown.of(p.seat)).filter(([, v]) => v !== 0) : [];
     const runningBreakdown = earned.length
@@ -34,9 +33,7 @@ export function renderPanel(view, { me, breakdown = null, final = true }) {
   }));
 
   const info = [`turn ${game.turn}`, `${plural(game.tiles_left, 'tile')} left`];
-  if (game.bag !== undefined) info.push(`${game.bag} in the sheep bag`);
-  if (game.gift_deck !== undefined) info.push(`${plural(game.gift_deck, 'gift card')} in the deck`);
-  if (game.set_aside) info.push(`${game.set_aside} revolt tiles set aside`);
+  info.push(...collect(game, 'gameInfo'));
   if (game.discarded?.length) info.push(`discarded: ${game.discarded.join(', ')}`);
   const expansions = game.expansions.length ? game.expansions.map(expansionName).join(', ') : 'base game';
 
@@ -45,12 +42,7 @@ export function renderPanel(view, { me, breakdown = null, final = true }) {
     el('div', { class: 'game-info' }, el('span', {}, expansions),
       room.spectators ? el('span', {}, plural(room.spectators, 'spectator')) : null,
       room.spectator_delay ? el('span', {}, `spectators see ${plural(room.spectator_delay, 'move')} late`) : null)];
-  if (Array.isArray(game.hand)) {
-    parts.push(el('h3', {}, 'Your gift cards'),
-      game.hand.length ? el('div', { class: 'hand' }, game.hand.map((c) => el('span', { class: 'gift-card', title: CARD_HELP[c] }, cardName(c))))
-        : el('p', { class: 'muted' }, 'none'));
-  }
-  if (game.gift_discard?.length) parts.push(el('div', { class: 'game-info' }, `opened: ${game.gift_discard.map(cardName).join(', ')}`));
+  parts.push(...collect(game, 'ownPanel', el));
   if (game.status === 'finished' && final) parts.unshift(finalScores(game, breakdown));
   return el('div', { class: 'panel' }, parts);
 }
@@ -62,16 +54,17 @@ export function finalScores(game, breakdown) {
   const best = ranked[0]?.score;
   const exact = breakdown && game.players.every((p) => breakdown.total(p.seat) === p.score);
   const cats = exact ? breakdown.used().map(([c]) => c) : [];
+  const extra = collect(game, 'finalColumns');
   return el('section', { class: 'final card' }, el('h2', {}, 'Final scores'),
     el('div', { class: 'final-wrap' }, el('table', { class: 'final', dataset: { breakdown: exact ? 'yes' : 'no' } },
       el('thead', {}, el('tr', {}, el('th', {}, '#'), el('th', {}, 'player'), el('th', { class: 'num' }, 'points'),
         cats.map((c) => el('th', { class: 'num cat', dataset: { cat: c }, title: category(c)[1] }, category(c)[2])),
-        game.eggs ? el('th', { class: 'num' }, 'eggs') : null)),
+        extra.map(([head]) => el('th', { class: 'num' }, head)))),
       el('tbody', {}, ranked.map((p) => el('tr', { class: p.score === best ? 'winner' : '', dataset: { seat: p.seat } },
         el('td', {}, String(ranked.findIndex((q) => q.score === p.score) + 1)),
         el('td', {}, el('span', { class: 'swatch', style: `background:${seatColour(p.seat)}` }), ' ', p.name),
         el('td', { class: 'num final-score' }, String(p.score)),
         cats.map((c) => el('td', { class: 'num cat', dataset: { cat: c } }, String(breakdown.of(p.seat)[c] ?? 0))),
-        game.eggs ? el('td', { class: 'num' }, String(game.eggs[p.seat])) : null))))),
+        extra.map(([, cell]) => el('td', { class: 'num' }, cell(p)))))))),
     exact ? el('p', { class: 'muted small-note' }, 'Points by where they came from: ', cats.map((c) => category(c)[1]).join(', '), '.') : null);
 }

@@ -5,6 +5,8 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <span>
+#include <string_view>
 #include <vector>
 
 #include "carcassonne/engine/game.hpp"
@@ -12,7 +14,13 @@
 namespace carcassonne {
 
 struct expansion_module {
-  expansion id;
+  expansion id;                         // its slot in the registry (checked at start)
+  std::string_view name;                // as in setup.expansions
+  std::string_view label;               // for people ("Hills & Sheep")
+  std::span<const option_def> options;  // its rule options (their slots are their places here)
+  std::string_view tile_set;            // the set of tiles it brings into the supply, if any
+  std::string_view tile_data;           // that set as JSON, when it is not in engine/data/tiles
+  bool test_only = false;               // a test's expansion: not offered to clients (/api/options)
   // Setup (README "Setup" 3-4): after the supply is built, before it is shuffled.
   status (*setup)(game_state&, const game_setup&) = nullptr;
   // Step 2: a tile was drawn and shown (every draw, never a tile taken from the supply unseen).
@@ -47,9 +55,11 @@ struct expansion_module {
 
 // The module of an expansion, or nullptr while it is not implemented.
 const expansion_module* find_module(expansion e);
+// Every registered module, in registry order.
+std::span<const expansion_module* const> all_modules();
 // Modules of the expansions in play, in registry order.
 struct module_list {
-  std::array<const expansion_module*, expansion_count> items{};
+  std::array<const expansion_module*, max_expansions> items{};
   int size = 0;
   std::uint8_t run_steps = 0;  // union of the modules' run_steps
   const expansion_module* const* begin() const { return items.data(); }

@@ -16,7 +16,7 @@
 #include "carcassonne/engine/options.hpp"
 #include "carcassonne/engine/rng.hpp"
 #include "carcassonne/engine/tiles.hpp"
-#include "expansion_states.hpp"
+#include "registry.hpp"
 
 namespace carcassonne {
 
@@ -93,7 +93,7 @@ struct game_state {
   bool finished = false;
   std::uint8_t forfeited = 0;  // bit per seat that left the game (forfeit.hpp)
 
-  // Each expansion's own state (engine/expansions/expansion_states.hpp).
+  // Each expansion's own state (engine/expansions/registry.hpp).
   expansion_states ext;
 
   int tiles_left() const { return static_cast<int>(supply.size()) - next_draw; }

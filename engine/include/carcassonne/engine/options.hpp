@@ -1,6 +1,6 @@
-// Expansions in play and rule options (shared/rules/README.md, "Rule options"). Options are kept
-// generically as the index of their chosen value, so each expansion reads its own and the base
-// game needs to know none of them.
+// Expansions in play and rule options (shared/rules/README.md, "Rule options"). Each expansion
+// declares its own options (engine/expansions/<name>/options.hpp) and reads them through its own
+// typed accessors; the base keeps only the index of each chosen value and names none of them.
 #pragma once
 #include <array>
 #include <cstdint>
@@ -12,11 +12,12 @@
 
 namespace carcassonne {
 
-enum class expansion : std::uint8_t { hills_and_sheep, gifts, peasant_revolts, easter, festival };
-inline constexpr int expansion_count = 5;
-inline constexpr std::array<std::string_view, expansion_count> expansion_names{
-    "hills_and_sheep", "gifts", "peasant_revolts", "easter", "festival"};
+// An expansion by its slot in the registry (engine/expansions/registry.hpp names them).
+enum class expansion : std::uint8_t;
+inline constexpr int max_expansions = 8;  // expansion_set's bits
+// The expansion of a name as in setup.expansions, and back (the registry's modules).
 std::optional<expansion> find_expansion(std::string_view name);
+std::string_view expansion_name(expansion e);
 
 class expansion_set {
  public:
@@ -30,44 +31,40 @@ class expansion_set {
   std::uint8_t bits_ = 0;
 };
 
-// Every rule option, in the order of the rules README table.
-enum class option : std::uint8_t {
-  hills_tiebreak,
-  hills_under_tile,
-  sheep_closed_field,
-  gifts_receipt_owners,
-  revolts_protect_for_2,
-  revolts_extra_draws_trigger,
-  easter_variant,
-  easter_nest_timing,
-  easter_hops,
-  easter_second_place,
-  easter_shepherd_eggs,
-  festival_return_scope,
-  festival_shepherd_flock,
-};
-inline constexpr int option_count = 13;
-
-struct option_info {
-  std::string_view name;                   // as in setup.options
+// One rule option as its expansion declares it.
+struct option_def {
+  std::string_view name;                   // as in setup.options ("easter.hops")
+  std::string_view label;                  // for people ("Bunny hops")
   bool boolean;                            // JSON true/false instead of strings
   std::array<std::string_view, 2> values;  // default first
+  std::array<std::string_view, 2> words;   // each value for people
 };
-const option_info& info(option o);
-std::optional<option> find_option(std::string_view name);
+inline constexpr int max_options_per_expansion = 8;
+
+// An option found by name: its expansion, its place in that expansion's table, its definition.
+struct option_ref {
+  expansion owner;
+  int slot = 0;
+  const option_def* def = nullptr;
+};
+std::optional<option_ref> find_option(std::string_view name);  // the registry's
 
 using option_value = std::variant<bool, std::string_view>;
 
 class rule_options {
  public:
-  // Index of the chosen value in info(o).values; 0 is the default.
-  int get(option o) const { return values_[static_cast<int>(o)]; }
+  // The chosen value of an expansion's option as the enum whose enumerators follow the option's
+  // values (default first). Expansions wrap this in named accessors; nothing else calls it.
+  template <class Value>
+  Value read(expansion owner, int slot) const {
+    return static_cast<Value>(values_[static_cast<int>(owner)][slot]);
+  }
   // Sets an option by name and value; unknown_option / bad_option_value otherwise.
   status set(std::string_view name, option_value value);
   friend bool operator==(const rule_options&, const rule_options&) = default;
 
  private:
-  std::array<std::uint8_t, option_count> values_{};
+  std::array<std::array<std::uint8_t, max_options_per_expansion>, max_expansions> values_{};
 };
 
 }  // namespace carcassonne

@@ -14,11 +14,12 @@ namespace carcassonne {
 
 using tile_type_id = std::uint8_t;
 
-// The sets with land tiles, in the fixed order used to build the supply (docs/randomness.md).
-enum class tile_set : std::uint8_t { base, hills_and_sheep, festival, peasant_revolts, easter };
-inline constexpr int tile_set_count = 5;
-inline constexpr std::array<std::string_view, tile_set_count> tile_set_names{
-    "base", "hills_and_sheep", "festival", "peasant_revolts", "easter"};
+// A set of tiles by its place in the catalogue: 0 is the base game's; the others belong to the
+// expansion module that names them (expansion_module::tile_set), in the fixed order used to build
+// the supply (engine/data/tiles in the engine's CMake order, then the modules' own data in registry
+// order; docs/randomness.md).
+using tile_set_id = std::uint8_t;
+inline constexpr tile_set_id base_tile_set = 0;
 
 enum class revolt_symbol : std::uint8_t { none, city, road, monastery };
 
@@ -37,7 +38,7 @@ inline constexpr int max_segments_per_tile = 8;
 
 struct tile_type {
   std::string id;
-  tile_set set{};
+  tile_set_id set = base_tile_set;
   int count = 0;
   int start = 0;  // copies that are the start tile (only BA/RCr)
   std::array<side_kind, 4> sides{};
@@ -69,11 +70,15 @@ class tile_catalogue {
   const tile_type& operator[](tile_type_id id) const { return types_[id]; }
   std::optional<tile_type_id> find(std::string_view id) const;
   tile_type_id start_tile() const { return start_; }
+  // The sets by tile_set_id, by name ("base", "hills_and_sheep", ...).
+  const std::vector<std::string>& set_names() const { return set_names_; }
+  std::optional<tile_set_id> find_set(std::string_view name) const;
 
   static tile_catalogue parse();  // from the embedded data; aborts on a broken data file
 
  private:
   std::vector<tile_type> types_;
+  std::vector<std::string> set_names_;
   tile_type_id start_ = 0;
 };
 

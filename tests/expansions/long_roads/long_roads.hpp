@@ -1,0 +1,24 @@
+// Long Roads, a test-only expansion (proof that an expansion lives in its own folder): two tile
+// types of its own, one option, one rule. A completed road of five segments or more scores a
+// bonus (long_roads.bonus: 5 by default, or 10). Registered in engine/expansions/registry.cpp by
+// one line, hidden from clients' vocabulary (/api/options) as a test's expansion.
+#pragma once
+#include <array>
+
+#include "carcassonne/engine/expansion.hpp"
+
+namespace carcassonne::long_roads {
+
+extern const expansion_module module;
+
+inline constexpr int long_road_segments = 5;
+
+inline constexpr std::array<option_def, 1> options{{
+    {"long_roads.bonus", "Bonus for a long road", false, {"5", "10"}, {"5 points", "10 points"}},
+}};
+enum class bonus_rule : std::uint8_t { five, ten };  // follows the option's values
+inline int bonus_points(const rule_options& o) {
+  return o.read<bonus_rule>(module.id, 0) == bonus_rule::ten ? 10 : 5;
+}
+
+}  // namespace carcassonne::long_roads
