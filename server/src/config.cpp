@@ -170,6 +170,13 @@ const std::vector<setting>& settings() {
       {"--data-dir", "CARCASSONNE_DATA_DIR",
        "directory of the database carcassonne.db, created if missing (default data)",
        [](config& c, const std::string& v) { return !v.empty() && (c.data_dir = v, true); }},
+      {"--store", "CARCASSONNE_STORE",
+       "keep rooms in PostgreSQL instead of the SQLite file: postgresql://user:pass@host/db "
+       "(docs/scaling.md)",
+       [](config& c, const std::string& v) {
+         return (v.starts_with("postgresql://") || v.starts_with("postgres://")) &&
+                (c.store_url = v, true);
+       }},
       {"--journal", "CARCASSONNE_JOURNAL",
        "store every room and accepted move, rebuilt on start: on or off (default on)",
        [](config& c, const std::string& v) {

@@ -85,7 +85,7 @@ server::~server() {
 bool server::open_store(std::string& error) {
   auto& st = *impl_->state;
   if (!st.cfg.journal || st.db) return true;
-  st.db = store::open({st.cfg.database_path(), st.cfg.journal_full_sync}, error);
+  st.db = store::open({st.cfg.store_location(), st.cfg.journal_full_sync}, error);
   if (!st.db) return false;
   st.stats.journal = st.db.get();
   st.rooms.attach_store(st.db.get());
@@ -156,7 +156,7 @@ int run_serve(std::span<const std::string> args, std::ostream& out, std::ostream
   spdlog::set_level(spdlog::level::from_str(cfg->log_level));
   spdlog::set_pattern("%Y-%m-%dT%H:%M:%S.%e %^%l%$ %v");
   if (cfg->journal)
-    spdlog::info("database {}", cfg->database_path());
+    spdlog::info("database {}", redacted_url(cfg->store_location()));
   else
     spdlog::warn("journal off: rooms live in memory only and are lost when the server stops");
   server s(*cfg);
