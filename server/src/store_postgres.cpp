@@ -52,8 +52,10 @@ std::string message_of(PGconn* c) {
   std::string m;
   for (const char ch : std::string(c ? PQerrorMessage(c) : "out of memory")) {
     const bool space = ch == '\n' || ch == '\t' || ch == ' ';
-    if (!space) m += ch;
-    else if (!m.empty() && m.back() != ' ') m += ' ';
+    if (!space)
+      m += ch;
+    else if (!m.empty() && m.back() != ' ')
+      m += ' ';
   }
   if (!m.empty() && m.back() == ' ') m.pop_back();
   return m;
@@ -75,7 +77,8 @@ PGconn* connect(const std::string& url, std::string& error) {
     PQfinish(c);
     return nullptr;
   }
-  PQsetNoticeProcessor(c, [](void*, const char*) {}, nullptr);  // "already exists, skipping"
+  PQsetNoticeProcessor(
+      c, [](void*, const char*) {}, nullptr);  // "already exists, skipping"
   return c;
 }
 
@@ -165,14 +168,14 @@ bool postgres_store::ready_to_write(std::string& error) {
     return r.command_ok() || (error = message_of(write_conn_), false);
   };
   prepared_ =
-      exec(write_conn_,
-           full_sync_ ? "SET synchronous_commit = on" : "SET synchronous_commit = off", error) &&
+      exec(write_conn_, full_sync_ ? "SET synchronous_commit = on" : "SET synchronous_commit = off",
+           error) &&
       prepare("save",
               "INSERT INTO rooms(id, state, meta) VALUES($1, $2, $3) "
               "ON CONFLICT(id) DO UPDATE SET state = EXCLUDED.state, meta = EXCLUDED.meta",
               3) &&
-      prepare("append", "INSERT INTO moves(room, n, move, client_id, seq) VALUES($1, $2, $3, $4, $5)",
-              5) &&
+      prepare("append",
+              "INSERT INTO moves(room, n, move, client_id, seq) VALUES($1, $2, $3, $4, $5)", 5) &&
       prepare("drop_moves", "DELETE FROM moves WHERE room = $1", 1) &&
       prepare("drop_room", "DELETE FROM rooms WHERE id = $1", 1);
   return prepared_;
@@ -254,8 +257,8 @@ std::vector<stored_room> postgres_store::read_rooms(const char* rooms_sql, const
     auto& r = out[found->second];
     if (std::strtoll(PQgetvalue(moves.r, i, 1), nullptr, 10) !=
         static_cast<long long>(r.moves.size()))
-      return error = "room " + r.id + ": journal has a gap at move " +
-                     std::to_string(r.moves.size()),
+      return error =
+                 "room " + r.id + ": journal has a gap at move " + std::to_string(r.moves.size()),
              std::vector<stored_room>{};
     r.moves.push_back(entry_of(moves, i, 1, r.id, error));
     if (!error.empty()) return {};

@@ -15,8 +15,8 @@ using nlohmann::json;
 
 TEST_CASE("PostgreSQL store: an unreachable or newer database is a clear error at open") {
   std::string error;
-  const std::string nowhere = "postgresql://carcassonne:secret@127.0.0.1:" +
-                              std::to_string(free_loopback_port()) + "/none";
+  const std::string nowhere =
+      "postgresql://carcassonne:secret@127.0.0.1:" + std::to_string(free_loopback_port()) + "/none";
   CHECK_FALSE(store::open({nowhere, true}, error));
   CHECK(error.find("cannot connect") != std::string::npos);
   CHECK(error.find("is PostgreSQL running?") != std::string::npos);

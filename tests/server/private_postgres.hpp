@@ -39,10 +39,12 @@ class private_postgres {
   bool start(std::string& why) {
     namespace fs = std::filesystem;
     const std::string bin = find_bin();
-    if (bin.empty()) return why = "PostgreSQL is not installed (scripts/install-deps.sh test)", false;
+    if (bin.empty())
+      return why = "PostgreSQL is not installed (scripts/install-deps.sh test)", false;
     if (::geteuid() == 0) {
       const passwd* pw = ::getpwnam("postgres");
-      if (!pw) return why = "running as root and there is no postgres user to run PostgreSQL", false;
+      if (!pw)
+        return why = "running as root and there is no postgres user to run PostgreSQL", false;
       as_user_ = "runuser -u postgres -- ";
       uid_ = pw->pw_uid;
       gid_ = pw->pw_gid;
@@ -65,7 +67,9 @@ class private_postgres {
   }
 
   // The server stopped at once (as a crash would) and started again, for fault tests.
-  bool kill() { return run(bin_ + "/pg_ctl -D " + (dir_ / "data").string() + " -m immediate stop"); }
+  bool kill() {
+    return run(bin_ + "/pg_ctl -D " + (dir_ / "data").string() + " -m immediate stop");
+  }
   bool restart() { return run_start(); }
 
   void stop() {
@@ -105,8 +109,8 @@ class private_postgres {
   bool run_start() {
     // fsync off: these tests check what is committed, not what survives a power cut.
     return run(bin_ + "/pg_ctl -D " + (dir_ / "data").string() + " -w -t 30 -l " +
-               (dir_ / "server.log").string() + " -o \"-p " + std::to_string(port_) +
-               " -k " + dir_.string() + " -c listen_addresses=127.0.0.1 -c fsync=off\" start");
+               (dir_ / "server.log").string() + " -o \"-p " + std::to_string(port_) + " -k " +
+               dir_.string() + " -c listen_addresses=127.0.0.1 -c fsync=off\" start");
   }
 
   std::filesystem::path dir_;

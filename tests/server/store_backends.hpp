@@ -51,7 +51,8 @@ inline std::vector<store_backend> store_backends() {
                    made.push_back(dir);
                    return (dir / "carcassonne.db").string();
                  }});
-  if (auto* pg = shared_postgres()) out.push_back({"postgresql", [pg] { return pg->fresh_database(); }});
+  if (auto* pg = shared_postgres())
+    out.push_back({"postgresql", [pg] { return pg->fresh_database(); }});
   return out;
 }
 
