@@ -173,7 +173,9 @@ std::unique_ptr<room_directory> room_directory::open(const options& o, std::stri
 room_directory::room_directory(std::unique_ptr<impl> p) : impl_(std::move(p)) {}
 room_directory::~room_directory() = default;
 
-const std::string& room_directory::instance_id() const { return impl_->opts.instance_id; }
+const std::string& room_directory::instance_id() const {
+  return impl_->opts.instance_id;
+}
 
 bool room_directory::reachable() const {
   std::lock_guard lock(impl_->mutex);
@@ -265,8 +267,7 @@ std::optional<instance_info> room_directory::least_loaded(std::string& error) {
   });
 }
 
-std::optional<std::string> room_directory::url_of(const std::string& instance,
-                                                  std::string& error) {
+std::optional<std::string> room_directory::url_of(const std::string& instance, std::string& error) {
   for (const auto& i : instances(error))
     if (i.id == instance) return i.url;
   return std::nullopt;

@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <string>
 
-#include "private_postgres.hpp"  // free_loopback_port
+#include "free_port.hpp"
 
 namespace carcassonne::testing {
 
@@ -36,8 +36,8 @@ class private_redis {
   bool restart() {
     const std::string p = std::to_string(port_);
     if (!run("redis-server --port " + p + " --bind 127.0.0.1 --save '' --appendonly no --dir " +
-             dir_.string() + " --daemonize yes --pidfile " + dir_.string() + "/redis.pid --logfile " +
-             log()))
+             dir_.string() + " --daemonize yes --pidfile " + dir_.string() +
+             "/redis.pid --logfile " + log()))
       return false;
     started_ = true;
     // Daemonized, it forks before it listens: ask until it answers (at most 10 s).

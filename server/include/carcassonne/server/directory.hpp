@@ -23,8 +23,8 @@ struct instance_info {
 
 // A room's lease as Redis holds it.
 struct room_lease {
-  std::string owner;            // instance id
-  std::uint64_t generation = 0; // grows by one at every new owner
+  std::string owner;             // instance id
+  std::uint64_t generation = 0;  // grows by one at every new owner
 };
 
 class room_directory {
