@@ -4,7 +4,7 @@
 set -euo pipefail
 
 packages=(g++ cmake ninja-build libboost1.81-dev nlohmann-json3-dev libspdlog-dev doctest-dev
-          libsqlite3-dev libssl-dev)
+          libsqlite3-dev libssl-dev libpq-dev libhiredis-dev)
 if [ "${1:-build}" = test ]; then
   # the end-to-end tests' extra packages. node-ws: Node's `ws` package for tests/e2e/node_client.mjs
   # (Debian installs it in /usr/share/nodejs; any nodejs >= 18 satisfies it, nodesource's too).
@@ -12,7 +12,10 @@ if [ "${1:-build}" = test ]; then
   # playwright-core (Node >= 20); npm comes with nodesource's nodejs, else from Debian.
   # clang-format: the style check of scripts/check-format.sh (Debian 12's clang-format 14).
   # clang-14, libclang-rt-14-dev: the libFuzzer harnesses of tests/fuzz (-fsanitize=fuzzer).
-  packages+=(nodejs node-ws chromium clang-format clang-14 libclang-rt-14-dev)
+  # postgresql, redis-server: private servers started by the store and cluster tests (initdb and
+  # pg_ctl in a temporary directory, on loopback; docs/scaling.md), never the system services.
+  packages+=(nodejs node-ws chromium clang-format clang-14 libclang-rt-14-dev postgresql
+             redis-server)
   command -v npm >/dev/null || packages+=(npm)
 fi
 

@@ -166,9 +166,10 @@ struct group {
     if (seeded) s["seed"] = "load/" + std::to_string(index) + "/" + std::to_string(generation + 1);
     json e = json::array();
     if (opts->every_mix) {
-      const int mix = (index + generation) % (1 << expansion_count);
-      for (int i = 0; i < expansion_count; ++i)
-        if (mix >> i & 1) e.push_back(std::string(expansion_names[static_cast<std::size_t>(i)]));
+      // The players' expansions only: tests' own sample modules are never offered.
+      const int mix = (index + generation) % (1 << player_expansion_count);
+      for (int i = 0; i < player_expansion_count; ++i)
+        if (mix >> i & 1) e.push_back(std::string(expansion_name(static_cast<expansion>(i))));
     } else {
       for (const auto& x : opts->expansions) e.push_back(x);
     }

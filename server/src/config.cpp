@@ -170,6 +170,33 @@ const std::vector<setting>& settings() {
       {"--data-dir", "CARCASSONNE_DATA_DIR",
        "directory of the database carcassonne.db, created if missing (default data)",
        [](config& c, const std::string& v) { return !v.empty() && (c.data_dir = v, true); }},
+      {"--store", "CARCASSONNE_STORE",
+       "keep rooms in PostgreSQL instead of the SQLite file: postgresql://user:pass@host/db "
+       "(docs/scaling.md)",
+       [](config& c, const std::string& v) {
+         return (v.starts_with("postgresql://") || v.starts_with("postgres://")) &&
+                (c.store_url = v, true);
+       }},
+      {"--redis", "CARCASSONNE_REDIS",
+       "join a cluster: the room directory in Redis at redis://host:port (docs/scaling.md)",
+       [](config& c, const std::string& v) {
+         return v.starts_with("redis://") && (c.redis_url = v, true);
+       }},
+      {"--public-url", "CARCASSONNE_PUBLIC_URL",
+       "this instance's WebSocket URL as clients reach it, in a cluster (default "
+       "ws://ADDRESS:PORT/ws)",
+       [](config& c, const std::string& v) {
+         return (v.starts_with("ws://") || v.starts_with("wss://")) && (c.public_url = v, true);
+       }},
+      {"--instance-id", "CARCASSONNE_INSTANCE_ID",
+       "this instance's name in the cluster: letters, digits, - _ . (default host-PORT)",
+       [](config& c, const std::string& v) {
+         const bool ok = !v.empty() && v.size() <= 64 &&
+                         v.find_first_not_of(
+                             "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                             "0123456789-_.") == std::string::npos;
+         return ok && (c.instance_id = v, true);
+       }},
       {"--journal", "CARCASSONNE_JOURNAL",
        "store every room and accepted move, rebuilt on start: on or off (default on)",
        [](config& c, const std::string& v) {

@@ -114,9 +114,13 @@ class http_session : public std::enable_shared_from_this<http_session> {
     const auto target = full.substr(0, full.find('?'));
     const auto query =
         target.size() < full.size() ? full.substr(target.size() + 1) : std::string_view();
-    if (target == "/healthz")
-      return state_->draining ? text(req, http::status::service_unavailable, "draining\n")
-                              : text(req, http::status::ok, "ok\n");
+    if (target == "/healthz") {
+      if (state_->draining) return text(req, http::status::service_unavailable, "draining\n");
+      // Still serving its rooms: a proxy keeps sending their players here.
+      if (state_->cluster && !state_->cluster->reachable())
+        return text(req, http::status::ok, "degraded: redis unreachable, new rooms refused\n");
+      return text(req, http::status::ok, "ok\n");
+    }
     if (target == "/metrics")
       return text(req, http::status::ok, state_->stats.render(),
                   "text/plain; version=0.0.4; charset=utf-8");

@@ -15,6 +15,7 @@
 #include "carcassonne/server/lobby.hpp"
 #include "carcassonne/server/metrics.hpp"
 #include "carcassonne/server/store.hpp"
+#include "cluster_member.hpp"
 
 namespace carcassonne::server {
 
@@ -37,6 +38,7 @@ struct shared_state {
   metrics stats;
   std::unique_ptr<store> db;  // nullptr when the journal is off; outlives the rooms
   lobby rooms;
+  std::unique_ptr<cluster_member> cluster;  // with --redis: this instance in the room directory
   std::atomic<bool> draining{false};
 
   std::mutex sessions_mutex;

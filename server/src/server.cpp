@@ -1,6 +1,7 @@
 #include "carcassonne/server/server.hpp"
 
 #include <spdlog/spdlog.h>
+#include <unistd.h>
 
 #include <ostream>
 #include <thread>
@@ -72,6 +73,7 @@ struct server::impl {
 server::server(config c) : impl_(std::make_unique<impl>(std::move(c))) {}
 
 server::~server() {
+  impl_->state->cluster.reset();    // no more heartbeats: this instance's leases lapse
   impl_->state->rooms.stop_bots();  // no search reaches a room or the I/O context after this
   // The clocks as they are now: a restart gives nobody back the time since the last move.
   impl_->state->rooms.save_clocks();
@@ -85,7 +87,7 @@ server::~server() {
 bool server::open_store(std::string& error) {
   auto& st = *impl_->state;
   if (!st.cfg.journal || st.db) return true;
-  st.db = store::open({st.cfg.database_path(), st.cfg.journal_full_sync}, error);
+  st.db = store::open({st.cfg.store_location(), st.cfg.journal_full_sync}, error);
   if (!st.db) return false;
   st.stats.journal = st.db.get();
   st.rooms.attach_store(st.db.get());
@@ -108,7 +110,24 @@ bool server::listen(std::string& error) {
                    std::to_string(impl_->state->cfg.port) + ": " + ec.message(),
            false;
   impl_->accept();
+  join_cluster();
   return true;
+}
+
+// With --redis: registered in the room directory under the port actually bound.
+void server::join_cluster() {
+  auto& st = *impl_->state;
+  if (st.cfg.redis_url.empty() || st.cluster) return;
+  char host[256] = "localhost";
+  ::gethostname(host, sizeof host - 1);
+  const auto bound = std::to_string(port());
+  room_directory::options o;
+  o.redis_url = st.cfg.redis_url;
+  o.instance_id = st.cfg.instance_id.empty() ? std::string(host) + "-" + bound : st.cfg.instance_id;
+  o.public_url = st.cfg.public_url.empty() ? "ws://" + std::string(host) + ":" + bound + "/ws"
+                                           : st.cfg.public_url;
+  st.cluster = std::make_unique<cluster_member>(
+      o, [s = impl_->state.get()] { return static_cast<std::int64_t>(s->rooms.size()); });
 }
 
 std::uint16_t server::port() const {
@@ -156,7 +175,7 @@ int run_serve(std::span<const std::string> args, std::ostream& out, std::ostream
   spdlog::set_level(spdlog::level::from_str(cfg->log_level));
   spdlog::set_pattern("%Y-%m-%dT%H:%M:%S.%e %^%l%$ %v");
   if (cfg->journal)
-    spdlog::info("database {}", cfg->database_path());
+    spdlog::info("database {}", redacted_url(cfg->store_location()));
   else
     spdlog::warn("journal off: rooms live in memory only and are lost when the server stops");
   server s(*cfg);

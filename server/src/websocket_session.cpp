@@ -431,10 +431,23 @@ void websocket_session::create_room(const protocol::create_room_msg& m, const nl
   if (!address_->take_room())
     return refuse(metrics::refusal::address_rooms,
                   {"rate_limited", "rooms are created too fast from your address: slow down"});
+  // In a cluster a room exists only once its lease is taken in Redis (docs/scaling.md).
+  const auto no_directory = [&] {
+    state_->stats.rejected("directory_unavailable");
+    send_json(error_message({"directory_unavailable",
+                             "the room directory (Redis) is unreachable: the games under way go "
+                             "on, new rooms are refused until it is back"},
+                            id));
+  };
+  if (state_->cluster && !state_->cluster->reachable()) return no_directory();
   auto made = state_->rooms.create(m, weak_from_this());
   if (!made.entry) {
     state_->stats.rejected(made.error.code);
     return send_json(error_message(made.error, id));
+  }
+  if (state_->cluster && !state_->cluster->claim(made.entry->game_room->id())) {
+    state_->rooms.room_left(made.entry->game_room->id());  // nobody is in it: it goes
+    return no_directory();
   }
   if (m.is_public) {
     public_rooms_.push_back(made.entry->game_room);

@@ -1,6 +1,8 @@
-// Persistence without sockets: the SQLite store, frames held until their write is durable, and
-// rooms rebuilt from the journal with their seats, tokens and answered move ids.
+// Persistence without sockets: the store (SQLite and PostgreSQL alike), frames held until their
+// write is durable, and rooms rebuilt from the journal with their seats, tokens and answered move
+// ids.
 #include <doctest/doctest.h>
+#include <sqlite3.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -11,6 +13,7 @@
 #include "carcassonne/protocol/record.hpp"
 #include "fake_client.hpp"
 #include "sha256.hpp"
+#include "store_backends.hpp"
 #include "strand_queue.hpp"
 #include "temp_dir.hpp"
 
@@ -21,6 +24,7 @@ using namespace carcassonne;
 using namespace carcassonne::server;
 using carcassonne::testing::fake_client;
 using carcassonne::testing::make_client;
+using carcassonne::testing::store_backends;
 using namespace carcassonne::testing::messages;
 using nlohmann::json;
 namespace fs = std::filesystem;
@@ -69,51 +73,52 @@ TEST_CASE("sha256 test vectors (FIPS 180-4)") {
 }
 
 TEST_CASE("the store keeps rooms and journals across reopening, in order") {
-  temp_dir dir;
-  {
-    auto s = open_store(dir.db());
-    s->submit(save_room_write{"a", room_state::playing, R"({"k":1})"}, nullptr);
-    s->submit(save_room_write{"b", room_state::finished, R"({"k":2})"}, nullptr);
-    for (int i = 0; i < 3; ++i)
-      s->submit(
-          move_write{"a", i, json{{"n", i}}.dump(), json(i * 10).dump(), std::uint64_t(100 + i)},
-          nullptr);
-    s->submit(save_room_write{"a", room_state::playing, R"({"k":3})"},
-              nullptr);  // replaces the row
-    s->submit(save_room_write{"c", room_state::waiting, R"({"k":4})"}, nullptr);
-    s->submit(move_write{"c", 0, "{}", "null", 1}, nullptr);
-    s->submit(delete_room_write{"c"}, nullptr);
-    std::vector<int> done;
-    std::mutex m;
-    for (int i = 0; i < 5; ++i)
-      s->submit(
-          save_room_write{std::string("d").append(std::to_string(i)), room_state::waiting, "{}"},
-          [&, i](bool ok) {
-            CHECK(ok);
-            std::lock_guard lock(m);
-            done.push_back(i);
-          });
-    s->flush();
-    CHECK(done == std::vector<int>{0, 1, 2, 3, 4});  // callbacks run in queue order
-    CHECK(s->writes.load() == 14);
+  for (const auto& backend : store_backends()) {
+    INFO("store: " << backend.name);
+    const std::string location = backend.fresh();
+    {
+      auto s = open_store(location);
+      s->submit(save_room_write{"a", room_state::playing, R"({"k":1})"}, nullptr);
+      s->submit(save_room_write{"b", room_state::finished, R"({"k":2})"}, nullptr);
+      for (int i = 0; i < 3; ++i)
+        s->submit(
+            move_write{"a", i, json{{"n", i}}.dump(), json(i * 10).dump(), std::uint64_t(100 + i)},
+            nullptr);
+      s->submit(save_room_write{"a", room_state::playing, R"({"k":3})"}, nullptr);  // replaces the row
+      s->submit(save_room_write{"c", room_state::waiting, R"({"k":4})"}, nullptr);
+      s->submit(move_write{"c", 0, "{}", "null", 1}, nullptr);
+      s->submit(delete_room_write{"c"}, nullptr);
+      std::vector<int> done;
+      std::mutex m;
+      for (int i = 0; i < 5; ++i)
+        s->submit(save_room_write{std::string("d").append(std::to_string(i)), room_state::waiting, "{}"},
+                  [&, i](bool ok) {
+                    CHECK(ok);
+                    std::lock_guard lock(m);
+                    done.push_back(i);
+                  });
+      s->flush();
+      CHECK(done == std::vector<int>{0, 1, 2, 3, 4});  // callbacks run in queue order
+      CHECK(s->writes.load() == 14);
+    }
+    auto s = open_store(location);
+    std::string error;
+    auto rooms = s->unfinished_rooms(error);
+    CHECK(error.empty());
+    REQUIRE(rooms.size() == 6);  // a, then d0..d4; b is finished, c deleted
+    CHECK(rooms[0].id == "a");
+    CHECK(rooms[0].meta == json{{"k", 3}});
+    REQUIRE(rooms[0].moves.size() == 3);
+    CHECK(rooms[0].moves[2].move == json{{"n", 2}});
+    CHECK(rooms[0].moves[2].client_id == 20);
+    CHECK(rooms[0].moves[2].seq == 102);
+    CHECK(rooms[1].id == "d0");
+    auto b = s->load("b", error);
+    REQUIRE(b);
+    CHECK(b->state == room_state::finished);
+    CHECK_FALSE(s->load("c", error));
+    CHECK(s->finished_ids(10) == std::vector<std::string>{"b"});
   }
-  auto s = open_store(dir.db());
-  std::string error;
-  auto rooms = s->unfinished_rooms(error);
-  CHECK(error.empty());
-  REQUIRE(rooms.size() == 6);  // a, then d0..d4; b is finished, c deleted
-  CHECK(rooms[0].id == "a");
-  CHECK(rooms[0].meta == json{{"k", 3}});
-  REQUIRE(rooms[0].moves.size() == 3);
-  CHECK(rooms[0].moves[2].move == json{{"n", 2}});
-  CHECK(rooms[0].moves[2].client_id == 20);
-  CHECK(rooms[0].moves[2].seq == 102);
-  CHECK(rooms[1].id == "d0");
-  auto b = s->load("b", error);
-  REQUIRE(b);
-  CHECK(b->state == room_state::finished);
-  CHECK_FALSE(s->load("c", error));
-  CHECK(s->finished_ids(10) == std::vector<std::string>{"b"});
 }
 
 TEST_CASE("room states are stored as the protocol's words; an unknown word is a clear error") {
@@ -186,159 +191,168 @@ TEST_CASE("a file that is not a database, or from a newer server, is a clear err
 }
 
 TEST_CASE("a room holds every frame until its write is durable, and comes back from the journal") {
-  temp_dir dir;
-  auto db = open_store(dir.db());
-  strand_queue q;
-  metrics stats;
-  auto a = make_client(), b = make_client(), watcher = make_client();
-  auto r = std::make_unique<room>(settings(3), &stats, a);
-  r->attach_store(db.get(), q.poster());
+  for (const auto& backend : store_backends()) {
+    INFO("store: " << backend.name);
+    const std::string location = backend.fresh();
+    auto db = open_store(location);
+    strand_queue q;
+    metrics stats;
+    auto a = make_client(), b = make_client(), watcher = make_client();
+    auto r = std::make_unique<room>(settings(3), &stats, a);
+    r->attach_store(db.get(), q.poster());
 
-  r->join(a, join_as("Ann"), "j1");
-  CHECK(a->frames.empty());  // the token leaves only once the seat is stored
-  q.pump(*db);
-  const std::string token_a = a->last("joined")["token"].get<std::string>();
-  r->join(b, join_as("Bob"), "j2");
-  q.pump(*db);
-  const std::string token_b = b->last("joined")["token"].get<std::string>();
-  r->spectate(watcher, nullptr);
-  r->start(a, "s");
-  q.pump(*db);
-  REQUIRE(r->game() != nullptr);
-  // The database never holds a token.
-  std::string error;
-  auto stored = db->load("persist1", error);
-  REQUIRE(stored);
-  CHECK(stored->meta.dump().find(token_a) == std::string::npos);
-  CHECK(stored->meta["seat_list"][0]["token_sha256"] == sha256_hex(token_a));
+    r->join(a, join_as("Ann"), "j1");
+    CHECK(a->frames.empty());  // the token leaves only once the seat is stored
+    q.pump(*db);
+    const std::string token_a = a->last("joined")["token"].get<std::string>();
+    r->join(b, join_as("Bob"), "j2");
+    q.pump(*db);
+    const std::string token_b = b->last("joined")["token"].get<std::string>();
+    r->spectate(watcher, nullptr);
+    r->start(a, "s");
+    q.pump(*db);
+    REQUIRE(r->game() != nullptr);
+    // The database never holds a token.
+    std::string error;
+    auto stored = db->load("persist1", error);
+    REQUIRE(stored);
+    CHECK(stored->meta.dump().find(token_a) == std::string::npos);
+    CHECK(stored->meta["seat_list"][0]["token_sha256"] == sha256_hex(token_a));
 
-  std::vector<std::shared_ptr<fake_client>> seats{a, b};
-  rng chooser(5);
-  for (int i = 0; i < 30; ++i)
-    play_one(*r, seats, chooser, q, *db, json(std::string("m").append(std::to_string(i))));
-  CHECK_FALSE(a->gap);
-  CHECK_FALSE(watcher->gap);
+    std::vector<std::shared_ptr<fake_client>> seats{a, b};
+    rng chooser(5);
+    for (int i = 0; i < 30; ++i)
+      play_one(*r, seats, chooser, q, *db, json(std::string("m").append(std::to_string(i))));
+    CHECK_FALSE(a->gap);
+    CHECK_FALSE(watcher->gap);
 
-  // A move committed whose answer never left: the server dies between the commit and the send.
-  auto& mover = seats.at(to_act(*r->game()));
-  const auto& legal = mover->view["game"]["legal_moves"];
-  const json last_move = legal[0];
-  const json last_id = "m-last";
-  r->move(mover, move_of(last_move), last_id);
-  db->flush();
-  const json record = r->record();
-  const int scores0 = r->game()->players[0].score;
-  const std::size_t moves = record["moves"].size();
-  CHECK(moves == 31);
-  r.reset();         // gone, with its held frames
-  q.queued.clear();  // and its strand: the callbacks of the dead room never run
+    // A move committed whose answer never left: the server dies between the commit and the send.
+    auto& mover = seats.at(to_act(*r->game()));
+    const auto& legal = mover->view["game"]["legal_moves"];
+    const json last_move = legal[0];
+    const json last_id = "m-last";
+    r->move(mover, move_of(last_move), last_id);
+    db->flush();
+    const json record = r->record();
+    const int scores0 = r->game()->players[0].score;
+    const std::size_t moves = record["moves"].size();
+    CHECK(moves == 31);
+    r.reset();         // gone, with its held frames
+    q.queued.clear();  // and its strand: the callbacks of the dead room never run
 
-  auto rooms = db->unfinished_rooms(error);
-  REQUIRE(rooms.size() == 1);
-  auto back = room::restore(rooms[0], &stats, error);
-  REQUIRE_MESSAGE(back, error);
-  back->attach_store(db.get(), q.poster());
-  CHECK(back->record() == record);
-  CHECK(back->game()->players[0].score == scores0);
-  CHECK(back->summary().taken == 2);
+    auto rooms = db->unfinished_rooms(error);
+    REQUIRE(rooms.size() == 1);
+    auto back = room::restore(rooms[0], &stats, error);
+    REQUIRE_MESSAGE(back, error);
+    back->attach_store(db.get(), q.poster());
+    CHECK(back->record() == record);
+    CHECK(back->game()->players[0].score == scores0);
+    CHECK(back->summary().taken == 2);
 
-  // A wrong token is refused; the right ones resume with a snapshot of the restored game.
-  auto intruder = make_client(), a2 = make_client(), b2 = make_client();
-  back->resume(intruder, resume_with("persist1", token_a + "x"), "r0");
-  q.pump(*db);
-  CHECK(intruder->last_error() == "bad_token");
-  back->resume(a2, resume_with("persist1", token_a), "r1");
-  back->resume(b2, resume_with("persist1", token_b), "r2");
-  q.pump(*db);
-  REQUIRE(a2->last("resumed")["seat"] == 0);
-  REQUIRE(b2->last("resumed")["seat"] == 1);
-  CHECK(a2->view["game"]["scores"] == json::array({scores0, back->game()->players[1].score}));
+    // A wrong token is refused; the right ones resume with a snapshot of the restored game.
+    auto intruder = make_client(), a2 = make_client(), b2 = make_client();
+    back->resume(intruder, resume_with("persist1", token_a + "x"), "r0");
+    q.pump(*db);
+    CHECK(intruder->last_error() == "bad_token");
+    back->resume(a2, resume_with("persist1", token_a), "r1");
+    back->resume(b2, resume_with("persist1", token_b), "r2");
+    q.pump(*db);
+    REQUIRE(a2->last("resumed")["seat"] == 0);
+    REQUIRE(b2->last("resumed")["seat"] == 1);
+    CHECK(a2->view["game"]["scores"] == json::array({scores0, back->game()->players[1].score}));
 
-  // The move sent again with the same id is answered as accepted, not applied twice.
-  std::vector<std::shared_ptr<fake_client>> seats2{a2, b2};
-  auto& mover2 = seats2.at(last_move["seat"].get<int>());
-  back->move(mover2, move_of(last_move), last_id);
-  q.pump(*db);
-  CHECK(mover2->last("move_accepted")["id"] == last_id);
-  CHECK(back->record()["moves"].size() == moves);
+    // The move sent again with the same id is answered as accepted, not applied twice.
+    std::vector<std::shared_ptr<fake_client>> seats2{a2, b2};
+    auto& mover2 = seats2.at(last_move["seat"].get<int>());
+    back->move(mover2, move_of(last_move), last_id);
+    q.pump(*db);
+    CHECK(mover2->last("move_accepted")["id"] == last_id);
+    CHECK(back->record()["moves"].size() == moves);
 
-  // The game goes on to the end; then the room is stored as finished with its whole journal.
-  for (int i = 0; i < 1000 && !back->game()->finished; ++i)
-    play_one(*back, seats2, chooser, q, *db, json(std::string("n").append(std::to_string(i))));
-  REQUIRE(back->game()->finished);
-  CHECK_FALSE(a2->gap);
-  REQUIRE(back->finished_record());
-  CHECK(*back->finished_record() == back->record());
-  auto done = db->load("persist1", error);
-  REQUIRE(done);
-  CHECK(done->state == room_state::finished);
-  CHECK(done->moves.size() == back->record()["moves"].size());
-  CHECK(db->unfinished_rooms(error).empty());
+    // The game goes on to the end; then the room is stored as finished with its whole journal.
+    for (int i = 0; i < 1000 && !back->game()->finished; ++i)
+      play_one(*back, seats2, chooser, q, *db, json(std::string("n").append(std::to_string(i))));
+    REQUIRE(back->game()->finished);
+    CHECK_FALSE(a2->gap);
+    REQUIRE(back->finished_record());
+    CHECK(*back->finished_record() == back->record());
+    auto done = db->load("persist1", error);
+    REQUIRE(done);
+    CHECK(done->state == room_state::finished);
+    CHECK(done->moves.size() == back->record()["moves"].size());
+    CHECK(db->unfinished_rooms(error).empty());
 
-  // The finished record replays to the same scores.
-  auto parsed = protocol::parse_record(back->record().dump());
-  REQUIRE(parsed.ok());
-  auto g = new_game(parsed.value->setup);
-  REQUIRE(g.ok());
-  for (const auto& m : parsed.value->moves) {
-    auto mv = protocol::move_from_json(m, g.value());
-    REQUIRE(mv.ok());
-    REQUIRE(apply_in_place(g.value(), *mv.value));
+    // The finished record replays to the same scores.
+    auto parsed = protocol::parse_record(back->record().dump());
+    REQUIRE(parsed.ok());
+    auto g = new_game(parsed.value->setup);
+    REQUIRE(g.ok());
+    for (const auto& m : parsed.value->moves) {
+      auto mv = protocol::move_from_json(m, g.value());
+      REQUIRE(mv.ok());
+      REQUIRE(apply_in_place(g.value(), *mv.value));
+    }
+    for (int s = 0; s < 2; ++s) CHECK(g.value().players[s].score == back->game()->players[s].score);
   }
-  for (int s = 0; s < 2; ++s) CHECK(g.value().players[s].score == back->game()->players[s].score);
 }
 
 TEST_CASE("a stored journal that does not replay is an error naming the room and the move") {
-  temp_dir dir;
-  auto db = open_store(dir.db());
-  strand_queue q;
-  metrics stats;
-  auto a = make_client(), b = make_client();
-  room r(settings(2), &stats, a);
-  r.attach_store(db.get(), q.poster());
-  r.join(a, join_as("Ann"), nullptr);
-  r.join(b, join_as("Bob"), nullptr);
-  r.start(a, nullptr);
-  q.pump(*db);
-  // A move that the engine refuses, written behind the room's back.
-  db->submit(
-      move_write{
-          "persist1", 0,
-          json{{"seat", 1}, {"type", "place_tile"}, {"x", 5}, {"y", 5}, {"rotation", 0}}.dump(),
-          "null", 9},
-      nullptr);
-  db->flush();
-  std::string error;
-  auto rooms = db->unfinished_rooms(error);
-  REQUIRE(rooms.size() == 1);
-  CHECK_FALSE(room::restore(rooms[0], &stats, error));
-  CHECK(error.find("room persist1: journal move 0") != std::string::npos);
+  for (const auto& backend : store_backends()) {
+    INFO("store: " << backend.name);
+    const std::string location = backend.fresh();
+    auto db = open_store(location);
+    strand_queue q;
+    metrics stats;
+    auto a = make_client(), b = make_client();
+    room r(settings(2), &stats, a);
+    r.attach_store(db.get(), q.poster());
+    r.join(a, join_as("Ann"), nullptr);
+    r.join(b, join_as("Bob"), nullptr);
+    r.start(a, nullptr);
+    q.pump(*db);
+    // A move that the engine refuses, written behind the room's back.
+    db->submit(
+        move_write{
+            "persist1", 0,
+            json{{"seat", 1}, {"type", "place_tile"}, {"x", 5}, {"y", 5}, {"rotation", 0}}.dump(),
+            "null", 9},
+        nullptr);
+    db->flush();
+    std::string error;
+    auto rooms = db->unfinished_rooms(error);
+    REQUIRE(rooms.size() == 1);
+    CHECK_FALSE(room::restore(rooms[0], &stats, error));
+    CHECK(error.find("room persist1: journal move 0") != std::string::npos);
+  }
 }
 
 TEST_CASE("a commit that fails: the frames still leave, and the room takes no more moves") {
-  temp_dir dir;
-  auto db = open_store(dir.db());
-  strand_queue q;
-  metrics stats;
-  auto a = make_client(), b = make_client();
-  room r(settings(2), &stats, a);
-  r.attach_store(db.get(), q.poster());
-  r.join(a, join_as("Ann"), nullptr);
-  r.join(b, join_as("Bob"), nullptr);
-  r.start(a, nullptr);
-  q.pump(*db);
-  // Move 0 is already in the journal (written behind the room's back): the room's own write of
-  // its first move fails on the primary key, and so does the whole transaction.
-  db->submit(move_write{"persist1", 0, "{}", "null", 1}, nullptr);
-  db->flush();
-  std::vector<std::shared_ptr<fake_client>> seats{a, b};
-  rng chooser(3);
-  play_one(r, seats, chooser, q, *db, "first");  // answered: nobody is left waiting
-  CHECK(db->failures.load() == 1);
-  auto& next = seats.at(to_act(*r.game()));
-  const json legal = next->view["game"]["legal_moves"][0];
-  r.move(next, move_of(legal), "second");
-  q.pump(*db);
-  CHECK(next->last_error() == "storage_failed");
-  CHECK(r.record()["moves"].size() == 1);
+  for (const auto& backend : store_backends()) {
+    INFO("store: " << backend.name);
+    const std::string location = backend.fresh();
+    auto db = open_store(location);
+    strand_queue q;
+    metrics stats;
+    auto a = make_client(), b = make_client();
+    room r(settings(2), &stats, a);
+    r.attach_store(db.get(), q.poster());
+    r.join(a, join_as("Ann"), nullptr);
+    r.join(b, join_as("Bob"), nullptr);
+    r.start(a, nullptr);
+    q.pump(*db);
+    // Move 0 is already in the journal (written behind the room's back): the room's own write of
+    // its first move fails on the primary key, and so does the whole transaction.
+    db->submit(move_write{"persist1", 0, "{}", "null", 1}, nullptr);
+    db->flush();
+    std::vector<std::shared_ptr<fake_client>> seats{a, b};
+    rng chooser(3);
+    play_one(r, seats, chooser, q, *db, "first");  // answered: nobody is left waiting
+    CHECK(db->failures.load() == 1);
+    auto& next = seats.at(to_act(*r.game()));
+    const json legal = next->view["game"]["legal_moves"][0];
+    r.move(next, move_of(legal), "second");
+    q.pump(*db);
+    CHECK(next->last_error() == "storage_failed");
+    CHECK(r.record()["moves"].size() == 1);
+  }
 }

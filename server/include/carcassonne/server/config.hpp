@@ -50,7 +50,15 @@ struct config {
   int bot_playouts = 2000;  // CARCASSONNE_BOT_PLAYOUTS: the strong bot's playouts per move
   int bot_think_ms = 1000;  // CARCASSONNE_BOT_THINK_MS: a search stops after this long
 
+  // A cluster (docs/scaling.md): the room directory in Redis, this instance's public WebSocket URL
+  // and its id there (default: the host name and port).
+  std::string redis_url;    // CARCASSONNE_REDIS: redis://host:port (empty: a single server)
+  std::string public_url;   // CARCASSONNE_PUBLIC_URL: ws://host:port/ws as clients reach it
+  std::string instance_id;  // CARCASSONNE_INSTANCE_ID
+  std::string store_url;    // CARCASSONNE_STORE: postgresql://... instead of the SQLite file
   std::string database_path() const { return data_dir + "/carcassonne.db"; }
+  // Where the store lives: the PostgreSQL URL when given, else the SQLite file.
+  std::string store_location() const { return store_url.empty() ? database_path() : store_url; }
   std::string web_root;  // CARCASSONNE_WEB_ROOT: serve the page from disk (dev)
 };
 

@@ -38,6 +38,7 @@ class server {
   lobby& rooms();
 
  private:
+  void join_cluster();  // the end of listen(), with --redis
   struct impl;
   std::unique_ptr<impl> impl_;
 };

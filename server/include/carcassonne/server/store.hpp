@@ -1,5 +1,7 @@
-// Persistence (docs/hosting.md): an SQLite database in WAL mode holding every room — its
-// settings and seats (tokens hashed) as one JSON row — and the journal of its accepted moves.
+// Persistence (docs/hosting.md): every room — its settings and seats (tokens hashed) as one JSON
+// row — and the journal of its accepted moves, in one of two databases behind one interface:
+// SQLite in WAL mode (the default, a file in the data directory) or PostgreSQL
+// (`--store postgresql://...`, docs/scaling.md).
 //
 // Writes are queued and committed by one writer thread, many at a time in one transaction (group
 // commit), so a room never waits for another room's disk write. Each write's `done` runs on the
@@ -7,10 +9,8 @@
 // send until then, so no client ever sees a move that a crash could lose.
 //
 // Reads (the rooms to rebuild at start, a finished game's record) use their own connection and
-// never wait for the writer (WAL readers see the last committed state).
+// never wait for the writer (readers see the last committed state).
 #pragma once
-#include <sqlite3.h>
-
 #include <nlohmann/json.hpp>
 
 #include <atomic>
@@ -31,8 +31,8 @@
 namespace carcassonne::server {
 
 struct store_options {
-  std::string path;       // the database file
-  bool full_sync = true;  // synchronous=FULL: a commit survives power loss, not just a crash
+  std::string path;       // the SQLite file, or a postgresql:// (postgres://) connection URL
+  bool full_sync = true;  // SQLite synchronous=FULL / PostgreSQL synchronous_commit=on
 };
 
 // One accepted move as journaled.
@@ -67,15 +67,20 @@ struct delete_room_write {  // forget a room that nobody can come back to
 };
 using store_write = std::variant<save_room_write, move_write, delete_room_write>;
 
+// True when `location` names a PostgreSQL database rather than an SQLite file.
+bool is_postgres_url(const std::string& location);
+// `url` with its password, if any, replaced by "***": for messages and logs.
+std::string redacted_url(const std::string& url);
+
 class store {
  public:
   using done_fn = std::function<void(bool durable)>;
 
   // Opens (creating when missing) and checks the database; nothing on error, with a message
-  // that names the file and says what to do. A file that is not an SQLite database, or one
-  // written by a newer version of the server, is an error: never an empty server.
+  // that names the database and says what to do. A file that is not an SQLite database, or a
+  // database written by a newer version of the server, is an error: never an empty server.
   static std::unique_ptr<store> open(const store_options& options, std::string& error);
-  ~store();  // commits what is queued, then stops the writer
+  virtual ~store();  // implementations call stop_writer() first: queued writes are committed
   store(const store&) = delete;
   store& operator=(const store&) = delete;
 
@@ -85,14 +90,14 @@ class store {
   void flush();
 
   // Reads. Thread-safe.
-  std::vector<stored_room> unfinished_rooms(
-      std::string& error);  // with their journals, oldest first
-  std::optional<stored_room> load(const std::string& id, std::string& error);
-  std::vector<std::string> finished_ids(std::size_t limit);  // newest first
+  virtual std::vector<stored_room> unfinished_rooms(
+      std::string& error) = 0;  // with their journals, oldest first
+  virtual std::optional<stored_room> load(const std::string& id, std::string& error) = 0;
+  virtual std::vector<std::string> finished_ids(std::size_t limit) = 0;  // newest first
 
-  // Copies the database at `source` to the new file `dest` with SQLite's online backup API: a
-  // consistent copy while a server writes to it (it never waits for the copy). Checks the copy
-  // and counts its rooms; false with a message on any error (`dest` already existing too).
+  // Copies the SQLite database at `source` to the new file `dest` with SQLite's online backup
+  // API: a consistent copy while a server writes to it (it never waits for the copy). Checks the
+  // copy and counts its rooms; false with a message on any error (`dest` already existing too).
   static bool backup(const std::string& source, const std::string& dest, std::size_t& rooms,
                      std::string& error);
 
@@ -100,17 +105,15 @@ class store {
   std::atomic<std::int64_t> commits{0}, writes{0}, failures{0};
   std::atomic<std::int64_t> commit_ns{0};
 
- private:
+ protected:
   store() = default;
-  void writer_loop();
-  bool apply(const store_write& w);
-  std::optional<stored_room> read_room(sqlite3_stmt* row, std::string& error);
+  void start_writer();
+  void stop_writer();  // commits what is queued, then joins the writer; idempotent
+  // Commits `batch` in one transaction on the writer thread; false (with `error`) rolls it back.
+  virtual bool commit_batch(const std::vector<const store_write*>& batch, std::string& error) = 0;
 
-  struct write_statements;  // prepared once, used by the writer thread only
-  std::unique_ptr<write_statements> statements_;
-  sqlite3* write_db_ = nullptr;
-  sqlite3* read_db_ = nullptr;
-  std::mutex read_mutex_;
+ private:
+  void writer_loop();
 
   std::mutex mutex_;
   std::condition_variable wake_, drained_;
