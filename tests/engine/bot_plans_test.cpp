@@ -37,8 +37,9 @@ TEST_CASE("turn plans: legal sequences for one seat whose best per move is the g
   expansion_set all;
   for (int i = 0; i < expansion_count; ++i) all.add(static_cast<expansion>(i));
   int with_follow_up = 0;
-  for (const auto& s : {placement_at({}, 2, "plans/base", 10), placement_at(all, 3, "plans/all", 12),
-                        placement_at(all, 4, "plans/late", 40)}) {
+  for (const auto& s :
+       {placement_at({}, 2, "plans/base", 10), placement_at(all, 3, "plans/all", 12),
+        placement_at(all, 4, "plans/late", 40)}) {
     const auto moves = legal_actions(s);
     const auto values = bots::greedy_values(s, moves);
     const auto plans = bots::turn_plans(s);

@@ -30,7 +30,8 @@ std::optional<game_state> figure_step_where(const std::string& seed, Pred found)
   while (!s.finished) {
     const auto moves = legal_actions(s);
     if (s.awaiting == decision::figure && found(s, moves)) return s;
-    const auto& m = s.awaiting == decision::figure ? moves.back() : moves[chooser.below(moves.size())];
+    const auto& m =
+        s.awaiting == decision::figure ? moves.back() : moves[chooser.below(moves.size())];
     REQUIRE(apply_in_place(s, m).ok());
   }
   return std::nullopt;
@@ -66,9 +67,8 @@ TEST_CASE("rollout policy: a deploy that scores at once is taken every time") {
 
 TEST_CASE("rollout policy: no farmer while more than 20 tiles remain, farmers near the end") {
   const auto early = figure_step_where("farmers/early", [](const game_state& st, const auto& ms) {
-    return st.tiles_left() > 20 && std::any_of(ms.begin(), ms.end(), [&](const move& m) {
-             return is_field_meeple(st, m);
-           });
+    return st.tiles_left() > 20 &&
+           std::any_of(ms.begin(), ms.end(), [&](const move& m) { return is_field_meeple(st, m); });
   });
   REQUIRE(early);
   const auto moves = legal_actions(*early);
@@ -77,9 +77,8 @@ TEST_CASE("rollout policy: no farmer while more than 20 tiles remain, farmers ne
     CHECK_FALSE(is_field_meeple(*early, bots::rollout_move(*early, moves, r)));
   }
   const auto late = figure_step_where("farmers/late", [](const game_state& st, const auto& ms) {
-    return st.tiles_left() <= 20 && std::any_of(ms.begin(), ms.end(), [&](const move& m) {
-             return is_field_meeple(st, m);
-           });
+    return st.tiles_left() <= 20 &&
+           std::any_of(ms.begin(), ms.end(), [&](const move& m) { return is_field_meeple(st, m); });
   });
   REQUIRE(late);
   const auto late_moves = legal_actions(*late);
