@@ -54,4 +54,32 @@ std::vector<double> greedy_values(const game_state& s, const std::vector<move>& 
   return out;
 }
 
+namespace {
+
+void extend_plans(const game_state& s, seat_t seat, turn_plan prefix, std::vector<turn_plan>& out) {
+  for (const auto& m : legal_actions(s)) {
+    game_state next = s;
+    play(next, m);
+    turn_plan plan = prefix;
+    plan.moves[static_cast<std::size_t>(plan.length++)] = m;
+    // As in best_reachable: a placement still to come is judged before it.
+    const bool goes_on = plan.length < lookahead && next.turn == s.turn && !next.finished &&
+                         next.deciding == seat && next.awaiting != decision::place_tile;
+    if (goes_on) {
+      extend_plans(next, seat, plan, out);
+    } else {
+      plan.value = evaluate(next, seat);
+      out.push_back(plan);
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<turn_plan> turn_plans(const game_state& s) {
+  std::vector<turn_plan> out;
+  extend_plans(s, s.deciding, {}, out);
+  return out;
+}
+
 }  // namespace carcassonne::bots

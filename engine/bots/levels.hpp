@@ -10,7 +10,7 @@ namespace carcassonne::bots {
 bot_choice choose_random(const information_set& info, std::uint64_t seed);
 // The move with the best evaluate() after the seat's own follow-ups this turn (ties by seed).
 bot_choice choose_greedy(const information_set& info, std::uint64_t seed);
-// Flat Monte Carlo over determinizations among the greedy's best moves (strong.cpp).
+// Flat Monte Carlo over determinizations among the greedy's best turn plans (strong.cpp).
 bot_choice choose_strong(const information_set& info, std::uint64_t seed, const bot_budget& budget);
 
 }  // namespace carcassonne::bots

@@ -9,15 +9,42 @@
 
 namespace carcassonne::bots {
 
+namespace {
+// Rollout farmers wait until this few tiles remain: a field claimed early rarely pays back the
+// follower it locks for the whole game.
+constexpr int farmers_from_tiles_left = 20;
+
+// A deploy of the figure step that claims a feature this turn's tile
+// completes (it scores at once and the follower comes back).
+bool claims_completed(const game_state& s, const placed_tile& p, const move& m) {
+  if (m.type != move_type::deploy || m.at != p.pos) return false;
+  const segment_t root = s.features.root(static_cast<segment_t>(p.first_segment + m.feature));
+  return std::find(s.completed.begin(), s.completed.end(), root) != s.completed.end();
+}
+
+bool early_farmer(const game_state& s, const placed_tile& p, const move& m) {
+  if (m.type != move_type::deploy || m.at != p.pos || m.figure != figure_type::meeple) return false;
+  const auto& segments = tiles()[p.type].segments;
+  return m.feature < segments.size() && segments[m.feature].kind == feature_kind::field &&
+         s.tiles_left() > farmers_from_tiles_left;
+}
+
+}  // namespace
+
 void play(game_state& s, const move& m) {
   detail::perform(s, m, nullptr);
 }
 
 const move& rollout_move(const game_state& s, const std::vector<move>& moves, rng& r) {
-  if (s.awaiting == decision::figure && moves.size() > 1 && (r.next() & 1))
-    return moves.back();  // the figure step's pass is always listed last
-  const auto n = s.awaiting == decision::figure ? moves.size() - 1 : moves.size();
-  return moves[r.below(std::max<std::size_t>(n, 1))];
+  if (s.awaiting != decision::figure || moves.size() < 2 || s.placed < 0)
+    return moves[r.below(moves.size())];
+  // The figure step's pass is always listed last.
+  const auto& p = s.board.placed()[static_cast<std::size_t>(s.placed)];
+  for (std::size_t i = 0; i + 1 < moves.size(); ++i)
+    if (claims_completed(s, p, moves[i])) return moves[i];
+  if (r.next() & 1) return moves.back();
+  const move& m = moves[r.below(moves.size() - 1)];
+  return early_farmer(s, p, m) ? moves.back() : m;
 }
 
 void play_out(game_state& s, int turns, rng& r, std::vector<move>& moves) {

@@ -11,8 +11,10 @@ namespace carcassonne::bots {
 // scripted draws for a precheck to refuse).
 void play(game_state& s, const move& m);
 
-// The rollout policy: uniform over the moves, except that at the figure step the seat passes
-// half of the time (a random player that deploys on every tile runs out of followers at once).
+// The rollout policy: uniform over the moves, except at the figure step: a deploy on a feature
+// this turn's tile completes is always taken (it scores at once and the follower comes back);
+// otherwise the seat passes half of the time (a random player that deploys on every tile runs out
+// of followers at once), and a farmer waits until 20 tiles remain.
 const move& rollout_move(const game_state& s, const std::vector<move>& moves, rng& r);
 
 // Plays s with the rollout policy for `turns` more turns or to the end; `moves` is a reusable
