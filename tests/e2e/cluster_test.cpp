@@ -31,8 +31,10 @@ bool health_becomes(std::uint16_t port, const std::string& body) {
 
 }  // namespace
 
-TEST_CASE("e2e cluster: Redis unreachable at start: games go on, new rooms refused, /healthz says") {
-  const auto nowhere = "redis://127.0.0.1:" + std::to_string(carcassonne::testing::free_loopback_port());
+TEST_CASE(
+    "e2e cluster: Redis unreachable at start: games go on, new rooms refused, /healthz says") {
+  const auto nowhere =
+      "redis://127.0.0.1:" + std::to_string(carcassonne::testing::free_loopback_port());
   test_server server(cluster_config(nowhere, "lonely"));
   const auto h = http_get(server.port(), "/healthz");
   CHECK(h.status == 200);

@@ -74,7 +74,8 @@ struct ws_client::connection {
   beast::flat_buffer buffer;
 };
 
-ws_client::ws_client(std::uint16_t port, bool slow, const std::map<std::string, std::string>& headers)
+ws_client::ws_client(std::uint16_t port, bool slow,
+                     const std::map<std::string, std::string>& headers)
     : conn_(std::make_unique<connection>()) {
   auto& ws = conn_->ws;
   if (!headers.empty())
@@ -86,8 +87,7 @@ ws_client::ws_client(std::uint16_t port, bool slow, const std::map<std::string, 
     layer.socket().open(tcp::v4());
     layer.socket().set_option(net::socket_base::receive_buffer_size(4096));
     const int segment = 536;
-    ::setsockopt(layer.socket().native_handle(), IPPROTO_TCP, TCP_MAXSEG, &segment,
-                 sizeof segment);
+    ::setsockopt(layer.socket().native_handle(), IPPROTO_TCP, TCP_MAXSEG, &segment, sizeof segment);
   }
   layer.expires_after(io_timeout);
   auto ec = run_one(conn_->ioc, [&](auto h) {

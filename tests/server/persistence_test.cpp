@@ -84,19 +84,21 @@ TEST_CASE("the store keeps rooms and journals across reopening, in order") {
         s->submit(
             move_write{"a", i, json{{"n", i}}.dump(), json(i * 10).dump(), std::uint64_t(100 + i)},
             nullptr);
-      s->submit(save_room_write{"a", room_state::playing, R"({"k":3})"}, nullptr);  // replaces the row
+      s->submit(save_room_write{"a", room_state::playing, R"({"k":3})"},
+                nullptr);  // replaces the row
       s->submit(save_room_write{"c", room_state::waiting, R"({"k":4})"}, nullptr);
       s->submit(move_write{"c", 0, "{}", "null", 1}, nullptr);
       s->submit(delete_room_write{"c"}, nullptr);
       std::vector<int> done;
       std::mutex m;
       for (int i = 0; i < 5; ++i)
-        s->submit(save_room_write{std::string("d").append(std::to_string(i)), room_state::waiting, "{}"},
-                  [&, i](bool ok) {
-                    CHECK(ok);
-                    std::lock_guard lock(m);
-                    done.push_back(i);
-                  });
+        s->submit(
+            save_room_write{std::string("d").append(std::to_string(i)), room_state::waiting, "{}"},
+            [&, i](bool ok) {
+              CHECK(ok);
+              std::lock_guard lock(m);
+              done.push_back(i);
+            });
       s->flush();
       CHECK(done == std::vector<int>{0, 1, 2, 3, 4});  // callbacks run in queue order
       CHECK(s->writes.load() == 14);
