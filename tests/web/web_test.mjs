@@ -304,7 +304,10 @@ async function checkTargets(page) {
 // A square off the board's visible part is dragged into it, as a finger would pan the board.
 async function bringIntoView(page, target) {
   for (let i = 0; i < 8; i++) {
+    // A patch may redraw the board between two looks: wait for the square to be back.
+    await target.waitFor();
     const [t, b] = [await target.boundingBox(), await page.locator('.board').boundingBox()];
+    if (!t || !b) continue;
     // On a wide screen the action bar lies over the board's bottom: not a place to tap.
     const bar = await page.locator('.bar-slot .actions').boundingBox();
     if (bar && bar.y < b.y + b.height && bar.y > b.y) b.height = bar.y - b.y;
