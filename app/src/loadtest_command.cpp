@@ -416,7 +416,7 @@ void load_client::on_message(const json& m) {
     room_ = m["room"];
     g.names[static_cast<std::size_t>(seat_)] = "bot" + std::to_string(index_);
     if (++g.joined == g.size) g.clients[0]->send({{"type", "start"}});
-  } else if (type == "started" && g.seeded) {
+  } else if (type == "started" && g.seeded && !g.bots) {
     // Every patch of the joins came before this answer: the game's first patch is the next.
     g.start_game();
     g.awaited = seq_ + 1;

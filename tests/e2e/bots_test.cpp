@@ -1,6 +1,9 @@
 // Bots over real sockets: a human plays a whole game against a bot seat, and a bots-only game,
 // set up with add_bot, runs to the end while its creator watches; the lobby and /metrics show
 // the bots.
+#include <sstream>
+
+#include "carcassonne/app/commands.hpp"
 #include "e2e_client.hpp"
 
 using namespace e2e;
@@ -105,4 +108,34 @@ TEST_CASE("e2e: a bots-only room set up with add_bot runs to the end while its c
   CHECK(metric(m.body, "carcassonne_bot_moves_total") ==
         metric(m.body, "carcassonne_moves_accepted_total"));
   CHECK(metric(m.body, "carcassonne_games_finished_total") == 1);
+}
+
+TEST_CASE("e2e: loadtest beside bots-only rooms: the bot rooms play and finish with no error") {
+  test_server server;
+  const std::vector<std::string> args{"--port",
+                                      std::to_string(server.port()),
+                                      "--rooms",
+                                      "1",
+                                      "--clients-per-room",
+                                      "2",
+                                      "--duration",
+                                      "3",
+                                      "--bot-rooms",
+                                      "2",
+                                      "--bot-seats",
+                                      "2",
+                                      "--bot-level",
+                                      "random",
+                                      "--bot-pause-ms",
+                                      "0"};
+  std::ostringstream out, err;
+  REQUIRE_MESSAGE(carcassonne::app::run_loadtest(args, out, err) == 0, err.str());
+  const auto report = json::parse(out.str());
+  INFO(report.dump());
+  CHECK(report["errors"] ==
+        0);  // a bots room once failed its start with "a game has 2 to 6 players"
+  CHECK(report["seq_gaps"] == 0);
+  CHECK(report["view_mismatches"] == 0);
+  CHECK(report["moves"].get<int>() > 0);
+  CHECK(report["bot_games_finished"].get<int>() > 0);
 }
