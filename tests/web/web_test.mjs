@@ -242,9 +242,12 @@ async function clickButtonFor(page, move) {
 async function clickMarkerFor(page, move, shotAs) {
   const key = markerKey(move);
   const own = page.locator(`.marker:not(.marker-cluster)[data-keys~="${key}"]`);
-  for (let i = 0; i < 5 && !(await own.count()); i++) {
+  for (let i = 0; i < 8 && !(await own.count()); i++) {
     await checkTargets(page);
     await page.locator(`.marker-cluster[data-keys~="${key}"]`).click();
+    // The zoom redraws the markers: give it time to, before looking for the next magnifier (a
+    // slow machine once took five taps before the first redraw, and failed here).
+    await own.first().waitFor({ timeout: 3000 }).catch(() => {});
   }
   await checkTargets(page);
   if (shotAs) await page.screenshot({ path: join(artifacts, `${shotAs}.png`) });
