@@ -8,6 +8,7 @@
 
 #include "../../engine/bots/evaluate.hpp"
 #include "carcassonne/engine/bot.hpp"
+#include "random_play.hpp"
 
 using namespace carcassonne;
 
@@ -15,20 +16,9 @@ namespace {
 
 // A game after random moves until the seat to act has a placement to decide at `turn` or later.
 game_state placement_at(expansion_set expansions, int seats, const std::string& seed, int turn) {
-  game_setup setup;
-  setup.seats = seats;
-  setup.expansions = expansions;
-  setup.seed = seed;
-  auto game = new_game(setup);
-  REQUIRE(game.ok());
-  game_state s = game.value();
-  rng chooser = rng::from_string(seed + "/moves");
-  while (!s.finished && !(s.turn >= turn && s.awaiting == decision::place_tile)) {
-    const auto moves = legal_actions(s);
-    REQUIRE(apply_in_place(s, moves[chooser.below(moves.size())]).ok());
-  }
-  REQUIRE_FALSE(s.finished);
-  return s;
+  return test::play_until(expansions, seats, seed, [turn](const game_state& g) {
+    return g.turn >= turn && g.awaiting == decision::place_tile;
+  });
 }
 
 }  // namespace

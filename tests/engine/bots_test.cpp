@@ -10,6 +10,7 @@
 
 #include "carcassonne/engine/bot.hpp"
 #include "peasant_revolts/peasant_revolts.hpp"
+#include "random_play.hpp"
 
 using namespace carcassonne;
 
@@ -21,24 +22,7 @@ expansion_set all_five() {
   return e;
 }
 
-// A game of `seats` after random moves until `until` holds (or the game nears its end).
-template <class Pred>
-game_state play_until(expansion_set expansions, int seats, const std::string& seed, Pred until) {
-  game_setup setup;
-  setup.seats = seats;
-  setup.expansions = expansions;
-  setup.seed = seed;
-  auto game = new_game(setup);
-  REQUIRE(game.ok());
-  game_state s = game.value();
-  rng chooser = rng::from_string(seed + "/moves");
-  while (!s.finished && !until(s)) {
-    const auto moves = legal_actions(s);
-    REQUIRE(apply_in_place(s, moves[chooser.below(moves.size())]).ok());
-  }
-  REQUIRE_FALSE(s.finished);
-  return s;
-}
+using test::play_until;
 
 // The same move from a and b for every level and a few seeds (strong on a small budget).
 void same_moves(const game_state& a, const game_state& b) {

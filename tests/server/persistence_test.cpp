@@ -63,6 +63,23 @@ json play_one(room& r, std::vector<std::shared_ptr<fake_client>>& seats, rng& ch
   return m;
 }
 
+// A two-seat room on a fresh store, started, its first writes committed.
+struct started_game {
+  std::unique_ptr<store> db;
+  strand_queue q;
+  metrics stats;
+  std::shared_ptr<fake_client> a = make_client(), b = make_client();
+  room r{settings(2), &stats, a};
+
+  explicit started_game(const std::string& location) : db(open_store(location)) {
+    r.attach_store(db.get(), q.poster());
+    r.join(a, join_as("Ann"), nullptr);
+    r.join(b, join_as("Bob"), nullptr);
+    r.start(a, nullptr);
+    q.pump(*db);
+  }
+};
+
 }  // namespace
 
 TEST_CASE("sha256 test vectors (FIPS 180-4)") {
@@ -301,17 +318,8 @@ TEST_CASE("a room holds every frame until its write is durable, and comes back f
 TEST_CASE("a stored journal that does not replay is an error naming the room and the move") {
   for (const auto& backend : store_backends()) {
     INFO("store: " << backend.name);
-    const std::string location = backend.fresh();
-    auto db = open_store(location);
-    strand_queue q;
-    metrics stats;
-    auto a = make_client(), b = make_client();
-    room r(settings(2), &stats, a);
-    r.attach_store(db.get(), q.poster());
-    r.join(a, join_as("Ann"), nullptr);
-    r.join(b, join_as("Bob"), nullptr);
-    r.start(a, nullptr);
-    q.pump(*db);
+    started_game g(backend.fresh());
+    auto& [db, q, stats, a, b, r] = g;
     // A move that the engine refuses, written behind the room's back.
     db->submit(
         move_write{
@@ -331,17 +339,8 @@ TEST_CASE("a stored journal that does not replay is an error naming the room and
 TEST_CASE("a commit that fails: the frames still leave, and the room takes no more moves") {
   for (const auto& backend : store_backends()) {
     INFO("store: " << backend.name);
-    const std::string location = backend.fresh();
-    auto db = open_store(location);
-    strand_queue q;
-    metrics stats;
-    auto a = make_client(), b = make_client();
-    room r(settings(2), &stats, a);
-    r.attach_store(db.get(), q.poster());
-    r.join(a, join_as("Ann"), nullptr);
-    r.join(b, join_as("Bob"), nullptr);
-    r.start(a, nullptr);
-    q.pump(*db);
+    started_game g(backend.fresh());
+    auto& [db, q, stats, a, b, r] = g;
     // Move 0 is already in the journal (written behind the room's back): the room's own write of
     // its first move fails on the primary key, and so does the whole transaction.
     db->submit(move_write{"persist1", 0, "{}", "null", 1}, nullptr);
