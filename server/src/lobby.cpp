@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "asio_room_timer.hpp"
+#include "carcassonne/engine/expansion.hpp"
 #include "carcassonne/protocol/record.hpp"
 #include "completion_queue.hpp"
 #include "fairness.hpp"
@@ -38,6 +39,15 @@ lobby::created lobby::create(const protocol::create_room_msg& m,
   probe["players"] = json::array({{{"name", "a"}}, {{"name", "b"}}});
   auto parsed = protocol::parse_setup(probe);
   if (!parsed.ok()) return {nullptr, parsed.error};
+  // A test's sample expansion (tests/expansions) is built into every binary, but is played only
+  // where tests play: on a server that takes seeds and scripts.
+  if (!config_.allow_scripted_rooms)
+    for (const auto* module : all_modules())
+      if (module->test_only && parsed.value->setup.expansions.has(module->id))
+        return {
+            nullptr,
+            {"bad_setup", "expansion '" + std::string(module->name) +
+                              "' is a test's: only a server with --allow-scripted true has it"}};
   if (auto g = new_game(parsed.value->setup); !g.ok())
     return {nullptr, protocol::from_engine(g.err())};
 

@@ -169,3 +169,19 @@ TEST_CASE("long roads: a WebSocket game, scripted to the long road, then a rando
     CHECK(a.view["game"]["scores"] == b.view["game"]["scores"]);
   }
 }
+
+TEST_CASE(
+    "long roads: a server that takes no seeds or scripts refuses rooms with the test's "
+    "expansion") {
+  auto config = test_config();
+  config.allow_scripted_rooms = false;
+  test_server server(config);
+  ws_client a(server.port());
+  auto refused = a.request(
+      {{"type", "create_room"}, {"seats", 2}, {"setup", {{"expansions", {"long_roads"}}}}});
+  CHECK(refused["type"] == "error");
+  CHECK(refused["code"] == "bad_setup");
+  CHECK(refused["message"].get<std::string>().find("long_roads") != std::string::npos);
+  // The players' expansions are still offered there.
+  CHECK(create_room(a, {{"expansions", {"hills_and_sheep"}}}).size() > 0);
+}
