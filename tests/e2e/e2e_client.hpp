@@ -134,6 +134,17 @@ inline http_reply http_get(std::uint16_t port, const std::string& target,
   return http_request(port, http::verb::get, target, headers);
 }
 
+// Waits (polling, with a deadline) until `done` holds: for effects the server makes on its
+// own strands after a socket closed, which no frame announces.
+inline bool eventually(const std::function<bool()>& done) {
+  const auto deadline = steady::now() + io_timeout;
+  while (!done()) {
+    if (steady::now() > deadline) return false;
+    std::this_thread::sleep_for(milliseconds(5));
+  }
+  return true;
+}
+
 // The value of one sample line of /metrics ("name value"), or -1 when absent.
 inline double metric(const std::string& text, const std::string& name) {
   std::istringstream in(text);

@@ -14,17 +14,6 @@ using tcp = boost::asio::ip::tcp;
 
 namespace {
 
-// Waits (polling, with a deadline) until `done` holds: for effects the server makes on its
-// own strands after a socket closed, which no frame announces.
-bool eventually(const std::function<bool()>& done) {
-  const auto deadline = steady::now() + io_timeout;
-  while (!done()) {
-    if (steady::now() > deadline) return false;
-    std::this_thread::sleep_for(milliseconds(5));
-  }
-  return true;
-}
-
 // The server's answer to raw bytes on a new connection, read until the server closes.
 std::string raw_http(std::uint16_t port, const std::string& bytes) {
   net::io_context ioc;
