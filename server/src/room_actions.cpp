@@ -221,7 +221,9 @@ std::optional<protocol::proto_error> room::play_move(int seat, const carcassonne
                  scores);
   }
   if (metrics_) {
+    // Counted before the frames leave, so that a client who sees the move sees it counted.
     metrics_->moves_accepted.fetch_add(1, std::memory_order_relaxed);
+    if (!c) metrics_->bot_moves.fetch_add(1, std::memory_order_relaxed);  // no client: a bot's
     if (game_->finished) metrics_->games_finished.fetch_add(1, std::memory_order_relaxed);
   }
   answer(c, seat, id, protocol::reply("move_accepted", id, {{"seq", seq_ + 1}}));

@@ -142,7 +142,6 @@ void room::on_bot_result(std::uint64_t ticket, const bot_result& r) {
                   e->message);
     return;
   }
-  if (metrics_) metrics_->bot_moves.fetch_add(1, std::memory_order_relaxed);
 }
 
 void room::release_takeover(int seat) {
