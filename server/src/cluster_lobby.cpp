@@ -102,8 +102,8 @@ void cluster_lobby::locate(std::string room, std::function<void(location)> done)
 std::optional<std::string> cluster_lobby::placement() const {
   std::lock_guard lock(mutex_);
   if (instances_.empty()) return std::nullopt;
-  const auto& best = *std::min_element(
-      instances_.begin(), instances_.end(), [](const auto& a, const auto& b) {
+  const auto& best =
+      *std::min_element(instances_.begin(), instances_.end(), [](const auto& a, const auto& b) {
         return a.rooms != b.rooms ? a.rooms < b.rooms : a.id < b.id;
       });
   if (best.id == options_.instance_id || best.url == options_.public_url || best.url.empty())
@@ -153,8 +153,8 @@ void cluster_lobby::answer_locates() {
     const auto lease = directory_ ? directory_->lease_of(room, error) : std::nullopt;
     if (lease && lease->owner != options_.instance_id) {
       const auto all = directory_->instances(error);
-      const auto owner = std::find_if(all.begin(), all.end(),
-                                      [&](const auto& i) { return i.id == lease->owner; });
+      const auto owner =
+          std::find_if(all.begin(), all.end(), [&](const auto& i) { return i.id == lease->owner; });
       if (owner == all.end()) {
         if (error.empty()) where.what = location::kind::unavailable;  // a dead owner's lease
       } else if (owner->url != options_.public_url) {

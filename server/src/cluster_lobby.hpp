@@ -55,22 +55,22 @@ class cluster_lobby {
   };
   void work();
   void subscribe();
-  void publish_changes();  // worker
-  void reload();           // worker: every live instance's entries and loads
+  void publish_changes();                 // worker
+  void reload();                          // worker: every live instance's entries and loads
   void refresh(const std::string& room);  // worker: one entry, after a message
   void answer_locates();                  // worker
 
   room_directory::options options_;
   const lobby& local_;
-  std::unique_ptr<room_directory> directory_;      // the worker's connection
-  std::unique_ptr<room_directory> subscription_;   // the subscriber's
-  std::map<std::string, published> published_;     // worker only: this instance's entries
+  std::unique_ptr<room_directory> directory_;     // the worker's connection
+  std::unique_ptr<room_directory> subscription_;  // the subscriber's
+  std::map<std::string, published> published_;    // worker only: this instance's entries
 
-  mutable std::mutex mutex_;  // guards everything below
-  std::map<std::string, long long> created_;       // this instance's rooms: first published
-  std::map<std::string, remote_entry> remote_;     // other instances' rooms, by room id
-  std::vector<instance_info> instances_;           // the live instances at the last reload
-  std::set<std::string> dirty_;                    // rooms named on the channel since
+  mutable std::mutex mutex_;                    // guards everything below
+  std::map<std::string, long long> created_;    // this instance's rooms: first published
+  std::map<std::string, remote_entry> remote_;  // other instances' rooms, by room id
+  std::vector<instance_info> instances_;        // the live instances at the last reload
+  std::set<std::string> dirty_;                 // rooms named on the channel since
   std::deque<std::pair<std::string, std::function<void(location)>>> locates_;
   bool stopping_ = false;
   std::condition_variable wake_;

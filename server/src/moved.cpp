@@ -14,10 +14,10 @@ nlohmann::json moved_answer(const cluster_lobby::location& where, const std::str
   // or the room changed hands meanwhile): refused rather than bounced again.
   const std::string why =
       where.what == kind::elsewhere
-          ? "room '" + room + "' is held by another instance and this request was already moved "
-                              "once: try again from the start"
-          : "the instance holding room '" + room +
-                "' is not answering: try again in a few seconds (another instance takes it over)";
+          ? "room '" + room +
+                "' is held by another instance and this request was already moved "
+                "once: try again from the start"
+          : "the instance holding room '" + room + "' is not answering: try again in a few seconds";
   return protocol::error_message({"room_unavailable", why}, id);
 }
 

@@ -166,7 +166,8 @@ class websocket_session : public client_link,
   // Posts `call` onto the strand of the room this connection is in, if any.
   template <class Call>
   void in_current_room(const char* what, const nlohmann::json& id, Call call);
-  void replay(const protocol::replay_msg& m, const nlohmann::json& id);
+  // located: the directory was asked already (a room this instance does not know).
+  void replay(const protocol::replay_msg& m, const nlohmann::json& id, bool located = false);
   void create_room(const protocol::create_room_msg& m, const nlohmann::json& id);
   // Posts `call` onto the room's strand; `enter`: a join, spectate or resume, which may rebuild
   // a finished room from the store, and which finish() must undo even if it has not landed yet.
@@ -176,6 +177,10 @@ class websocket_session : public client_link,
   // to its owner once the directory has said where it is.
   template <class Call>
   void enter(const std::string& room_id, const nlohmann::json& id, Call call);
+  // In a cluster: asks the directory where a room not held here is, then answers `moved` (or
+  // room_unavailable), or runs `here` on this strand when no other instance holds it.
+  template <class Here>
+  void locate_then(const std::string& room_id, const nlohmann::json& id, Here here);
 
   void send_json(const nlohmann::json& j) {
     enqueue(std::make_shared<const std::string>(j.dump()));
@@ -287,12 +292,22 @@ template <class Call>
 void websocket_session::enter(const std::string& room_id, const nlohmann::json& id, Call call) {
   if (!state_->lobby_view || state_->rooms.find(room_id))
     return to_room(room_id, id, std::move(call), true);
-  auto answer = [self = shared_from_this(), room_id, id, call = std::move(call),
+  locate_then(room_id, id,
+              [self = shared_from_this(), room_id, id, call = std::move(call)]() mutable {
+                if (self->not_elsewhere(room_id, id))
+                  self->to_room(room_id, id, std::move(call), true);
+              });
+}
+
+template <class Here>
+void websocket_session::locate_then(const std::string& room_id, const nlohmann::json& id,
+                                    Here here) {
+  auto answer = [self = shared_from_this(), room_id, id, here = std::move(here),
                  bounced = bounced_](cluster_lobby::location where) mutable {
     if (self->closing_) return;
     if (where.what != cluster_lobby::location::kind::here)
       return self->send_json(moved_answer(where, room_id, id, bounced, self->state_->stats));
-    if (self->not_elsewhere(room_id, id)) self->to_room(room_id, id, std::move(call), true);
+    here();
   };
   state_->lobby_view->locate(room_id, [self = shared_from_this(), answer = std::move(answer)](
                                           cluster_lobby::location where) mutable {
@@ -483,10 +498,14 @@ void websocket_session::create_room(const protocol::create_room_msg& m, const nl
 
 // A finished game, move by move: needs no room membership, and reads the record from memory or
 // the database. Replaying a whole game costs well under a millisecond; the rate limit bounds it.
-void websocket_session::replay(const protocol::replay_msg& m, const nlohmann::json& id) {
+void websocket_session::replay(const protocol::replay_msg& m, const nlohmann::json& id,
+                               bool located) {
   using namespace protocol;
   nlohmann::json record;
   const auto status = state_->rooms.finished_record(m.room, record);
+  if (status == lobby::record_status::unknown && state_->lobby_view && !located)
+    return locate_then(m.room, id,
+                       [self = shared_from_this(), m, id] { self->replay(m, id, true); });
   proto_error error;
   if (status == lobby::record_status::unknown)
     error = {"no_such_room", "no room '" + m.room + "'"};

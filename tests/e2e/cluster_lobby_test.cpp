@@ -115,7 +115,8 @@ TEST_CASE("e2e cluster lobby: every instance lists every live instance's public 
     return false;
   }));
   // Filters apply to the other instances' rooms too.
-  auto taken = b.request({{"type", "list_rooms"}, {"state", "waiting"}, {"limit", 1}, {"offset", 2}});
+  auto taken =
+      b.request({{"type", "list_rooms"}, {"state", "waiting"}, {"limit", 1}, {"offset", 2}});
   CHECK(taken["total"] == 3);
   CHECK(taken["rooms"].size() == 1);
 
@@ -155,13 +156,19 @@ TEST_CASE("e2e cluster moved: join, spectate and resume at the wrong door go to 
   auto r = back.request({{"type", "resume"}, {"room", room}, {"token", joined["token"]}});
   REQUIRE(r["type"] == "moved");
   ws_client bob2(port_of(r["url"]));
-  auto resumed = bob2.request(here({{"type", "resume"}, {"room", room}, {"token", joined["token"]}}));
+  auto resumed =
+      bob2.request(here({{"type", "resume"}, {"room", room}, {"token", joined["token"]}}));
   CHECK_MESSAGE(resumed["type"] == "resumed", resumed.dump());
   CHECK(resumed["seat"] == joined["seat"]);
 
   auto s = wrong.request({{"type", "spectate"}, {"room", room}});
   CHECK(s["type"] == "moved");
   CHECK(port_of(s["url"]) == k.port(0));
+  // A replay too (the owner's store has the record): there the game is not over yet.
+  auto replay = wrong.request({{"type", "replay"}, {"room", room}});
+  REQUIRE(replay["type"] == "moved");
+  auto there = bob2.request(here({{"type", "replay"}, {"room", room}}));
+  CHECK(there["code"] == "not_finished");
   // A room nobody holds is unknown everywhere, as on a single server.
   auto none = wrong.request({{"type", "join"}, {"room", "nosuchroom"}, {"name", "Bob"}});
   CHECK(none["code"] == "no_such_room");
@@ -192,8 +199,8 @@ TEST_CASE("e2e cluster moved: a request is bounced once at most; a dead owner's 
   auto dead = b.request({{"type", "spectate"}, {"room", "ghostroom1"}});
   CHECK(dead["type"] == "error");
   CHECK(dead["code"] == "room_unavailable");
-  CHECK(http_get(k.port(1), "/metrics").body.find(
-            "carcassonne_requests_rejected_total{code=\"room_unavailable\"} 2") !=
+  CHECK(http_get(k.port(1), "/metrics")
+            .body.find("carcassonne_requests_rejected_total{code=\"room_unavailable\"} 2") !=
         std::string::npos);
 }
 
