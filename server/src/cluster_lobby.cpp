@@ -206,19 +206,22 @@ void cluster_lobby::reload() {
   auto entries = directory_->lobby_entries(error);
   if (!error.empty()) return;  // Redis unreachable: the last copy stays
   std::map<std::string, remote_entry> remote;
-  std::size_t mine = 0;
+  std::set<std::string> mine;
   for (const auto& e : entries) {
     if (e.instance == options_.instance_id) {
-      ++mine;
+      mine.insert(e.room);
       continue;
     }
     const auto j = nlohmann::json::parse(e.summary, nullptr, false);
     if (!j.is_object() || !j.contains("summary")) continue;
     remote[e.room] = {e.instance, e.url, j.value("created", 0LL), j["summary"]};
   }
-  // Redis lost this instance's entries (restarted empty): publish them all again.
-  if (mine != published_.size())
-    for (auto& [id, p] : published_) p.text.clear();
+  // Entries Redis lost (it restarted empty) are published again; entries this instance no
+  // longer has (left by an earlier run under the same id) are removed.
+  for (auto& [id, p] : published_)
+    if (!mine.count(id)) p.text.clear();
+  for (const auto& id : mine)
+    if (!published_.count(id)) directory_->unpublish_room(id, error);
   std::lock_guard lock(mutex_);
   remote_ = std::move(remote);
   instances_ = std::move(instances);

@@ -129,6 +129,17 @@ TEST_CASE("e2e cluster lobby: every instance lists every live instance's public 
            std::none_of(la["rooms"].begin(), la["rooms"].end(),
                         [&](const json& r) { return r["id"] == rc; });
   }));
+
+  // Back under the same id: the entries of its earlier run leave the directory.
+  k.servers[2] = std::make_unique<test_server>(member_config(k.redis.url(), "c"));
+  REQUIRE(eventually([&] {
+    std::string error;
+    const auto entries = k.watcher->lobby_entries(error);
+    return k.watcher->instances(error).size() == 3 &&
+           std::none_of(entries.begin(), entries.end(),
+                        [](const auto& e) { return e.instance == "c"; });
+  }));
+  CHECK(rooms_of(a)["total"] == 2);
 }
 
 TEST_CASE("e2e cluster moved: join, spectate and resume at the wrong door go to the owner") {
