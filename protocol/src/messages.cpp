@@ -334,7 +334,15 @@ parsed_request parse_request(std::string_view text) {
     out.error = f.error;
     return out;
   }
-  out.value = request{std::move(msg), out.id};
+  bool moved = false;
+  if (auto m = j.find("moved"); m != j.end()) {
+    if (!m->is_boolean()) {
+      out.error = {"bad_message", "'moved' must be a boolean"};
+      return out;
+    }
+    moved = m->get<bool>();
+  }
+  out.value = request{std::move(msg), out.id, moved};
   return out;
 }
 

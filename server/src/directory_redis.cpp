@@ -4,6 +4,8 @@
 #include <hiredis/hiredis.h>
 #include <spdlog/spdlog.h>
 
+#include <sys/socket.h>
+
 #include <algorithm>
 #include <mutex>
 #include <nlohmann/json.hpp>
@@ -94,6 +96,10 @@ struct room_directory::impl {
   std::mutex mutex;
   redisContext* c = nullptr;
   bool reachable = false;
+  // The lobby's subscription (subscribe_lobby): its own connection, cut by stop_subscription.
+  std::mutex sub_mutex;
+  redisContext* sub = nullptr;
+  bool sub_stopped = false;
 
   ~impl() {
     if (c) redisFree(c);
@@ -300,6 +306,83 @@ std::vector<std::string> room_directory::lobby(std::string& error) {
   }
   std::sort(out.begin(), out.end());  // Redis's hash order is its own
   return out;
+}
+
+std::vector<room_directory::lobby_entry> room_directory::lobby_entries(std::string& error) {
+  std::vector<lobby_entry> out;
+  for (const auto& i : instances(error)) {
+    auto& p = *impl_;
+    std::lock_guard lock(p.mutex);
+    auto r = p.run({"HGETALL", p.key("lobby", i.id)}, error);
+    if (!r.r) return {};
+    for (size_t k = 1; k < r.r->elements; k += 2)
+      out.push_back({i.id, i.url, std::string(r.r->element[k - 1]->str, r.r->element[k - 1]->len),
+                     std::string(r.r->element[k]->str, r.r->element[k]->len)});
+  }
+  return out;
+}
+
+std::optional<std::string> room_directory::lobby_entry_of(const std::string& instance,
+                                                          const std::string& room,
+                                                          std::string& error) {
+  auto& p = *impl_;
+  std::lock_guard lock(p.mutex);
+  auto r = p.run({"HGET", p.key("lobby", instance), room}, error);
+  if (!r.r || r.r->type != REDIS_REPLY_STRING) return std::nullopt;
+  return std::string(r.r->str, r.r->len);
+}
+
+bool room_directory::subscribe_lobby(const std::function<void(const std::string&)>& on_room,
+                                     std::string& error) {
+  auto& p = *impl_;
+  const timeval timeout{1, 0};
+  redisContext* c = redisConnectWithTimeout(p.address.host.c_str(), p.address.port, timeout);
+  if (!c || c->err) {
+    error = c ? c->errstr : "out of memory";
+    if (c) redisFree(c);
+    return false;
+  }
+  {
+    std::lock_guard lock(p.sub_mutex);
+    if (p.sub_stopped) return redisFree(c), false;
+    p.sub = c;
+  }
+  const auto command = [&](const std::vector<std::string>& args) {
+    std::vector<const char*> argv;
+    std::vector<size_t> lengths;
+    for (const auto& a : args) argv.push_back(a.data()), lengths.push_back(a.size());
+    reply r;
+    r.r = static_cast<redisReply*>(
+        redisCommandArgv(c, static_cast<int>(argv.size()), argv.data(), lengths.data()));
+    return r.r && r.r->type != REDIS_REPLY_ERROR;
+  };
+  bool ok = (p.address.password.empty() || command({"AUTH", p.address.password})) &&
+            (p.address.db == 0 || command({"SELECT", std::to_string(p.address.db)})) &&
+            command({"SUBSCRIBE", prefix + "lobby"});
+  // Messages arrive when they arrive: no read timeout on this connection.
+  const timeval forever{0, 0};
+  if (ok) redisSetTimeout(c, forever);
+  while (ok) {
+    reply r;
+    void* raw = nullptr;
+    if (redisGetReply(c, &raw) != REDIS_OK) break;
+    r.r = static_cast<redisReply*>(raw);
+    if (r.r && r.r->type == REDIS_REPLY_ARRAY && r.r->elements == 3 &&
+        r.r->element[2]->type == REDIS_REPLY_STRING)
+      on_room(std::string(r.r->element[2]->str, r.r->element[2]->len));
+  }
+  error = c->err ? c->errstr : "the subscription was refused";
+  std::lock_guard lock(p.sub_mutex);
+  p.sub = nullptr;
+  redisFree(c);
+  return false;
+}
+
+void room_directory::stop_subscription() {
+  auto& p = *impl_;
+  std::lock_guard lock(p.sub_mutex);
+  p.sub_stopped = true;
+  if (p.sub) ::shutdown(p.sub->fd, SHUT_RDWR);  // the blocked read returns at once
 }
 
 }  // namespace carcassonne::server

@@ -164,7 +164,7 @@ class http_session : public std::enable_shared_from_this<http_session> {
       return text(req, http::status::bad_request,
                   nlohmann::json{{"error", error.code}, {"message", error.message}}.dump(),
                   "application/json");
-    auto page = state_->rooms.list(*filter);
+    auto page = list_public_rooms(*state_, *filter);
     return text(req, http::status::ok,
                 nlohmann::json{{"rooms", std::move(page.rooms)}, {"total", page.total}}.dump(),
                 "application/json");

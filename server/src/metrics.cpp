@@ -43,6 +43,7 @@ const std::vector<std::string>& metrics::codes() {
                           "not_a_bot",
                           "too_many_rooms",
                           "bad_request",
+                          "room_unavailable",
                           "other"})
       l.emplace_back(c);
     return l;

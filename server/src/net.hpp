@@ -15,6 +15,7 @@
 #include "carcassonne/server/lobby.hpp"
 #include "carcassonne/server/metrics.hpp"
 #include "carcassonne/server/store.hpp"
+#include "cluster_lobby.hpp"
 #include "cluster_member.hpp"
 
 namespace carcassonne::server {
@@ -38,13 +39,19 @@ struct shared_state {
   metrics stats;
   std::unique_ptr<store> db;  // nullptr when the journal is off; outlives the rooms
   lobby rooms;
-  std::unique_ptr<cluster_member> cluster;  // with --redis: this instance in the room directory
+  std::unique_ptr<cluster_member> cluster;    // with --redis: this instance in the room directory
+  std::unique_ptr<cluster_lobby> lobby_view;  // with --redis: every instance's public rooms
   std::atomic<bool> draining{false};
 
   std::mutex sessions_mutex;
   std::set<std::weak_ptr<websocket_session>, std::owner_less<std::weak_ptr<websocket_session>>>
       sessions;
 };
+
+// The public rooms a list_rooms or /api/rooms sees: this server's, or with --redis the cluster's.
+inline lobby::page list_public_rooms(const shared_state& s, const protocol::room_filter& f) {
+  return s.lobby_view ? s.lobby_view->list(f) : s.rooms.list(f);
+}
 
 // Starts an HTTP session on an accepted socket (it may upgrade to a WebSocket session).
 void start_http_session(tcp::socket socket, std::shared_ptr<shared_state> state);

@@ -73,8 +73,9 @@ struct server::impl {
 server::server(config c) : impl_(std::make_unique<impl>(std::move(c))) {}
 
 server::~server() {
-  impl_->state->cluster.reset();    // no more heartbeats: this instance's leases lapse
-  impl_->state->rooms.stop_bots();  // no search reaches a room or the I/O context after this
+  impl_->state->lobby_view.reset();  // nothing published any more
+  impl_->state->cluster.reset();     // no more heartbeats: this instance's leases lapse
+  impl_->state->rooms.stop_bots();   // no search reaches a room or the I/O context after this
   // The clocks as they are now: a restart gives nobody back the time since the last move.
   impl_->state->rooms.save_clocks();
   // Commit what is queued while the rooms its callbacks reach still exist.
@@ -128,6 +129,7 @@ void server::join_cluster() {
                                            : st.cfg.public_url;
   st.cluster = std::make_unique<cluster_member>(
       o, [s = impl_->state.get()] { return static_cast<std::int64_t>(s->rooms.size()); });
+  st.lobby_view = std::make_unique<cluster_lobby>(o, st.rooms);
 }
 
 std::uint16_t server::port() const {

@@ -10,6 +10,7 @@
 #include "address_limits.hpp"
 #include "carcassonne/protocol/messages.hpp"
 #include "fairness.hpp"
+#include "moved.hpp"
 #include "net.hpp"
 #include "replay_view.hpp"
 
@@ -165,12 +166,21 @@ class websocket_session : public client_link,
   // Posts `call` onto the strand of the room this connection is in, if any.
   template <class Call>
   void in_current_room(const char* what, const nlohmann::json& id, Call call);
-  void replay(const protocol::replay_msg& m, const nlohmann::json& id);
+  // located: the directory was asked already (a room this instance does not know).
+  void replay(const protocol::replay_msg& m, const nlohmann::json& id, bool located = false);
   void create_room(const protocol::create_room_msg& m, const nlohmann::json& id);
   // Posts `call` onto the room's strand; `enter`: a join, spectate or resume, which may rebuild
   // a finished room from the store, and which finish() must undo even if it has not landed yet.
   template <class Call>
   void to_room(const std::string& room_id, const nlohmann::json& id, Call call, bool enter = false);
+  // A join, spectate or resume: to_room(), or in a cluster, for a room not held here, `moved`
+  // to its owner once the directory has said where it is.
+  template <class Call>
+  void enter(const std::string& room_id, const nlohmann::json& id, Call call);
+  // In a cluster: asks the directory where a room not held here is, then answers `moved` (or
+  // room_unavailable), or runs `here` on this strand when no other instance holds it.
+  template <class Here>
+  void locate_then(const std::string& room_id, const nlohmann::json& id, Here here);
 
   void send_json(const nlohmann::json& j) {
     enqueue(std::make_shared<const std::string>(j.dump()));
@@ -261,6 +271,7 @@ class websocket_session : public client_link,
   std::string room_;      // the room this connection is in ("" = none)
   std::string entering_;  // the room of the last join, spectate or resume sent to a room
   std::vector<std::weak_ptr<const room>> public_rooms_;  // public rooms this connection created
+  bool bounced_ = false;  // the request being handled carries "moved": true
 };
 
 template <class Call>
@@ -277,6 +288,34 @@ void websocket_session::to_room(const std::string& room_id, const nlohmann::json
   });
 }
 
+template <class Call>
+void websocket_session::enter(const std::string& room_id, const nlohmann::json& id, Call call) {
+  if (!state_->lobby_view || state_->rooms.find(room_id))
+    return to_room(room_id, id, std::move(call), true);
+  locate_then(room_id, id,
+              [self = shared_from_this(), room_id, id, call = std::move(call)]() mutable {
+                if (self->not_elsewhere(room_id, id))
+                  self->to_room(room_id, id, std::move(call), true);
+              });
+}
+
+template <class Here>
+void websocket_session::locate_then(const std::string& room_id, const nlohmann::json& id,
+                                    Here here) {
+  auto answer = [self = shared_from_this(), room_id, id, here = std::move(here),
+                 bounced = bounced_](cluster_lobby::location where) mutable {
+    if (self->closing_) return;
+    if (where.what != cluster_lobby::location::kind::here)
+      return self->send_json(moved_answer(where, room_id, id, bounced, self->state_->stats));
+    here();
+  };
+  state_->lobby_view->locate(room_id, [self = shared_from_this(), answer = std::move(answer)](
+                                          cluster_lobby::location where) mutable {
+    net::post(self->ws_.get_executor(),
+              [answer = std::move(answer), where = std::move(where)]() mutable { answer(where); });
+  });
+}
+
 // One text frame: parsed, then handed to the handler of its message type.
 void websocket_session::handle(const std::string& text) {
   auto parsed = protocol::parse_request(text);
@@ -285,6 +324,7 @@ void websocket_session::handle(const std::string& text) {
     return send_json(protocol::error_message(parsed.error, parsed.id));
   }
   const json id = parsed.value->id;
+  bounced_ = parsed.value->moved;
   std::visit([&](const auto& m) { on(m, id); }, parsed.value->message);
 }
 
@@ -328,7 +368,7 @@ void websocket_session::on(const protocol::ping_msg&, const json& id) {
 }
 
 void websocket_session::on(const protocol::list_rooms_msg& m, const json& id) {
-  auto page = state_->rooms.list(m.filter);
+  auto page = list_public_rooms(*state_, m.filter);
   send_json(
       protocol::reply("rooms", id, {{"rooms", std::move(page.rooms)}, {"total", page.total}}));
 }
@@ -339,20 +379,17 @@ void websocket_session::on(const protocol::create_room_msg& m, const json& id) {
 
 void websocket_session::on(const protocol::join_msg& m, const json& id) {
   if (not_elsewhere(m.room, id))
-    to_room(
-        m.room, id, [m, id](room& r, const client_ptr& c) { r.join(c, m, id); }, true);
+    enter(m.room, id, [m, id](room& r, const client_ptr& c) { r.join(c, m, id); });
 }
 
 void websocket_session::on(const protocol::spectate_msg& m, const json& id) {
   if (not_elsewhere(m.room, id))
-    to_room(
-        m.room, id, [id](room& r, const client_ptr& c) { r.spectate(c, id); }, true);
+    enter(m.room, id, [id](room& r, const client_ptr& c) { r.spectate(c, id); });
 }
 
 void websocket_session::on(const protocol::resume_msg& m, const json& id) {
   if (not_elsewhere(m.room, id))
-    to_room(
-        m.room, id, [m, id](room& r, const client_ptr& c) { r.resume(c, m, id); }, true);
+    enter(m.room, id, [m, id](room& r, const client_ptr& c) { r.resume(c, m, id); });
 }
 
 void websocket_session::on(const protocol::leave_msg&, const json& id) {
@@ -428,6 +465,9 @@ void websocket_session::create_room(const protocol::create_room_msg& m, const nl
                      "you have as many public rooms waiting for players as you may: start or "
                      "leave one first"});
   }
+  // In a cluster the least loaded live instance takes new rooms: the client goes there.
+  if (state_->lobby_view && state_->cluster->reachable())
+    if (auto moved = placed_elsewhere(*state_->lobby_view, id, bounced_)) return send_json(*moved);
   if (!address_->take_room())
     return refuse(metrics::refusal::address_rooms,
                   {"rate_limited", "rooms are created too fast from your address: slow down"});
@@ -458,10 +498,14 @@ void websocket_session::create_room(const protocol::create_room_msg& m, const nl
 
 // A finished game, move by move: needs no room membership, and reads the record from memory or
 // the database. Replaying a whole game costs well under a millisecond; the rate limit bounds it.
-void websocket_session::replay(const protocol::replay_msg& m, const nlohmann::json& id) {
+void websocket_session::replay(const protocol::replay_msg& m, const nlohmann::json& id,
+                               bool located) {
   using namespace protocol;
   nlohmann::json record;
   const auto status = state_->rooms.finished_record(m.room, record);
+  if (status == lobby::record_status::unknown && state_->lobby_view && !located)
+    return locate_then(m.room, id,
+                       [self = shared_from_this(), m, id] { self->replay(m, id, true); });
   proto_error error;
   if (status == lobby::record_status::unknown)
     error = {"no_such_room", "no room '" + m.room + "'"};

@@ -141,3 +141,16 @@ TEST_CASE("list_rooms: a page (offset, limit up to 100) and filters; bad fields 
   for (int i = 0; i < 17; ++i) many += std::string(i ? "," : "") + "\"x\"";
   CHECK(code_of(many + "]}") == "bad_message");
 }
+
+TEST_CASE("messages: \"moved\": true marks a request repeated after a cluster's moved answer") {
+  auto plain = parse_request(R"({"type":"join","room":"r","name":"Ann"})");
+  REQUIRE(plain.value);
+  CHECK_FALSE(plain.value->moved);
+  auto moved = parse_request(R"({"type":"join","room":"r","name":"Ann","moved":true,"id":3})");
+  REQUIRE(moved.value);
+  CHECK(moved.value->moved);
+  auto bad = parse_request(R"({"type":"create_room","moved":"yes","id":4})");
+  REQUIRE_FALSE(bad.value);
+  CHECK(bad.error.code == "bad_message");
+  CHECK(bad.id == 4);
+}

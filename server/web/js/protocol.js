@@ -1,7 +1,9 @@
 // The client side of docs/protocol.md: one WebSocket to ws(s)://<this host>/ws, requests
 // answered by id, the room's view kept from a snapshot and the patches after it (JSON Patch,
 // numbered by seq), and reconnection: after a drop the connection comes back by itself and
-// takes its seat again with `resume` (or watches again with `spectate`).
+// takes its seat again with `resume` (or watches again with `spectate`). In a cluster, an
+// answer `moved` (docs/protocol.md §22) moves the connection to the instance it names, where the
+// request is asked again, once.
 
 import { nonceFor } from './fairness.js';
 
@@ -30,6 +32,8 @@ export class Connection extends EventTarget {
   constructor(url) {
     super();
     this.url = url;
+    this.home = url;           // where a dropped connection comes back (it is moved on from there)
+    this.moving = null;        // {resolve, reject} while moving to another instance
     this.ws = null;
     this.state = 'closed';
     this.pending = new Map();  // id -> {resolve, reject}
@@ -62,6 +66,9 @@ export class Connection extends EventTarget {
       this.inRoom = false;
       for (const { reject } of this.pending.values()) reject(new Error('connection lost'));
       this.pending.clear();
+      if (this.moving) { this.moving.reject(new Error('cannot reach the room\'s server')); this.moving = null; }
+      // Back through the usual door: it moves us on to wherever our room is by then.
+      this.url = this.home;
       this.setState('closed');
       // Try again, a little later each time (0.5 s up to 8 s).
       setTimeout(() => this.connect(), this.backoff);
@@ -81,6 +88,7 @@ export class Connection extends EventTarget {
       const welcome = await this.request({ type: 'hello', protocol: 1, client: 'carcassonne-web/1' });
       if (welcome.type === 'welcome') this.limits = welcome.limits;
       this.welcomed = true;
+      if (this.moving) { this.moving.resolve(); this.moving = null; return; }  // the mover asks
       await this.rejoin();
     } catch { /* the connection dropped again: onclose retries */ }
   }
@@ -89,8 +97,32 @@ export class Connection extends EventTarget {
     if (this.ws && this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(message));
   }
 
-  // Resolves with the server's direct answer (which may be an `error` frame).
-  request(message) {
+  // Resolves with the server's direct answer (which may be an `error` frame). A `moved` answer
+  // is followed once: to the instance it names, where the same request is asked with `moved`.
+  async request(message) {
+    const answer = await this.ask(message);
+    if (answer.type !== 'moved' || message.moved || typeof answer.url !== 'string') return answer;
+    await this.moveTo(answer.url);
+    return this.ask({ ...message, moved: true });
+  }
+
+  // This connection, closed, opens again at `url`; resolves once that instance said welcome.
+  moveTo(url) {
+    const old = this.ws;
+    this.ws = null;
+    if (old) { old.onclose = null; old.close(); }
+    for (const { reject } of this.pending.values()) reject(new Error('connection moved'));
+    this.pending.clear();
+    this.welcomed = false;
+    this.inRoom = false;
+    this.url = url;
+    return new Promise((resolve, reject) => {
+      this.moving = { resolve, reject };
+      this.connect();
+    });
+  }
+
+  ask(message) {
     const id = `w${++this.counter}`;
     return new Promise((resolve, reject) => {
       if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return reject(new Error('not connected'));

@@ -92,6 +92,8 @@ using client_message =
 struct request {
   client_message message;
   json id;  // the client's id, echoed in the answer (null when absent)
+  // `"moved": true`: repeated after a `moved` answer (a cluster's loop guard, docs/protocol.md).
+  bool moved = false;
 };
 
 // Parses one text frame. On error, `id` is still filled when the frame had one.

@@ -9,6 +9,7 @@
 #pragma once
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -62,6 +63,20 @@ class room_directory {
   bool unpublish_room(const std::string& room, std::string& error);
   // The public rooms of every live instance, as stored by publish_room, by instance then room.
   std::vector<std::string> lobby(std::string& error);
+
+  // One lobby entry of a live instance, as stored by publish_room, with its owner's URL.
+  struct lobby_entry {
+    std::string instance, url, room, summary;
+  };
+  // Every live instance's entries, by instance then room; one instance's entry for `room`.
+  std::vector<lobby_entry> lobby_entries(std::string& error);
+  std::optional<std::string> lobby_entry_of(const std::string& instance, const std::string& room,
+                                            std::string& error);
+  // Blocks on a connection of its own subscribed to `carcassonne:lobby`, calling `on_room` with
+  // each published room id, until the connection fails or stop_subscription() (any thread)
+  // cuts it; false with a message on failure.
+  bool subscribe_lobby(const std::function<void(const std::string&)>& on_room, std::string& error);
+  void stop_subscription();
 
   const std::string& instance_id() const;
   bool reachable() const;  // the last command reached Redis

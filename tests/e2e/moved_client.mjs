@@ -1,0 +1,60 @@
+// The web page's connection (server/web/js/protocol.js) in a cluster of two instances, through
+// the door that does not hold the rooms: it follows `moved` by itself (docs/protocol.md §22).
+//   node moved_client.mjs ws://DOOR/ws ws://OWNER/ws
+// DOOR's create_room is placed on OWNER (the least loaded: ties by id); Bob joins through DOOR
+// and ends at OWNER; his connection drops, comes back through DOOR, and resumes at OWNER with
+// his seat token. Exits 0 when all of that happened, 1 otherwise.
+import { createRequire } from 'node:module';
+
+const fail = (why) => { console.error(`moved_client: FAIL: ${why}`); process.exit(1); };
+const require = createRequire(import.meta.url);
+function loadWs() {
+  // A node_modules folder or NODE_PATH (the script sets it), then Debian's node-ws.
+  for (const name of ['ws', '/usr/share/nodejs/ws']) {
+    try { return require(name); } catch { /* next */ }
+  }
+  fail('cannot load the "ws" package: apt-get install node-ws (scripts/install-deps.sh test)');
+}
+globalThis.WebSocket = loadWs();
+const { Connection } = await import('../../server/web/js/protocol.js');
+
+const [door, owner] = process.argv.slice(2);
+setTimeout(() => fail('timed out'), 20000).unref();
+
+async function until(what, done) {
+  for (let i = 0; i < 400; ++i) {
+    if (done()) return;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  fail(`waited in vain for ${what}`);
+}
+
+async function opened(url) {
+  const c = new Connection(url);
+  c.connect();
+  await until(`hello at ${url}`, () => c.welcomed);
+  return c;
+}
+
+const ann = await opened(door);
+const created = await ann.request({ type: 'create_room', seats: 2, setup: {} });
+if (created.type !== 'room_created') fail(`create_room: ${JSON.stringify(created)}`);
+if (ann.url !== owner) fail(`the room was created at ${ann.url}, not at ${owner}`);
+const room = created.room;
+const annSeat = await ann.join(room, 'Ann');
+if (annSeat.type !== 'joined') fail(`Ann's join: ${JSON.stringify(annSeat)}`);
+
+const bob = await opened(door);
+const seat = await bob.join(room, 'Bob');
+if (seat.type !== 'joined' || bob.url !== owner) fail(`Bob's join: ${JSON.stringify(seat)} at ${bob.url}`);
+await until("Bob's snapshot", () => bob.view !== null);
+
+// The connection drops: it comes back through the door, which moves it to the owner again.
+const moves = [];
+bob.addEventListener('membership', (e) => moves.push(e.detail.type));
+bob.ws.close();
+await until('Bob back in his seat', () => bob.inRoom && bob.state === 'open' && moves.includes('seat'));
+if (bob.url !== owner || bob.token !== seat.token || bob.seat !== seat.seat)
+  fail(`Bob resumed at ${bob.url} with seat ${bob.seat}`);
+console.log(`moved_client: room ${room} made and joined at ${owner} through ${door}; Bob resumed there`);
+process.exit(0);
