@@ -51,6 +51,18 @@ redis.call('SREM', KEYS[2], ARGV[2])
 return 0
 )lua";
 
+// Every lease this instance still holds is given up at once (a restart: the rooms it served are
+// not in its memory any more), and its set of owned rooms emptied.
+const char* const release_owned_script = R"lua(
+for _, room in ipairs(redis.call('SMEMBERS', KEYS[1])) do
+  local k = ARGV[2] .. 'lease:' .. room
+  local cur = redis.call('GET', k)
+  if cur and string.match(cur, '^(%S+) ') == ARGV[1] then redis.call('DEL', k) end
+end
+redis.call('DEL', KEYS[1])
+return 0
+)lua";
+
 struct reply {
   redisReply* r = nullptr;
   ~reply() {
@@ -300,6 +312,35 @@ std::vector<std::string> room_directory::lobby(std::string& error) {
   }
   std::sort(out.begin(), out.end());  // Redis's hash order is its own
   return out;
+}
+
+std::vector<std::string> room_directory::unleased(const std::vector<std::string>& rooms,
+                                                  std::string& error) {
+  auto& p = *impl_;
+  std::lock_guard lock(p.mutex);
+  std::vector<std::string> out;
+  constexpr std::size_t chunk = 256;  // keys per MGET: bounded commands, whatever the rooms
+  for (std::size_t first = 0; first < rooms.size(); first += chunk) {
+    std::vector<std::string> args{"MGET"};
+    const auto last = std::min(rooms.size(), first + chunk);
+    for (auto i = first; i < last; ++i) args.push_back(p.key("lease", rooms[i]));
+    auto r = p.run(args, error);
+    if (!r.r || r.r->type != REDIS_REPLY_ARRAY || r.r->elements != last - first) {
+      if (error.empty()) error = "unexpected answer to MGET";
+      return {};
+    }
+    for (auto i = first; i < last; ++i)
+      if (r.r->element[i - first]->type == REDIS_REPLY_NIL) out.push_back(rooms[i]);
+  }
+  return out;
+}
+
+bool room_directory::release_owned(std::string& error) {
+  auto& p = *impl_;
+  std::lock_guard lock(p.mutex);
+  const auto& id = p.opts.instance_id;
+  return p.run({"EVAL", release_owned_script, "1", p.key("owned", id), id, prefix}, error).r !=
+         nullptr;
 }
 
 }  // namespace carcassonne::server

@@ -63,6 +63,12 @@ class room_directory {
   // The public rooms of every live instance, as stored by publish_room, by instance then room.
   std::vector<std::string> lobby(std::string& error);
 
+  // Failover (docs/scaling.md): those of `rooms` that nobody leases (their owner died, or never
+  // took one), in their order; and every lease of this instance given up at once (a restarted
+  // instance, whose memory no longer holds those rooms: they are anybody's to adopt).
+  std::vector<std::string> unleased(const std::vector<std::string>& rooms, std::string& error);
+  bool release_owned(std::string& error);
+
   const std::string& instance_id() const;
   bool reachable() const;  // the last command reached Redis
 
