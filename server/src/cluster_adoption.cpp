@@ -29,12 +29,17 @@ std::size_t adopt_orphan_rooms(room_directory& directory, store& db, lobby& room
     // read next is the whole of what was acknowledged.
     if (!db.take_room(id, *generation, error)) {
       spdlog::error("cluster: room {}: cannot fence the store: {}", id, error);
+      error.clear();
+      // Redis lost its counters: the next pass takes the room above the recorded generation.
+      if (const auto recorded = db.recorded_generation(id, error); recorded >= *generation)
+        directory.raise_generation(id, recorded, error);
       directory.release(id);
       error.clear();
       continue;
     }
     auto stored = db.load(id, error);
-    if (stored && stored->state != room_state::finished && rooms.adopt(*stored, *generation, error)) {
+    if (stored && stored->state != room_state::finished &&
+        rooms.adopt(*stored, *generation, error)) {
       ++adopted;
       continue;
     }

@@ -63,6 +63,13 @@ redis.call('DEL', KEYS[1])
 return 0
 )lua";
 
+// A room's generation counter raised to at least ARGV[1] (never lowered).
+const char* const raise_generation_script = R"lua(
+local cur = tonumber(redis.call('GET', KEYS[1]) or '0')
+if cur < tonumber(ARGV[1]) then redis.call('SET', KEYS[1], ARGV[1]) end
+return 0
+)lua";
+
 struct reply {
   redisReply* r = nullptr;
   ~reply() {
@@ -333,6 +340,16 @@ std::vector<std::string> room_directory::unleased(const std::vector<std::string>
       if (r.r->element[i - first]->type == REDIS_REPLY_NIL) out.push_back(rooms[i]);
   }
   return out;
+}
+
+bool room_directory::raise_generation(const std::string& room, std::uint64_t at_least,
+                                      std::string& error) {
+  auto& p = *impl_;
+  std::lock_guard lock(p.mutex);
+  return p.run({"EVAL", raise_generation_script, "1", p.key("generation", room),
+                std::to_string(at_least)},
+               error)
+             .r != nullptr;
 }
 
 bool room_directory::release_owned(std::string& error) {

@@ -35,6 +35,10 @@ bool store::take_room(const std::string&, std::uint64_t, std::string&) {
   return true;
 }
 
+std::uint64_t store::recorded_generation(const std::string&, std::string&) {
+  return 0;
+}
+
 void store::start_writer() {
   writer_ = std::thread([this] { writer_loop(); });
 }

@@ -373,6 +373,16 @@ bool postgres_store::take_room(const std::string& room, std::uint64_t generation
   return false;
 }
 
+std::uint64_t postgres_store::recorded_generation(const std::string& room, std::string& error) {
+  std::lock_guard lock(read_mutex_);
+  if (!ready_to_read(error)) return 0;
+  const char* values[] = {room.c_str()};
+  result r(PQexecParams(read_conn_, "SELECT generation FROM room_owner WHERE room = $1", 1, nullptr,
+                        values, nullptr, nullptr, 0));
+  if (!r.tuples_ok()) return error = message_of(read_conn_), 0;
+  return PQntuples(r.r) == 1 ? std::strtoull(PQgetvalue(r.r, 0, 0), nullptr, 10) : 0;
+}
+
 std::vector<std::string> postgres_store::finished_ids(std::size_t limit) {
   std::lock_guard lock(read_mutex_);
   std::vector<std::string> out;

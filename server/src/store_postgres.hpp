@@ -18,6 +18,7 @@ class postgres_store final : public store {
   std::vector<std::string> finished_ids(std::size_t limit) override;
   std::vector<std::string> unfinished_ids(std::string& error) override;
   bool take_room(const std::string& room, std::uint64_t generation, std::string& error) override;
+  std::uint64_t recorded_generation(const std::string& room, std::string& error) override;
 
  private:
   postgres_store() = default;

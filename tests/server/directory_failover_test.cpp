@@ -24,8 +24,7 @@ TEST_CASE("directory failover: unleased rooms, and a restart's leases given up")
   CHECK(a->acquire("r1", holder, error) == 1u);
   CHECK(a->acquire("r2", holder, error) == 1u);
   CHECK(b->acquire("r3", holder, error) == 1u);
-  CHECK(a->unleased({"r0", "r1", "r2", "r3", "r4"}, error) ==
-        std::vector<std::string>{"r0", "r4"});
+  CHECK(a->unleased({"r0", "r1", "r2", "r3", "r4"}, error) == std::vector<std::string>{"r0", "r4"});
   CHECK(a->unleased({}, error).empty());
   CHECK(error.empty());
 
@@ -39,6 +38,13 @@ TEST_CASE("directory failover: unleased rooms, and a restart's leases given up")
   auto lease = a->lease_of("r1", error);
   REQUIRE(lease);
   CHECK(lease->owner == "b");
+
+  // A Redis that lost its counters is raised above the store's generation, never lowered.
+  CHECK(a->raise_generation("r1", 9, error));
+  CHECK(a->raise_generation("r1", 4, error));
+  a->release("r1");
+  b->release("r1");
+  CHECK(a->acquire("r1", holder, error) == 10u);
 
   // Redis gone: an error, never a list that says "nobody leases these".
   REQUIRE(redis.kill());

@@ -50,6 +50,10 @@ TEST_CASE("PostgreSQL fencing: an older lease generation's writes are refused, r
   CHECK(new_owner->take_room("r", 2, error));  // taking it again is harmless
   CHECK_FALSE(old_owner->take_room("r", 1, error));
   CHECK(error.find("newer lease generation") != std::string::npos);
+  error.clear();
+  CHECK(old_owner->recorded_generation("r", error) == 2u);
+  CHECK(old_owner->recorded_generation("nowhere", error) == 0u);
+  CHECK(error.empty());
 
   // One batch: the old owner's write of r is refused, its write of s still commits.
   write_result refused, other;

@@ -114,6 +114,8 @@ class store {
   // that every write of an older generation is refused from now on; false when a newer
   // generation is recorded or the database fails (`error`). SQLite, single instance: true.
   virtual bool take_room(const std::string& room, std::uint64_t generation, std::string& error);
+  // The generation recorded for `room` (0: none, or SQLite).
+  virtual std::uint64_t recorded_generation(const std::string& room, std::string& error);
 
   // Copies the SQLite database at `source` to the new file `dest` with SQLite's online backup
   // API: a consistent copy while a server writes to it (it never waits for the copy). Checks the
