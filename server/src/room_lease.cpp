@@ -15,8 +15,9 @@ protocol::proto_error moved_error(const std::string& room) {
 
 void room::refuse_moved(const client_ptr& c, const json& id) {
   if (metrics_) metrics_->rejected("room_moved");
-  if (c) c->deliver(std::make_shared<const std::string>(
-             protocol::error_message(moved_error(settings_.id), id).dump()));
+  if (c)
+    c->deliver(std::make_shared<const std::string>(
+        protocol::error_message(moved_error(settings_.id), id).dump()));
 }
 
 void room::lease_lost() {
