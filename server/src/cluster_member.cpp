@@ -5,7 +5,11 @@
 namespace carcassonne::server {
 
 cluster_member::cluster_member(room_directory::options o, std::function<std::int64_t()> load)
-    : options_(std::move(o)), load_(std::move(load)) {
+    : cluster_member(std::move(o), std::move(load), failover_hooks{}) {}
+
+cluster_member::cluster_member(room_directory::options o, std::function<std::int64_t()> load,
+                               failover_hooks hooks)
+    : options_(std::move(o)), load_(std::move(load)), hooks_(std::move(hooks)) {
   beat();  // registered before the first client arrives, or the log says why not
   thread_ = std::thread([this] { loop(); });
 }
@@ -31,12 +35,15 @@ void cluster_member::loop() {
 }
 
 void cluster_member::beat() {
-  std::lock_guard lock(mutex_);
+  std::unique_lock lock(mutex_);
   std::string error;
   if (!directory_) directory_ = room_directory::open(options_, error);
   bool ok = directory_ != nullptr;
+  if (ok && hooks_.lost && !released_) released_ = ok = directory_->release_owned(error);
+  std::vector<std::string> lost;
   if (ok) {
-    for (const auto& room : directory_->heartbeat(load_(), error))
+    lost = directory_->heartbeat(load_(), error);
+    for (const auto& room : lost)
       spdlog::error("cluster: the lease of room {} was taken by another instance", room);
     ok = error.empty();
   }
@@ -48,6 +55,13 @@ void cluster_member::beat() {
     spdlog::error("cluster: Redis unreachable ({}): serving the rooms here, refusing new ones",
                   error);
   first_beat_ = false;
+  // Outside the lock: claim() (a client's create_room) never waits for an adoption. directory_
+  // is only ever set by beat(), on this thread, and stays once set.
+  auto* directory = ok ? directory_.get() : nullptr;
+  lock.unlock();
+  if (hooks_.lost)
+    for (const auto& room : lost) hooks_.lost(room);
+  if (directory && hooks_.after_beat) hooks_.after_beat(*directory);
 }
 
 bool cluster_member::claim(const std::string& room) {
@@ -55,7 +69,10 @@ bool cluster_member::claim(const std::string& room) {
   if (!directory_ || !reachable_) return false;
   std::string error;
   room_lease holder;
-  if (directory_->acquire(room, holder, error)) return true;
+  if (const auto generation = directory_->acquire(room, holder, error)) {
+    if (hooks_.claimed) hooks_.claimed(room, *generation);
+    return true;
+  }
   if (!error.empty()) {
     reachable_ = false;
     spdlog::error("cluster: Redis unreachable ({}): refusing new rooms", error);

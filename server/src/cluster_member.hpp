@@ -19,6 +19,18 @@ class cluster_member {
  public:
   // `load` (any thread) counts this instance's rooms for the placement of new ones.
   cluster_member(room_directory::options o, std::function<std::int64_t()> load);
+  // Failover (docs/scaling.md), on the member's thread unless said otherwise. With hooks, the
+  // instance gives up at start every lease Redis still has in its name (a restart: those rooms
+  // are not in its memory), and after every heartbeat runs `lost` for each lease another
+  // instance took, then `after_beat` (the adoption of dead instances' rooms). `claimed` runs on
+  // claim()'s thread with the generation of each lease it takes.
+  struct failover_hooks {
+    std::function<void(const std::string& room)> lost;
+    std::function<void(room_directory&)> after_beat;
+    std::function<void(const std::string& room, std::uint64_t generation)> claimed;
+  };
+  cluster_member(room_directory::options o, std::function<std::int64_t()> load,
+                 failover_hooks hooks);
   ~cluster_member();  // stops the heartbeat and releases nothing: leases lapse by themselves
   cluster_member(const cluster_member&) = delete;
   cluster_member& operator=(const cluster_member&) = delete;
@@ -39,6 +51,8 @@ class cluster_member {
   std::unique_ptr<room_directory> directory_;
   std::atomic<bool> reachable_{false};
   bool first_beat_ = true;  // under mutex_
+  failover_hooks hooks_;
+  bool released_ = false;  // the leases of a previous life given up (with hooks)
   std::mutex wait_mutex_;
   std::condition_variable wake_;
   bool stopping_ = false;

@@ -197,6 +197,10 @@ const std::vector<setting>& settings() {
                              "0123456789-_.") == std::string::npos;
          return ok && (c.instance_id = v, true);
        }},
+      {"--lease-ttl-ms", "CARCASSONNE_LEASE_TTL_MS",
+       "in a cluster, milliseconds after which a silent instance's rooms are adopted by others "
+       "(default 3000)",
+       [](config& c, const std::string& v) { return parse_number(v, 300, 60000, c.lease_ttl_ms); }},
       {"--journal", "CARCASSONNE_JOURNAL",
        "store every room and accepted move, rebuilt on start: on or off (default on)",
        [](config& c, const std::string& v) {

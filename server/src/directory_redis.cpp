@@ -53,6 +53,25 @@ redis.call('SREM', KEYS[2], ARGV[2])
 return 0
 )lua";
 
+// Every lease this instance still holds is given up at once (a restart: the rooms it served are
+// not in its memory any more), and its set of owned rooms emptied.
+const char* const release_owned_script = R"lua(
+for _, room in ipairs(redis.call('SMEMBERS', KEYS[1])) do
+  local k = ARGV[2] .. 'lease:' .. room
+  local cur = redis.call('GET', k)
+  if cur and string.match(cur, '^(%S+) ') == ARGV[1] then redis.call('DEL', k) end
+end
+redis.call('DEL', KEYS[1])
+return 0
+)lua";
+
+// A room's generation counter raised to at least ARGV[1] (never lowered).
+const char* const raise_generation_script = R"lua(
+local cur = tonumber(redis.call('GET', KEYS[1]) or '0')
+if cur < tonumber(ARGV[1]) then redis.call('SET', KEYS[1], ARGV[1]) end
+return 0
+)lua";
+
 struct reply {
   redisReply* r = nullptr;
   ~reply() {
@@ -383,6 +402,45 @@ void room_directory::stop_subscription() {
   std::lock_guard lock(p.sub_mutex);
   p.sub_stopped = true;
   if (p.sub) ::shutdown(p.sub->fd, SHUT_RDWR);  // the blocked read returns at once
+}
+
+std::vector<std::string> room_directory::unleased(const std::vector<std::string>& rooms,
+                                                  std::string& error) {
+  auto& p = *impl_;
+  std::lock_guard lock(p.mutex);
+  std::vector<std::string> out;
+  constexpr std::size_t chunk = 256;  // keys per MGET: bounded commands, whatever the rooms
+  for (std::size_t first = 0; first < rooms.size(); first += chunk) {
+    std::vector<std::string> args{"MGET"};
+    const auto last = std::min(rooms.size(), first + chunk);
+    for (auto i = first; i < last; ++i) args.push_back(p.key("lease", rooms[i]));
+    auto r = p.run(args, error);
+    if (!r.r || r.r->type != REDIS_REPLY_ARRAY || r.r->elements != last - first) {
+      if (error.empty()) error = "unexpected answer to MGET";
+      return {};
+    }
+    for (auto i = first; i < last; ++i)
+      if (r.r->element[i - first]->type == REDIS_REPLY_NIL) out.push_back(rooms[i]);
+  }
+  return out;
+}
+
+bool room_directory::raise_generation(const std::string& room, std::uint64_t at_least,
+                                      std::string& error) {
+  auto& p = *impl_;
+  std::lock_guard lock(p.mutex);
+  return p.run({"EVAL", raise_generation_script, "1", p.key("generation", room),
+                std::to_string(at_least)},
+               error)
+             .r != nullptr;
+}
+
+bool room_directory::release_owned(std::string& error) {
+  auto& p = *impl_;
+  std::lock_guard lock(p.mutex);
+  const auto& id = p.opts.instance_id;
+  return p.run({"EVAL", release_owned_script, "1", p.key("owned", id), id, prefix}, error).r !=
+         nullptr;
 }
 
 }  // namespace carcassonne::server

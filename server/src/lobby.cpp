@@ -137,6 +137,7 @@ std::string lobby::spawn_rematch(room_settings s, const std::vector<room::seat_i
                                                                       : fairness::new_secret();
     entry = add(room::rematch_room(std::move(s), seats, &metrics_));
   }
+  if (claim_) claim_(entry->game_room->id());  // a cluster's lease, before its first write
   boost::asio::post(entry->strand, [entry] { entry->game_room->start_rematch(); });
   return entry->game_room->id();
 }
@@ -223,7 +224,7 @@ std::shared_ptr<room_entry> lobby::find_or_load(const std::string& id) {
 
 void lobby::forget_stored(const room& r) {
   if (store_ && r.summary().state != room_state::finished)
-    store_->submit(delete_room_write{r.id()}, nullptr);
+    store_->submit(delete_room_write{r.id(), r.lease_generation()}, nullptr);
 }
 
 bool lobby::make_space() {

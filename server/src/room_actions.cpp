@@ -15,6 +15,7 @@
 namespace carcassonne::server {
 
 void room::join(const client_ptr& c, const protocol::join_msg& m, const json& id) {
+  if (moved_away_) return refuse_moved(c, id);
   if (seat_of(c.get()) >= 0 || is_spectator(c.get()))
     return fail(c, id, "already_in_room", "you are already in this room");
   if (game_)
@@ -45,6 +46,7 @@ void room::join(const client_ptr& c, const protocol::join_msg& m, const json& id
 }
 
 void room::spectate(const client_ptr& c, const json& id) {
+  if (moved_away_) return refuse_moved(c, id);
   if (seat_of(c.get()) >= 0 || is_spectator(c.get()))
     return fail(c, id, "already_in_room", "you are already in this room");
   if (spectators_.size() >= settings_.max_spectators)
@@ -57,6 +59,7 @@ void room::spectate(const client_ptr& c, const json& id) {
 }
 
 void room::resume(const client_ptr& c, const protocol::resume_msg& m, const json& id) {
+  if (moved_away_) return refuse_moved(c, id);
   const std::string hash = m.token.empty() ? std::string() : sha256_hex(m.token);
   auto it = std::find_if(seats_.begin(), seats_.end(), [&](const seat_slot& s) {
     return s.taken && !hash.empty() && equal_constant_time(s.token_hash, hash);

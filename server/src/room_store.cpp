@@ -19,9 +19,15 @@ void room::attach_store(store* s, poster post) {
 
 void room::persist(store_write w) {
   if (!store_) return;
+  std::visit([g = lease_generation_.load()](auto& op) { op.generation = g; }, w);
   const auto n = ++writes_issued_;
-  store_->submit(std::move(w), [this, n, post = post_](bool durable) {
-    post([this, n, durable] { on_durable(n, durable); });
+  store_->submit(std::move(w), [this, n, post = post_](write_result r) {
+    post([this, n, r] {
+      if (r.fenced)
+        lease_lost();  // another instance owns the room: nothing of this write may show
+      else
+        on_durable(n, r.durable);
+    });
   });
 }
 

@@ -7,6 +7,7 @@
 #include <thread>
 #include <vector>
 
+#include "cluster_adoption.hpp"
 #include "net.hpp"
 
 namespace carcassonne::server {
@@ -92,7 +93,15 @@ bool server::open_store(std::string& error) {
   if (!st.db) return false;
   st.stats.journal = st.db.get();
   st.rooms.attach_store(st.db.get());
+  // A cluster on one PostgreSQL: the rooms in it are other instances' too; this one rebuilds
+  // only those nobody leases, as it adopts them (join_cluster, docs/scaling.md "Failover").
+  if (fails_over()) return true;
   return st.rooms.restore(error);
+}
+
+bool server::fails_over() const {
+  const auto& c = impl_->state->cfg;
+  return c.journal && !c.redis_url.empty() && is_postgres_url(c.store_location());
 }
 
 bool server::listen(std::string& error) {
@@ -127,9 +136,26 @@ void server::join_cluster() {
   o.instance_id = st.cfg.instance_id.empty() ? std::string(host) + "-" + bound : st.cfg.instance_id;
   o.public_url = st.cfg.public_url.empty() ? "ws://" + std::string(host) + ":" + bound + "/ws"
                                            : st.cfg.public_url;
-  st.cluster = std::make_unique<cluster_member>(
-      o, [s = impl_->state.get()] { return static_cast<std::int64_t>(s->rooms.size()); });
+  if (st.cfg.lease_ttl_ms > 0) o.ttl = std::chrono::milliseconds(st.cfg.lease_ttl_ms);
+  const auto load = [s = impl_->state.get()] { return static_cast<std::int64_t>(s->rooms.size()); };
+  if (!fails_over()) {
+    st.cluster = std::make_unique<cluster_member>(o, load);
+    st.lobby_view = std::make_unique<cluster_lobby>(o, st.rooms);
+    return;
+  }
+  cluster_member::failover_hooks hooks;
+  hooks.lost = [s = impl_->state.get()](const std::string& room) { s->rooms.lease_lost(room); };
+  hooks.after_beat = [s = impl_->state.get(), budget = o.ttl / 3](room_directory& d) {
+    adopt_orphan_rooms(d, *s->db, s->rooms, budget);
+  };
+  hooks.claimed = [s = impl_->state.get()](const std::string& room, std::uint64_t generation) {
+    if (auto e = s->rooms.find(room)) e->game_room->set_lease_generation(generation);
+  };
+  st.cluster = std::make_unique<cluster_member>(o, load, std::move(hooks));
   st.lobby_view = std::make_unique<cluster_lobby>(o, st.rooms);
+  st.rooms.set_claimer([s = impl_->state.get()](const std::string& room) {
+    if (s->cluster) s->cluster->claim(room);
+  });
 }
 
 std::uint16_t server::port() const {

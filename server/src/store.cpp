@@ -25,6 +25,20 @@ std::unique_ptr<store> store::open(const store_options& options, std::string& er
 
 store::~store() = default;
 
+std::vector<std::string> store::unfinished_ids(std::string& error) {
+  std::vector<std::string> out;
+  for (const auto& r : unfinished_rooms(error)) out.push_back(r.id);
+  return out;
+}
+
+bool store::take_room(const std::string&, std::uint64_t, std::string&) {
+  return true;
+}
+
+std::uint64_t store::recorded_generation(const std::string&, std::string&) {
+  return 0;
+}
+
 void store::start_writer() {
   writer_ = std::thread([this] { writer_loop(); });
 }
@@ -56,6 +70,7 @@ void store::flush() {
 void store::writer_loop() {
   std::vector<std::pair<store_write, done_fn>> batch;
   std::vector<const store_write*> writes_of_batch;
+  std::vector<char> fenced;
   for (;;) {
     {
       std::unique_lock lock(mutex_);
@@ -68,8 +83,9 @@ void store::writer_loop() {
     }
     const auto t0 = std::chrono::steady_clock::now();
     for (const auto& entry : batch) writes_of_batch.push_back(&entry.first);
+    fenced.assign(batch.size(), 0);
     std::string error;
-    const bool ok = commit_batch(writes_of_batch, error);
+    const bool ok = commit_batch(writes_of_batch, fenced, error);
     if (!ok) {
       spdlog::error("database: a commit of {} writes failed: {}", batch.size(), error);
       failures.fetch_add(1);
@@ -80,8 +96,8 @@ void store::writer_loop() {
         std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0)
             .count(),
         std::memory_order_relaxed);
-    for (auto& [w, done] : batch)
-      if (done) done(ok);
+    for (std::size_t i = 0; i < batch.size(); ++i)
+      if (batch[i].second) batch[i].second(write_result{ok && !fenced[i], ok && fenced[i] != 0});
     {
       std::lock_guard lock(mutex_);
       completed_ += batch.size();

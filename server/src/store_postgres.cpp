@@ -30,7 +30,19 @@ CREATE TABLE IF NOT EXISTS moves(
   PRIMARY KEY(room, n)
 );
 CREATE INDEX IF NOT EXISTS rooms_by_state ON rooms(state, ord);
+CREATE TABLE IF NOT EXISTS room_owner(
+  room       TEXT PRIMARY KEY,
+  generation BIGINT NOT NULL
+);
 )sql";
+
+// A cluster's fence (docs/scaling.md): the write's generation becomes the room's, unless a newer
+// one is recorded (no row comes back: the write is refused). The row stays locked until the
+// transaction ends, so an adopter's take_room waits for a write in flight and then sees it.
+constexpr const char* fence_sql =
+    "INSERT INTO room_owner(room, generation) VALUES($1, $2) ON CONFLICT(room) DO UPDATE SET "
+    "generation = EXCLUDED.generation WHERE room_owner.generation <= EXCLUDED.generation "
+    "RETURNING generation";
 
 // A result that clears itself.
 struct result {
@@ -177,16 +189,64 @@ bool postgres_store::ready_to_write(std::string& error) {
       prepare("append",
               "INSERT INTO moves(room, n, move, client_id, seq) VALUES($1, $2, $3, $4, $5)", 5) &&
       prepare("drop_moves", "DELETE FROM moves WHERE room = $1", 1) &&
-      prepare("drop_room", "DELETE FROM rooms WHERE id = $1", 1);
+      prepare("drop_room", "DELETE FROM rooms WHERE id = $1", 1) && prepare("fence", fence_sql, 2);
   return prepared_;
 }
 
+namespace {
+std::uint64_t generation_of(const store_write& w) {
+  return std::visit([](const auto& op) { return op.generation; }, w);
+}
+const std::string& room_of(const store_write& w) {
+  return std::visit(
+      [](const auto& op) -> const std::string& {
+        if constexpr (std::is_same_v<std::decay_t<decltype(op)>, move_write>)
+          return op.room;
+        else
+          return op.id;
+      },
+      w);
+}
+}  // namespace
+
+// 1: `generation` may write `room`, 0: fenced off, -1: the statement failed (`error`).
+int postgres_store::fence(const std::string& room, std::uint64_t generation, std::string& error) {
+  const std::string g = std::to_string(generation);
+  const char* values[] = {room.c_str(), g.c_str()};
+  result r(PQexecPrepared(write_conn_, "fence", 2, values, nullptr, nullptr, 0));
+  if (!r.tuples_ok()) return error = message_of(write_conn_), -1;
+  return PQntuples(r.r) == 1 ? 1 : 0;
+}
+
 bool postgres_store::commit_batch(const std::vector<const store_write*>& batch,
-                                  std::string& error) {
+                                  std::vector<char>& fenced, std::string& error) {
   if (!ready_to_write(error)) return false;
   bool ok = exec(write_conn_, "BEGIN", error);
+  // One fence per room and generation in a batch (rooms write several times per batch), taken
+  // first and in the map's order: two instances' batches lock rows in one order, never deadlock.
+  std::map<std::pair<std::string, std::uint64_t>, bool> allowed;
   for (const auto* w : batch)
-    if (ok) ok = apply(*w, error);
+    if (const auto g = generation_of(*w); g != 0) allowed.emplace(std::pair{room_of(*w), g}, true);
+  for (auto& [key, yes] : allowed) {
+    if (!ok) break;
+    const int f = fence(key.first, key.second, error);
+    ok = f >= 0;
+    yes = f == 1;
+  }
+  for (std::size_t i = 0; ok && i < batch.size(); ++i) {
+    const auto& w = *batch[i];
+    if (const auto g = generation_of(w); g != 0 && !allowed.at({room_of(w), g})) {
+      fenced[i] = 1;
+      continue;
+    }
+    ok = apply(w, error);
+  }
+  for (const auto& [key, yes] : allowed)
+    if (ok && !yes)
+      spdlog::warn(
+          "database: writes of room {} with lease generation {} refused: another "
+          "instance owns it now",
+          key.first, key.second);
   if (ok) ok = exec(write_conn_, "COMMIT", error);
   if (!ok && PQstatus(write_conn_) == CONNECTION_OK) {
     std::string ignored;
@@ -287,6 +347,40 @@ std::optional<stored_room> postgres_store::load(const std::string& id, std::stri
                           &id, error);
   if (rooms.empty()) return std::nullopt;
   return std::move(rooms.front());
+}
+
+std::vector<std::string> postgres_store::unfinished_ids(std::string& error) {
+  std::lock_guard lock(read_mutex_);
+  std::vector<std::string> out;
+  if (!ready_to_read(error)) return out;
+  result r(PQexec(read_conn_, "SELECT id FROM rooms WHERE state <> 'finished' ORDER BY ord"));
+  if (!r.tuples_ok()) return error = message_of(read_conn_), out;
+  for (int i = 0; i < PQntuples(r.r); ++i) out.push_back(r.text(i, 0));
+  return out;
+}
+
+bool postgres_store::take_room(const std::string& room, std::uint64_t generation,
+                               std::string& error) {
+  std::lock_guard lock(read_mutex_);
+  if (!ready_to_read(error)) return false;
+  // One statement, committed on its own: from its commit on, older generations are refused.
+  const std::string g = std::to_string(generation);
+  const char* values[] = {room.c_str(), g.c_str()};
+  result r(PQexecParams(read_conn_, fence_sql, 2, nullptr, values, nullptr, nullptr, 0));
+  if (!r.tuples_ok()) return error = message_of(read_conn_), false;
+  if (PQntuples(r.r) == 1) return true;
+  error = "room " + room + ": a newer lease generation than " + g + " is recorded";
+  return false;
+}
+
+std::uint64_t postgres_store::recorded_generation(const std::string& room, std::string& error) {
+  std::lock_guard lock(read_mutex_);
+  if (!ready_to_read(error)) return 0;
+  const char* values[] = {room.c_str()};
+  result r(PQexecParams(read_conn_, "SELECT generation FROM room_owner WHERE room = $1", 1, nullptr,
+                        values, nullptr, nullptr, 0));
+  if (!r.tuples_ok()) return error = message_of(read_conn_), 0;
+  return PQntuples(r.r) == 1 ? std::strtoull(PQgetvalue(r.r, 0, 0), nullptr, 10) : 0;
 }
 
 std::vector<std::string> postgres_store::finished_ids(std::size_t limit) {

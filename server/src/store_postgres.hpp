@@ -16,10 +16,15 @@ class postgres_store final : public store {
   std::vector<stored_room> unfinished_rooms(std::string& error) override;
   std::optional<stored_room> load(const std::string& id, std::string& error) override;
   std::vector<std::string> finished_ids(std::size_t limit) override;
+  std::vector<std::string> unfinished_ids(std::string& error) override;
+  bool take_room(const std::string& room, std::uint64_t generation, std::string& error) override;
+  std::uint64_t recorded_generation(const std::string& room, std::string& error) override;
 
  private:
   postgres_store() = default;
-  bool commit_batch(const std::vector<const store_write*>& batch, std::string& error) override;
+  bool commit_batch(const std::vector<const store_write*>& batch, std::vector<char>& fenced,
+                    std::string& error) override;
+  int fence(const std::string& room, std::uint64_t generation, std::string& error);
   bool apply(const store_write& w, std::string& error);
   bool ready_to_write(std::string& error);  // connected, statements prepared
   bool ready_to_read(std::string& error);

@@ -129,7 +129,8 @@ sqlite_store::~sqlite_store() {
   sqlite3_close(write_db_);
 }
 
-bool sqlite_store::commit_batch(const std::vector<const store_write*>& batch, std::string& error) {
+bool sqlite_store::commit_batch(const std::vector<const store_write*>& batch, std::vector<char>&,
+                                std::string& error) {
   bool ok = exec(write_db_, "BEGIN IMMEDIATE");
   for (const auto* w : batch)
     if (ok) ok = apply(*w);

@@ -18,7 +18,9 @@ class sqlite_store final : public store {
 
  private:
   sqlite_store() = default;
-  bool commit_batch(const std::vector<const store_write*>& batch, std::string& error) override;
+  // Single instance: nothing is ever fenced.
+  bool commit_batch(const std::vector<const store_write*>& batch, std::vector<char>& fenced,
+                    std::string& error) override;
   bool apply(const store_write& w);
   std::optional<stored_room> read_room(sqlite3_stmt* row, std::string& error);
 

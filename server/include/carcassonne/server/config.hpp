@@ -55,7 +55,10 @@ struct config {
   std::string redis_url;    // CARCASSONNE_REDIS: redis://host:port (empty: a single server)
   std::string public_url;   // CARCASSONNE_PUBLIC_URL: ws://host:port/ws as clients reach it
   std::string instance_id;  // CARCASSONNE_INSTANCE_ID
-  std::string store_url;    // CARCASSONNE_STORE: postgresql://... instead of the SQLite file
+  // CARCASSONNE_LEASE_TTL_MS: heartbeats and leases expire after this; a dead instance's rooms
+  // are adopted about this long after it died (0: the directory's default, 3 s).
+  int lease_ttl_ms = 0;
+  std::string store_url;  // CARCASSONNE_STORE: postgresql://... instead of the SQLite file
   std::string database_path() const { return data_dir + "/carcassonne.db"; }
   // Where the store lives: the PostgreSQL URL when given, else the SQLite file.
   std::string store_location() const { return store_url.empty() ? database_path() : store_url; }

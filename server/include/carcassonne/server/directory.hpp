@@ -77,6 +77,14 @@ class room_directory {
   // cuts it; false with a message on failure.
   bool subscribe_lobby(const std::function<void(const std::string&)>& on_room, std::string& error);
   void stop_subscription();
+  // Failover (docs/scaling.md): those of `rooms` that nobody leases (their owner died, or never
+  // took one), in their order; and every lease of this instance given up at once (a restarted
+  // instance, whose memory no longer holds those rooms: they are anybody's to adopt).
+  std::vector<std::string> unleased(const std::vector<std::string>& rooms, std::string& error);
+  bool release_owned(std::string& error);
+  // The room's generation counter raised to `at_least` (a Redis that lost its data counts from 1
+  // again, below the generation the store records: the next acquire must be above it).
+  bool raise_generation(const std::string& room, std::uint64_t at_least, std::string& error);
 
   const std::string& instance_id() const;
   bool reachable() const;  // the last command reached Redis

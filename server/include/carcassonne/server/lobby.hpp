@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -81,6 +82,14 @@ class lobby {
   std::size_t size() const;
   // Forgets every room (server teardown, after the I/O threads have stopped).
   void clear();
+  // A cluster (lobby_cluster.cpp, docs/scaling.md "Failover"). Rebuilds `stored`, a room adopted
+  // from a dead instance, whose writes carry `generation`; false with a message when it does not
+  // replay or is here already.
+  bool adopt(const stored_room& stored, std::uint64_t generation, std::string& error);
+  // Another instance owns the room now: it stops here without writing and leaves memory.
+  void lease_lost(const std::string& id);
+  // Takes the lease of a room the lobby makes by itself (a rematch), outside the lobby's lock.
+  void set_claimer(std::function<void(const std::string& id)> claim) { claim_ = std::move(claim); }
   // Stops the bots' workers (server teardown, before clear()).
   void stop_bots() { bots_->stop(); }
   // Every running clock written to the store (server stop, after the I/O threads have stopped).
@@ -112,6 +121,7 @@ class lobby {
   // The journal's "durable" callbacks, handed to the I/O threads one batch per commit.
   static std::shared_ptr<completion_queue> make_completion_queue(boost::asio::any_io_executor e);
   std::shared_ptr<completion_queue> durable_;
+  std::function<void(const std::string&)> claim_;  // set_claimer()
 };
 
 }  // namespace carcassonne::server

@@ -4,6 +4,7 @@
 #pragma once
 #include <nlohmann/json.hpp>
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <deque>
@@ -133,6 +134,16 @@ class room {
   void disconnected(const client_ptr& c);
   // resign, undo, undo_answer, rematch (room_match.cpp, room_undo.cpp, room_rematch.cpp).
   void match_action(const client_ptr& c, const protocol::match_msg& m, const json& id);
+
+  // A cluster (docs/scaling.md, room_lease.cpp). Every write of the room carries `g`, the lease
+  // generation this instance holds for it. Thread-safe (set right after the lease is taken).
+  void set_lease_generation(std::uint64_t g) { lease_generation_.store(g); }
+  std::uint64_t lease_generation() const { return lease_generation_.load(); }
+  // Room strand: another instance owns the room now (its lease was taken, or the store fenced a
+  // write off). The room stops without writing again: frames held for writes not stored are
+  // dropped, every connection is told `room_moved` (reconnect and resume) and leaves the room.
+  void lease_lost();
+  bool moved_away() const { return moved_away_; }
 
   // Writes the running clock with the room (server stop), so that a restart resumes each clock
   // with the time it had when the server stopped. Room strand, or after the I/O threads stopped.
@@ -303,6 +314,9 @@ class room {
   std::uint64_t writes_issued_ = 0, writes_durable_ = 0;
   std::deque<held_frame> outbox_;
   bool storage_failed_ = false;
+  std::atomic<std::uint64_t> lease_generation_{0};
+  bool moved_away_ = false;  // lease_lost(): refuses everyone with room_moved
+  void refuse_moved(const client_ptr& c, const json& id);
 
   // Match state.
   struct undo_point {

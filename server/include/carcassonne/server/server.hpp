@@ -38,7 +38,8 @@ class server {
   lobby& rooms();
 
  private:
-  void join_cluster();  // the end of listen(), with --redis
+  void join_cluster();      // the end of listen(), with --redis
+  bool fails_over() const;  // --redis with a PostgreSQL store: rooms are adopted, not restored
   struct impl;
   std::unique_ptr<impl> impl_;
 };

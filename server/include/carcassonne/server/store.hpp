@@ -50,20 +50,25 @@ struct stored_room {
   std::vector<journal_entry> moves;
 };
 
-// The writes a room makes.
+// The writes a room makes. `generation` is the fence of a cluster (docs/scaling.md): the lease
+// generation the writing instance holds for the room; PostgreSQL refuses a write older than the
+// room's recorded one. 0: no cluster, never fenced (and SQLite ignores it).
 struct save_room_write {  // insert or replace the room's row
   std::string id;
   room_state state = room_state::waiting;
   std::string meta;  // JSON text
+  std::uint64_t generation = 0;
 };
 struct move_write {  // append one move to the journal
   std::string room;
   std::int64_t index = 0;
   std::string move, client_id;
   std::uint64_t seq = 0;
+  std::uint64_t generation = 0;
 };
 struct delete_room_write {  // forget a room that nobody can come back to
   std::string id;
+  std::uint64_t generation = 0;
 };
 using store_write = std::variant<save_room_write, move_write, delete_room_write>;
 
@@ -72,9 +77,16 @@ bool is_postgres_url(const std::string& location);
 // `url` with its password, if any, replaced by "***": for messages and logs.
 std::string redacted_url(const std::string& url);
 
+// What became of one write. Converts to `durable`, so that callbacks may take a bool.
+struct write_result {
+  bool durable = false;
+  bool fenced = false;  // refused: another instance owns the room now (never stored)
+  operator bool() const { return durable; }  // NOLINT: implicit on purpose
+};
+
 class store {
  public:
-  using done_fn = std::function<void(bool durable)>;
+  using done_fn = std::function<void(write_result)>;
 
   // Opens (creating when missing) and checks the database; nothing on error, with a message
   // that names the database and says what to do. A file that is not an SQLite database, or a
@@ -94,6 +106,16 @@ class store {
       std::string& error) = 0;  // with their journals, oldest first
   virtual std::optional<stored_room> load(const std::string& id, std::string& error) = 0;
   virtual std::vector<std::string> finished_ids(std::size_t limit) = 0;  // newest first
+  // The ids of the unfinished rooms (the rooms a cluster may have to adopt); empty with `error`
+  // when the database cannot be read.
+  virtual std::vector<std::string> unfinished_ids(std::string& error);
+
+  // A cluster's fence (docs/scaling.md): records, committed, that `generation` owns `room`, so
+  // that every write of an older generation is refused from now on; false when a newer
+  // generation is recorded or the database fails (`error`). SQLite, single instance: true.
+  virtual bool take_room(const std::string& room, std::uint64_t generation, std::string& error);
+  // The generation recorded for `room` (0: none, or SQLite).
+  virtual std::uint64_t recorded_generation(const std::string& room, std::string& error);
 
   // Copies the SQLite database at `source` to the new file `dest` with SQLite's online backup
   // API: a consistent copy while a server writes to it (it never waits for the copy). Checks the
@@ -110,7 +132,10 @@ class store {
   void start_writer();
   void stop_writer();  // commits what is queued, then joins the writer; idempotent
   // Commits `batch` in one transaction on the writer thread; false (with `error`) rolls it back.
-  virtual bool commit_batch(const std::vector<const store_write*>& batch, std::string& error) = 0;
+  // A write refused by its fence is skipped (the rest commits) and marked in `fenced`, which has
+  // one entry per write, all false on entry.
+  virtual bool commit_batch(const std::vector<const store_write*>& batch, std::vector<char>& fenced,
+                            std::string& error) = 0;
 
  private:
   void writer_loop();
