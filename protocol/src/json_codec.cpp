@@ -80,9 +80,9 @@ struct reader {
   bool figure(figure_type& out) {
     std::string name = "meeple";
     if (j.contains("figure") && !string("figure", name)) return false;
-    const int f = find_name(figure_type_names, name);
-    if (f < 0) return fail("malformed_move", "unknown figure '" + name + "'");
-    out = static_cast<figure_type>(f);
+    const auto f = find_figure_type(name);
+    if (!f) return fail("malformed_move", "unknown figure '" + name + "'");
+    out = *f;
     return true;
   }
 };
@@ -194,10 +194,27 @@ void bunny_fields(reader& r, const game_state&, move& m) {
   }
 }
 
-// By move_type.
-constexpr std::array<move_fields, move_type_count> move_readers{
-    place_tile_fields,  figure_fields,  no_fields,     flock_fields, open_gift_fields,
-    choose_tile_fields, protect_fields, figure_fields, bunny_fields};
+move_fields move_reader(move_type t) {
+  switch (t) {
+    case move_type::place_tile:
+      return place_tile_fields;
+    case move_type::deploy:
+    case move_type::return_figure:
+      return figure_fields;
+    case move_type::flock:
+      return flock_fields;
+    case move_type::open_gift:
+      return open_gift_fields;
+    case move_type::choose_tile:
+      return choose_tile_fields;
+    case move_type::protect:
+      return protect_fields;
+    case move_type::bunny:
+      return bunny_fields;
+    default:
+      return no_fields;
+  }
+}
 
 }  // namespace
 
@@ -210,17 +227,17 @@ parsed<move> move_from_json(const json& j, const game_state& s) {
   if (!r.integer("seat", 0, max_seats - 1, seat) || !r.string("type", type))
     return {std::nullopt, r.error};
   m.seat = static_cast<seat_t>(seat);
-  const int t = find_name(move_type_names, type);
-  if (t < 0) return {std::nullopt, {"malformed_move", "unknown move type '" + type + "'"}};
-  m.type = static_cast<move_type>(t);
-  move_readers[t](r, s, m);
+  const auto t = find_move_type(type);
+  if (!t) return {std::nullopt, {"malformed_move", "unknown move type '" + type + "'"}};
+  m.type = *t;
+  move_reader (*t)(r, s, m);
   if (r.failed) return {std::nullopt, r.error};
   return {m, {}};
 }
 
 std::string move_text(const move& m, const game_state& s) {
   std::string out = R"({"seat":)" + std::to_string(m.seat) + R"(,"type":)";
-  append_quoted(out, move_type_names[static_cast<int>(m.type)]);
+  append_quoted(out, move_type_name(m.type));
   const auto field = [&](const char* key, const std::string& value_text) {
     out += R"(,")";
     out += key;
@@ -243,7 +260,7 @@ std::string move_text(const move& m, const game_state& s) {
       break;
     case move_type::deploy:
     case move_type::return_figure:
-      field("figure", json_string(figure_type_names[static_cast<int>(m.figure)]));
+      field("figure", json_string(figure_type_name(m.figure)));
       square();
       field("feature", feature_id(m.feature));
       if (m.protect) field("protect", "true");
@@ -338,7 +355,7 @@ void tile_placed_fields(const event& e, json& j) {
 }
 
 void figure_event_fields(const event& e, json& j) {
-  j["figure"] = figure_type_names[static_cast<int>(e.figure)];
+  j["figure"] = figure_type_name(e.figure);
   feature_at(e, j);
 }
 
@@ -355,8 +372,9 @@ void points_fields(const event& e, json& j) {
     feature_at(e, j);
   j["points"] = e.points;
   j["final"] = e.final;
-  if (e.value != 0 && e.value < points_reason_names.size())
-    j["reason"] = points_reason_names[e.value];
+  if (const auto reason = points_reason_name(static_cast<points_reason>(e.value));
+      e.value != 0 && !reason.empty())
+    j["reason"] = reason;
 }
 
 void revolt_fields(const event& e, json& j) {
@@ -374,39 +392,48 @@ void flock_event_fields(const event& e, json& j) {
   j["seats"] = seat_list(e.owners);
 }
 
-// By event_type.
-constexpr std::array<event_fields, event_type_count> event_writers{
-    nothing,                      // turn_started
-    tile_fields,                  // tile_drawn
-    tile_fields,                  // tile_discarded
-    tile_placed_fields,           // tile_placed
-    figure_event_fields,          // figure_deployed
-    figure_event_fields,          // figure_returned
-    feature_completed_fields,     // feature_completed
-    points_fields,                // points
-    nothing,                      // game_finished
-    nothing,                      // tile_hidden
-    expansion_fields,             // token_drawn
-    flock_event_fields,           // flock_scored
-    flock_event_fields,           // flock_lost
-    revolt_fields,                // revolt
-    nothing,                      // gift_received
-    expansion_fields,             // gift_opened
-    figure_moved_fields,          // figure_moved
-    square_and_expansion_fields,  // bunny_placed
-    square_and_expansion_fields,  // nest_scored
-    square_and_expansion_fields,  // eggs_collected
-    expansion_fields,             // die_rolled
-    square_and_expansion_fields,  // bunny_moved
-    expansion_fields,             // bunny_stuck
-};
+event_fields event_writer(event_type t) {
+  switch (t) {
+    case event_type::tile_drawn:
+    case event_type::tile_discarded:
+      return tile_fields;
+    case event_type::tile_placed:
+      return tile_placed_fields;
+    case event_type::figure_deployed:
+    case event_type::figure_returned:
+      return figure_event_fields;
+    case event_type::feature_completed:
+      return feature_completed_fields;
+    case event_type::points:
+      return points_fields;
+    case event_type::token_drawn:
+    case event_type::gift_opened:
+    case event_type::die_rolled:
+    case event_type::bunny_stuck:
+      return expansion_fields;
+    case event_type::flock_scored:
+    case event_type::flock_lost:
+      return flock_event_fields;
+    case event_type::revolt:
+      return revolt_fields;
+    case event_type::figure_moved:
+      return figure_moved_fields;
+    case event_type::bunny_placed:
+    case event_type::nest_scored:
+    case event_type::eggs_collected:
+    case event_type::bunny_moved:
+      return square_and_expansion_fields;
+    default:
+      return nothing;
+  }
+}
 
 }  // namespace
 
 json event_to_json(const event& e) {
-  json j{{"type", event_type_names[static_cast<int>(e.type)]}};
+  json j{{"type", event_type_name(e.type)}};
   if (e.seat != no_seat) j["seat"] = e.seat;
-  event_writers[static_cast<int>(e.type)](e, j);
+  event_writer(e.type)(e, j);
   return j;
 }
 

@@ -92,12 +92,20 @@ status check_invariants(const game_state& s) {
 
 }  // namespace
 
+constexpr std::array<event_type, 1> quiet_events{event_bunny_placed};
+
 const expansion_module module{
     .id = expansion::easter,
     .name = "easter",
     .label = "Easter in Carcassonne",
     .options = options,
     .tile_set = "easter",
+    .vocabulary = {.moves = move_names,
+                   .events = event_names,
+                   .decisions = decision_names,
+                   .reasons = reason_names,
+                   .figures = figure_names,
+                   .quiet_events = quiet_events},
     .setup = setup,
     .tile_placed = tile_placed,
     .extra_moves = detail::bunny_moves,

@@ -54,6 +54,13 @@ bool apply_return(game_state& s, const move& m, event_log* events) {
   return true;
 }
 
+// A return not offered now: at the figure step, that figure cannot be taken back there.
+status refuse_move(const game_state& s, const move&) {
+  if (s.awaiting != decision::figure) return {};
+  return make_error(error_code::figure_not_allowed,
+                    "no figure of yours can be taken back there now");
+}
+
 }  // namespace
 
 const expansion_module module{
@@ -62,7 +69,13 @@ const expansion_module module{
     .label = "The Festival",
     .options = options,
     .tile_set = "festival",
+    .vocabulary = {.moves = move_names,
+                   .events = event_names,
+                   .decisions = decision_names,
+                   .reasons = reason_names,
+                   .figures = figure_names},
     .extra_moves = return_moves,
+    .refuse_move = refuse_move,
     .apply_move = apply_return,
 };
 

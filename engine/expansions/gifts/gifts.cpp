@@ -215,11 +215,19 @@ void draw_extra_tile(game_state& s, event_log* events) {
 
 }  // namespace detail
 
+constexpr std::array<event_type, 1> quiet_events{event_figure_moved};
+
 const expansion_module module{
     .id = expansion::gifts,
     .name = "gifts",
     .label = "The Gifts",
     .options = options,
+    .vocabulary = {.moves = move_names,
+                   .events = event_names,
+                   .decisions = decision_names,
+                   .reasons = reason_names,
+                   .figures = figure_names,
+                   .quiet_events = quiet_events},
     .setup = setup,
     .tile_drawn = nullptr,
     .tile_placed = tile_placed,

@@ -191,6 +191,12 @@ status check(const game_state& s) {
   return {};
 }
 
+// A protection not offered now: in the protect step, that follower cannot be protected.
+status refuse_move(const game_state& s, const move&) {
+  if (s.awaiting != decision_protect) return {};
+  return make_error(error_code::figure_not_allowed, "no follower of yours can be protected there");
+}
+
 }  // namespace
 
 void protect(game_state& s, std::size_t index, int points, event_log* events) {
@@ -204,9 +210,15 @@ const expansion_module module{
     .label = "The Peasant Revolts",
     .options = options,
     .tile_set = "peasant_revolts",
+    .vocabulary = {.moves = move_names,
+                   .events = event_names,
+                   .decisions = decision_names,
+                   .reasons = reason_names,
+                   .figures = figure_names},
     .setup = setup,
     .tile_drawn = revolt,
     .extra_moves = protection_moves,
+    .refuse_move = refuse_move,
     .apply_move = apply_protection,
     .run_step = protect_step,
     .run_steps = 1 << static_cast<int>(turn_step::s9),
