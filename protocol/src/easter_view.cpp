@@ -37,8 +37,8 @@ void public_fields(const game_state& s, view_doc& d) {
 }
 
 void event_fields(const event& e, nlohmann::json& j) {
-  if (e.type == event_type::eggs_collected) j["eggs"] = e.value;
-  if (e.type == event_type::die_rolled) j["roll"] = e.value;
+  if (e.type == easter::event_eggs_collected) j["eggs"] = e.value;
+  if (e.type == easter::event_die_rolled) j["roll"] = e.value;
 }
 
 }  // namespace

@@ -17,7 +17,7 @@ void public_fields(const game_state& s, view_doc& d) {
   auto& hands = d.array("hand_sizes");
   for (int seat = 0; seat < s.seats; ++seat)
     hands.items.push_back(std::to_string(st.hands[seat].size()));
-  d.scalar("extra_tile", s.awaiting == decision::choose_tile && st.extra >= 0
+  d.scalar("extra_tile", s.awaiting == gifts::decision_choose_tile && st.extra >= 0
                              ? json_string(tiles()[static_cast<tile_type_id>(st.extra)].id)
                              : "null");
 }
@@ -28,7 +28,7 @@ void private_fields(const game_state& s, int viewer, view_doc& d) {
 }
 
 void event_fields(const event& e, nlohmann::json& j) {
-  if (e.type == event_type::gift_opened) j["card"] = gf::card_names.at(e.value);
+  if (e.type == gifts::event_gift_opened) j["card"] = gf::card_names.at(e.value);
 }
 
 }  // namespace

@@ -44,7 +44,7 @@ void supply(const game_state& s, int seat, std::string& out) {
 }
 
 void event_fields(const event& e, nlohmann::json& j) {
-  if (e.type == event_type::token_drawn) j["token"] = hs::token_names.at(e.value);
+  if (e.type == hills_and_sheep::event_token_drawn) j["token"] = hs::token_names.at(e.value);
 }
 
 }  // namespace

@@ -199,17 +199,17 @@ move_fields move_reader(move_type t) {
     case move_type::place_tile:
       return place_tile_fields;
     case move_type::deploy:
-    case move_type::return_figure:
+    case festival::move_return_figure:
       return figure_fields;
-    case move_type::flock:
+    case hills_and_sheep::move_flock:
       return flock_fields;
-    case move_type::open_gift:
+    case gifts::move_open_gift:
       return open_gift_fields;
-    case move_type::choose_tile:
+    case gifts::move_choose_tile:
       return choose_tile_fields;
-    case move_type::protect:
+    case peasant_revolts::move_protect:
       return protect_fields;
-    case move_type::bunny:
+    case easter::move_bunny:
       return bunny_fields;
     default:
       return no_fields;
@@ -259,25 +259,25 @@ std::string move_text(const move& m, const game_state& s) {
       field("rotation", std::to_string(m.rotation * 90));
       break;
     case move_type::deploy:
-    case move_type::return_figure:
+    case festival::move_return_figure:
       field("figure", json_string(figure_type_name(m.figure)));
       square();
       field("feature", feature_id(m.feature));
       if (m.protect) field("protect", "true");
       break;
-    case move_type::protect:
+    case peasant_revolts::move_protect:
       square();
       field("feature", feature_id(m.feature));
       break;
     case move_type::pass:
       break;
-    case move_type::flock:
+    case hills_and_sheep::move_flock:
       field("choice", json_string(flock_names[m.choice & 1]));
       break;
-    case move_type::choose_tile:
+    case gifts::move_choose_tile:
       field("index", std::to_string(m.choice));
       break;
-    case move_type::open_gift:
+    case gifts::move_open_gift:
       field("card", json_string(gift_names[m.choice % gift_names.size()]));
       if (m.has_target) {
         square();
@@ -286,7 +286,7 @@ std::string move_text(const move& m, const game_state& s) {
       }
       if (m.protect) field("protect", "true");
       break;
-    case move_type::bunny: {
+    case easter::move_bunny: {
       std::string path = "[";
       for (int i = 0; i < m.path_length; ++i) {
         if (i) path += ",";
@@ -367,8 +367,8 @@ void feature_completed_fields(const event& e, json& j) {
 
 void points_fields(const event& e, json& j) {
   // Egg points and points for unopened gifts belong to no feature.
-  if (e.value != static_cast<int>(points_reason::eggs) &&
-      e.value != static_cast<int>(points_reason::gifts))
+  if (e.value != static_cast<int>(easter::reason_eggs) &&
+      e.value != static_cast<int>(gifts::reason_gifts))
     feature_at(e, j);
   j["points"] = e.points;
   j["final"] = e.final;
@@ -406,22 +406,22 @@ event_fields event_writer(event_type t) {
       return feature_completed_fields;
     case event_type::points:
       return points_fields;
-    case event_type::token_drawn:
-    case event_type::gift_opened:
-    case event_type::die_rolled:
-    case event_type::bunny_stuck:
+    case hills_and_sheep::event_token_drawn:
+    case gifts::event_gift_opened:
+    case easter::event_die_rolled:
+    case easter::event_bunny_stuck:
       return expansion_fields;
-    case event_type::flock_scored:
-    case event_type::flock_lost:
+    case hills_and_sheep::event_flock_scored:
+    case hills_and_sheep::event_flock_lost:
       return flock_event_fields;
-    case event_type::revolt:
+    case peasant_revolts::event_revolt:
       return revolt_fields;
-    case event_type::figure_moved:
+    case gifts::event_figure_moved:
       return figure_moved_fields;
-    case event_type::bunny_placed:
-    case event_type::nest_scored:
-    case event_type::eggs_collected:
-    case event_type::bunny_moved:
+    case easter::event_bunny_placed:
+    case easter::event_nest_scored:
+    case easter::event_eggs_collected:
+    case easter::event_bunny_moved:
       return square_and_expansion_fields;
     default:
       return nothing;

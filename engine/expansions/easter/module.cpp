@@ -65,7 +65,7 @@ status precheck(const game_state& s, const move& m) {
   const auto& st = s.ext.easter;
   if (!st.scripted || st.trial || hops_option(s.options) == hops_rule::fixed_2) return {};
   const int left = static_cast<int>(st.script.size()) - st.script_next;
-  const int most = s.awaiting == decision::bunny ? st.goes_left - 1 : s.seats;
+  const int most = s.awaiting == easter::decision_bunny ? st.goes_left - 1 : s.seats;
   if (left >= most) return {};
   game_state trial = s;
   trial.ext.easter.trial = true;
@@ -129,7 +129,7 @@ std::optional<square_pos> bunny(const game_state& s) {
 
 std::optional<go_info> current_go(const game_state& s) {
   const auto& st = s.ext.easter;
-  if (s.awaiting != decision::bunny || !st.in_phase) return std::nullopt;
+  if (s.awaiting != easter::decision_bunny || !st.in_phase) return std::nullopt;
   go_info out{st.go, st.roll, {}};
   out.visited.assign(st.visited.begin(), st.visited.begin() + st.visited_count);
   return out;

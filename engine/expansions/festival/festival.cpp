@@ -15,7 +15,7 @@ namespace {
 
 move return_move(const game_state& s, const figure_on_board& f) {
   const auto& n = s.features.node(f.segment);
-  return move{.type = move_type::return_figure,
+  return move{.type = festival::move_return_figure,
               .seat = f.seat,
               .at = s.board.placed()[n.tile].pos,
               .figure = f.type,
@@ -42,7 +42,7 @@ void return_moves(const game_state& s, std::vector<move>& out) {
 }
 
 bool apply_return(game_state& s, const move& m, event_log* events) {
-  if (m.type != move_type::return_figure) return false;
+  if (m.type != festival::move_return_figure) return false;
   const auto seg =
       static_cast<segment_t>(s.board.placed()[s.board.tile_at(m.at)].first_segment + m.feature);
   const int chosen = find_figure(s, m.seat, m.figure, seg);  // of several, an unprotected one

@@ -18,7 +18,8 @@ void hide_tile_under_hill(game_state& s, event_log* events) {
   if (!tiles()[s.board.placed()[s.placed].type].hill) return;
   if (under_tile_option(s.options) != under_tile_rule::from_supply || s.tiles_left() == 0) return;
   s.out_of_play.push_back(s.supply[s.next_draw++]);
-  if (events) events->push_back(event{.type = event_type::tile_hidden, .seat = s.active});
+  if (events)
+    events->push_back(event{.type = hills_and_sheep::event_tile_hidden, .seat = s.active});
 }
 
 // §3.3: among the tied seats, those with followers on hill tiles win the tie.
