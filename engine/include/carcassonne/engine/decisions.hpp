@@ -8,16 +8,7 @@
 
 namespace carcassonne {
 
-enum class decision : std::uint8_t {
-  none,
-  place_tile,
-  figure,
-  // Still here while their users move to the modules' constants (vocabulary.hpp).
-  flock,
-  protect,
-  choose_tile,
-  bunny,
-};
+enum class decision : std::uint8_t { none, place_tile, figure };
 inline constexpr std::array<std::string_view, 3> base_decision_names{"none", "place_tile",
                                                                      "figure"};
 // The decision's name in views (assembled from the modules); "unknown" for a value nobody owns.

@@ -22,21 +22,6 @@ enum class event_type : std::uint8_t {
   points,             // seat, points, reason (feature_kind), at, feature; final = end-game scoring;
                       // value: points_reason (an expansion's reason may have no feature)
   game_finished,
-  // Still here while their users move to the modules' constants (vocabulary.hpp).
-  tile_hidden,
-  token_drawn,
-  flock_scored,
-  flock_lost,
-  revolt,
-  gift_received,
-  gift_opened,
-  figure_moved,
-  bunny_placed,
-  nest_scored,
-  eggs_collected,
-  die_rolled,
-  bunny_moved,
-  bunny_stuck,
 };
 inline constexpr std::array<std::string_view, 9> base_event_type_names{
     "turn_started",    "tile_drawn",        "tile_discarded", "tile_placed",  "figure_deployed",
@@ -64,16 +49,7 @@ struct event {
 
 // Why a points event happened, when it is not the feature's own scoring. The base has only
 // `feature`; each expansion's reasons are constants in its folder, like its events.
-enum class points_reason : std::uint8_t {
-  feature,
-  // Still here while their users move to the modules' constants (vocabulary.hpp).
-  flock,
-  revolt,
-  protection,
-  gifts,
-  cash_out,
-  eggs,
-};
+enum class points_reason : std::uint8_t { feature };
 inline constexpr std::array<std::string_view, 1> base_points_reason_names{"feature"};
 // The reason's name, or "" for a value nobody owns.
 std::string_view points_reason_name(points_reason r);

@@ -12,27 +12,12 @@ namespace carcassonne {
 
 // The base game's move types; each expansion's are constants in its folder
 // (engine/expansions/<name>/vocabulary.hpp) with values the registry gives its slot.
-enum class move_type : std::uint8_t {
-  place_tile,
-  deploy,
-  pass,
-  // Still here while their users move to the modules' constants (vocabulary.hpp).
-  flock,
-  open_gift,
-  choose_tile,
-  protect,
-  return_figure,
-  bunny,
-};
+enum class move_type : std::uint8_t { place_tile, deploy, pass };
 inline constexpr std::array<std::string_view, 3> base_move_type_names{"place_tile", "deploy",
                                                                       "pass"};
 
 // The base game's figure; an expansion's figures are its constants like its moves.
-enum class figure_type : std::uint8_t {
-  meeple,
-  // Still here while their users move to the modules' constants (vocabulary.hpp).
-  shepherd,
-};
+enum class figure_type : std::uint8_t { meeple };
 inline constexpr std::array<std::string_view, 1> base_figure_type_names{"meeple"};
 
 // Names of every module's values, as on the wire and in records (assembled from the modules by
