@@ -32,22 +32,23 @@ struct value_range {
 };
 struct vocabulary_ranges {
   value_range moves, events, decisions, reasons, figures;
+  value_range symbols;  // tile symbols: bits of tile_type::symbols (max_tile_symbols)
 };
 
 // The base game's own values (moves.hpp, events.hpp, decisions.hpp).
-inline constexpr vocabulary_ranges base_ranges{{0, 3}, {0, 9}, {0, 3}, {0, 1}, {0, 1}};
+inline constexpr vocabulary_ranges base_ranges{{0, 3}, {0, 9}, {0, 3}, {0, 1}, {0, 1}, {0, 0}};
 
 // By slot. The numbers are those the values had when the base listed them all (records and
 // checksums do not depend on them, but keeping them costs nothing); a new expansion takes values
 // after the largest in use.
 // clang-format off
 inline constexpr std::array<vocabulary_ranges, expansion_count> slot_ranges{{
-    //                 moves   events    decisions reasons  figures
-    /* hills_and_sheep */ {{3, 1}, { 9, 4}, {3, 1}, {1, 1}, {1, 1}},
-    /* gifts           */ {{4, 2}, {14, 3}, {5, 1}, {4, 2}, {0, 0}},
-    /* peasant_revolts */ {{6, 1}, {13, 1}, {4, 1}, {2, 2}, {0, 0}},
-    /* easter          */ {{8, 1}, {17, 6}, {6, 1}, {6, 1}, {0, 0}},
-    /* festival        */ {{7, 1}, { 0, 0}, {0, 0}, {0, 0}, {0, 0}},
+    //                    moves   events   decisions reasons figures symbols
+    /* hills_and_sheep */ {{3, 1}, { 9, 4}, {3, 1}, {1, 1}, {1, 1}, {0, 2}},
+    /* gifts           */ {{4, 2}, {14, 3}, {5, 1}, {4, 2}, {0, 0}, {0, 0}},
+    /* peasant_revolts */ {{6, 1}, {13, 1}, {4, 1}, {2, 2}, {0, 0}, {5, 3}},
+    /* easter          */ {{8, 1}, {17, 6}, {6, 1}, {6, 1}, {0, 0}, {3, 2}},
+    /* festival        */ {{7, 1}, { 0, 0}, {0, 0}, {0, 0}, {0, 0}, {2, 1}},
     /* long_roads      */ {},
 }};
 // clang-format on

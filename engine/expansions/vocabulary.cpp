@@ -1,6 +1,7 @@
 // The names of the engine's enums, assembled from the base game's and each module's vocabulary
 // at the values slots.hpp gives its slot; checked once, at start (the registry calls
 // check_vocabulary before anything plays).
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <span>
@@ -39,7 +40,8 @@ struct name_table {
 struct tables {
   name_table moves, events, decisions, reasons, figures;
   std::array<bool, values> quiet{};
-  std::string broken;  // why the registry's ranges are not sound, empty when they are
+  std::uint32_t symbols = 0;  // tile symbol bits given so far
+  std::string broken;         // why the registry's ranges are not sound, empty when they are
 };
 
 tables build() {
@@ -67,6 +69,19 @@ tables build() {
     if (!t.reasons.add(r.reasons, v.reasons, m))
       fail(m->name, "points reasons overlap or miscount");
     if (!t.figures.add(r.figures, v.figures, m)) fail(m->name, "figure types overlap or miscount");
+    if (v.tile_symbols.size() != r.symbols.count ||
+        r.symbols.first + r.symbols.count > max_tile_symbols)
+      fail(m->name, "tile symbols miscount");
+    for (int i = r.symbols.first; i < std::min(r.symbols.first + r.symbols.count, max_tile_symbols);
+         ++i) {
+      if (t.symbols >> i & 1) fail(m->name, "tile symbols overlap");
+      t.symbols |= 1u << i;
+    }
+    for (const auto& key : v.script_keys)
+      for (const auto* other : all_modules())
+        if (other && other != m)
+          for (const auto& k : other->vocabulary.script_keys)
+            if (k == key) fail(m->name, "a script key another module reads");
     for (const auto e : v.quiet_events) {
       const int i = static_cast<int>(e);
       if (i < r.events.first || i >= r.events.first + r.events.count)

@@ -108,10 +108,10 @@ void bunny_tile_placed(game_state& s, event_log* events) {
   const auto& pt = s.board.placed()[s.placed];
   const auto& t = tiles()[pt.type];
   auto& st = s.ext.easter;
-  if (t.easter_bunny) {
+  if (t.has(easter::symbol_bunny)) {
     st.phase_due = true;
     if (!original_variant(s) || !st.bunny_on_board) put_bunny(s, pt.pos, events);
-  } else if (t.easter_nest && original_variant(s)) {
+  } else if (t.has(easter::symbol_nest) && original_variant(s)) {
     put_bunny(s, pt.pos, events);
   }
 }

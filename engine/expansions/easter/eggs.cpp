@@ -47,7 +47,7 @@ void give_all(game_state& s, const std::array<int, max_seats>& per_seat, square_
 
 bool is_surrounded_nest(const game_state& s, int index) {
   const auto& pt = s.board.placed()[index];
-  return tiles()[pt.type].easter_nest && pt.surrounding == 8;
+  return tiles()[pt.type].has(easter::symbol_nest) && pt.surrounding == 8;
 }
 
 void award(game_state& s, std::int32_t count, int points, event_log* events) {

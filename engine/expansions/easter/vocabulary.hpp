@@ -1,4 +1,5 @@
-// Easter: its moves, events, decisions, points reasons and figures, with the values the
+// Easter: its moves, events, decisions, points reasons, figures and tile
+// symbols, with the values the
 // registry gives its slot (slots.hpp), and their names as on the wire and in records.
 #pragma once
 #include <array>
@@ -45,5 +46,14 @@ inline constexpr auto reason_eggs =
     slot_value<points_reason>(expansion::easter, &vocabulary_ranges::reasons, 0);
 
 inline constexpr std::array<std::string_view, 0> figure_names{};
+
+// Its tile symbols, as its tiles' JSON writes them, and the script keys it reads.
+inline constexpr std::array<tile_symbol_def, 2> tile_symbols{
+    {{"easter_nest", ""}, {"easter_bunny", ""}}};
+inline constexpr auto symbol_nest =
+    slot_value<tile_symbol>(expansion::easter, &vocabulary_ranges::symbols, 0);
+inline constexpr auto symbol_bunny =
+    slot_value<tile_symbol>(expansion::easter, &vocabulary_ranges::symbols, 1);
+inline constexpr std::array<std::string_view, 1> script_keys{"dice"};
 
 }  // namespace carcassonne::easter

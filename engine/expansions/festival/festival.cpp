@@ -31,7 +31,7 @@ bool returnable(const game_state& s, const figure_on_board& f) {
 
 void return_moves(const game_state& s, std::vector<move>& out) {
   if (s.awaiting != decision::figure) return;
-  if (!tiles()[s.board.placed()[s.placed].type].festival) return;
+  if (!tiles()[s.board.placed()[s.placed].type].has(festival::symbol_festival)) return;
   const auto first = out.size();
   for (const auto& f : s.figures) {
     if (!returnable(s, f)) continue;
@@ -73,7 +73,9 @@ const expansion_module module{
                    .events = event_names,
                    .decisions = decision_names,
                    .reasons = reason_names,
-                   .figures = figure_names},
+                   .figures = figure_names,
+                   .tile_symbols = tile_symbols,
+                   .script_keys = script_keys},
     .extra_moves = return_moves,
     .refuse_move = refuse_move,
     .apply_move = apply_return,

@@ -1,4 +1,5 @@
-// Gifts: its moves, events, decisions, points reasons and figures, with the values the
+// Gifts: its moves, events, decisions, points reasons, figures and tile
+// symbols, with the values the
 // registry gives its slot (slots.hpp), and their names as on the wire and in records.
 #pragma once
 #include <array>
@@ -40,5 +41,9 @@ inline constexpr auto reason_cash_out =
     slot_value<points_reason>(expansion::gifts, &vocabulary_ranges::reasons, 1);
 
 inline constexpr std::array<std::string_view, 0> figure_names{};
+
+// Its tile symbols, as its tiles' JSON writes them, and the script keys it reads.
+inline constexpr std::array<tile_symbol_def, 0> tile_symbols{{}};
+inline constexpr std::array<std::string_view, 1> script_keys{"gifts"};
 
 }  // namespace carcassonne::gifts

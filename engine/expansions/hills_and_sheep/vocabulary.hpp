@@ -1,4 +1,5 @@
-// Hills & Sheep: its moves, events, decisions, points reasons and figures, with the values the
+// Hills & Sheep: its moves, events, decisions, points reasons, figures and tile
+// symbols, with the values the
 // registry gives its slot (slots.hpp), and their names as on the wire and in records.
 #pragma once
 #include <array>
@@ -41,5 +42,13 @@ inline constexpr auto reason_flock =
 inline constexpr std::array<std::string_view, 1> figure_names{"shepherd"};
 inline constexpr auto figure_shepherd =
     slot_value<figure_type>(expansion::hills_and_sheep, &vocabulary_ranges::figures, 0);
+
+// Its tile symbols, as its tiles' JSON writes them, and the script keys it reads.
+inline constexpr std::array<tile_symbol_def, 2> tile_symbols{{{"hill", ""}, {"vineyard", ""}}};
+inline constexpr auto symbol_hill =
+    slot_value<tile_symbol>(expansion::hills_and_sheep, &vocabulary_ranges::symbols, 0);
+inline constexpr auto symbol_vineyard =
+    slot_value<tile_symbol>(expansion::hills_and_sheep, &vocabulary_ranges::symbols, 1);
+inline constexpr std::array<std::string_view, 1> script_keys{"sheep"};
 
 }  // namespace carcassonne::hills_and_sheep

@@ -82,13 +82,14 @@ status setup(game_state& s, const game_setup& g) {
 // §3.2: from the seat who drew, each seat once: protected followers on K score 2 each and stay;
 // unprotected ones on K all go home, which ends the revolt.
 void revolt(game_state& s, event_log* events) {
-  const auto symbol = tiles()[s.drawn].revolt;
-  if (symbol == revolt_symbol::none) return;
+  const auto& t = tiles()[s.drawn];
+  if (!t.has(symbol_revolt_city) && !t.has(symbol_revolt_road) && !t.has(symbol_revolt_monastery))
+    return;
   // a Take 2 extra draw revolts unless revolts.extra_draws_trigger is false.
   if (s.ext.gifts.drawing_extra && !extra_draws_revolt(s.options)) return;
-  const auto k = symbol == revolt_symbol::city   ? feature_kind::city
-                 : symbol == revolt_symbol::road ? feature_kind::road
-                                                 : feature_kind::monastery;
+  const auto k = t.has(symbol_revolt_city)   ? feature_kind::city
+                 : t.has(symbol_revolt_road) ? feature_kind::road
+                                             : feature_kind::monastery;
   emit(events, event{.type = peasant_revolts::event_revolt, .seat = s.active, .kind = k});
   for (int i = 0; i < s.seats; ++i) {
     const auto seat = static_cast<seat_t>((s.active + i) % s.seats);
@@ -216,7 +217,9 @@ const expansion_module module{
                    .events = event_names,
                    .decisions = decision_names,
                    .reasons = reason_names,
-                   .figures = figure_names},
+                   .figures = figure_names,
+                   .tile_symbols = tile_symbols,
+                   .script_keys = script_keys},
     .setup = setup,
     .tile_drawn = revolt,
     .extra_moves = protection_moves,

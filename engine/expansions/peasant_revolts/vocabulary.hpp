@@ -1,4 +1,5 @@
-// Peasant Revolts: its moves, events, decisions, points reasons and figures, with the values the
+// Peasant Revolts: its moves, events, decisions, points reasons, figures and tile
+// symbols, with the values the
 // registry gives its slot (slots.hpp), and their names as on the wire and in records.
 #pragma once
 #include <array>
@@ -31,5 +32,16 @@ inline constexpr auto reason_protection =
     slot_value<points_reason>(expansion::peasant_revolts, &vocabulary_ranges::reasons, 1);
 
 inline constexpr std::array<std::string_view, 0> figure_names{};
+
+// Its tile symbols, as its tiles' JSON writes them, and the script keys it reads.
+inline constexpr std::array<tile_symbol_def, 3> tile_symbols{
+    {{"revolt", "city"}, {"revolt", "road"}, {"revolt", "monastery"}}};
+inline constexpr auto symbol_revolt_city =
+    slot_value<tile_symbol>(expansion::peasant_revolts, &vocabulary_ranges::symbols, 0);
+inline constexpr auto symbol_revolt_road =
+    slot_value<tile_symbol>(expansion::peasant_revolts, &vocabulary_ranges::symbols, 1);
+inline constexpr auto symbol_revolt_monastery =
+    slot_value<tile_symbol>(expansion::peasant_revolts, &vocabulary_ranges::symbols, 2);
+inline constexpr std::array<std::string_view, 1> script_keys{"revolt_removed"};
 
 }  // namespace carcassonne::peasant_revolts

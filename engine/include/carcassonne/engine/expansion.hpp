@@ -17,7 +17,9 @@ namespace carcassonne {
 // of the values in the ranges its slot holds (slots.hpp).
 struct module_vocabulary {
   std::span<const std::string_view> moves, events, decisions, reasons, figures;
-  std::span<const event_type> quiet_events;  // events that neither reveal nor score (undo.hpp)
+  std::span<const event_type> quiet_events;       // events that neither reveal nor score (undo.hpp)
+  std::span<const tile_symbol_def> tile_symbols;  // at the bits of its slot's symbols range
+  std::span<const std::string_view> script_keys;  // the game_script::draws lists it reads
 };
 
 struct expansion_module {

@@ -24,8 +24,8 @@ namespace carcassonne {
 // Fixed random outcomes for tests and puzzles (game-record.md, "Script formats").
 struct game_script {
   std::optional<std::vector<tile_type_id>> deck;
-  // The other scripted draws by script key ("sheep", "gifts", "dice", ...), entries as text; each
-  // is read by the expansion that owns the key.
+  // The other scripted draws by script key, entries as text; each is read by the expansion that
+  // owns the key (its vocabulary's script_keys).
   std::map<std::string, std::vector<std::string>, std::less<>> draws;
 };
 
