@@ -27,15 +27,10 @@ void private_fields(const game_state& s, int viewer, view_doc& d) {
   for (auto c : s.ext.gifts.hands[viewer]) hand.items.push_back(json_string(gf::card_names[c]));
 }
 
-void event_fields(const event& e, nlohmann::json& j) {
-  if (e.type == gifts::event_gift_opened) j["card"] = gf::card_names.at(e.value);
-}
-
 }  // namespace
 
 namespace views {
-const expansion_view gifts{expansion::gifts, public_fields, nullptr,
-                           private_fields,   nullptr,       event_fields};
+const expansion_view gifts{expansion::gifts, public_fields, nullptr, private_fields, nullptr};
 }  // namespace views
 
 }  // namespace carcassonne::protocol
