@@ -70,6 +70,7 @@ constexpr std::array<const expansion_module*, expansion_count> modules{
 // At start: each module sits in the slot of its id, and names are unique (expansions and
 // options alike), so that every lookup by name or slot finds the one module meant.
 void check_registry() {
+  check_vocabulary();
   for (int e = 0; e < expansion_count; ++e) {
     const auto* m = modules[e];
     if (!m) continue;

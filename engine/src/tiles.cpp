@@ -66,6 +66,24 @@ void derive(tile_type& t) {
   }
 }
 
+// The symbols every module names (its vocabulary's tile_symbols, at its slot's bits) that the
+// tile's JSON sets; keys no module names are not symbols.
+std::uint32_t parse_symbols(const nlohmann::json& j) {
+  std::uint32_t bits = 0;
+  for (const auto* m : all_modules()) {
+    if (!m) continue;
+    const auto first = slot_ranges[static_cast<int>(m->id)].symbols.first;
+    const auto& defs = m->vocabulary.tile_symbols;
+    for (std::size_t i = 0; i < defs.size(); ++i) {
+      const auto key = std::string(defs[i].key);
+      const bool set = defs[i].value.empty() ? j.value(key, false)
+                                             : j.value(key, std::string()) == defs[i].value;
+      if (set) bits |= 1u << (first + i);
+    }
+  }
+  return bits;
+}
+
 tile_type parse_tile(const nlohmann::json& j, tile_set_id set) {
   tile_type t;
   t.id = j.at("id").get<std::string>();
@@ -75,18 +93,9 @@ tile_type parse_tile(const nlohmann::json& j, tile_set_id set) {
   const auto sides = j.at("sides").get<std::string>();
   if (sides.size() != 4) broken_data(t.id + ": sides");
   for (int e = 0; e < 4; ++e) t.sides[e] = parse_side(sides[e], t.id);
-  t.hill = j.value("hill", false);
-  t.vineyard = j.value("vineyard", false);
-  t.festival = j.value("festival", false);
-  t.easter_nest = j.value("easter_nest", false);
-  t.easter_bunny = j.value("easter_bunny", false);
+  t.symbols = parse_symbols(j);
   t.provisional = j.value("geometry", std::string("exact")) == "provisional";
   t.desc = j.value("desc", std::string());
-  const auto revolt = j.value("revolt", std::string());
-  t.revolt = revolt == "city"        ? revolt_symbol::city
-             : revolt == "road"      ? revolt_symbol::road
-             : revolt == "monastery" ? revolt_symbol::monastery
-                                     : revolt_symbol::none;
 
   const auto& features = j.at("features");
   if (features.size() > max_segments_per_tile) broken_data(t.id + ": too many features");

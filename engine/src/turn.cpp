@@ -164,12 +164,14 @@ status check_extra_move(const game_state& s, const move& m, Otherwise&& otherwis
     x->extra_moves(s, extra);
     if (std::find(extra.begin() + from, extra.end(), m) != extra.end()) return {};
   }
-  if (m.type != move_type::deploy && m.type != move_type::return_figure &&
-      m.type != move_type::protect &&
+  const auto* owner = move_owner(m.type);  // a module that names its own refusal comes first
+  const bool own_refusal = owner && owner->refuse_move;
+  if (m.type != move_type::deploy && !own_refusal &&
       std::any_of(extra.begin(), extra.end(), [&](const move& x) { return x.type == m.type; }))
-    return make_error(error_code::unexpected_move,
-                      "this " + std::string(move_type_names[static_cast<int>(m.type)]) +
-                          " move is not one of the legal moves now");
+    return make_error(error_code::unexpected_move, "this " + std::string(move_type_name(m.type)) +
+                                                       " move is not one of the legal moves now");
+  if (own_refusal)
+    if (auto st = owner->refuse_move(s, m); !st) return st;
   return otherwise();
 }
 
@@ -262,10 +264,9 @@ status check_legal(const game_state& s, const move& m) {
   if (m.seat != s.deciding)
     return make_error(ec::not_your_turn, "seat " + std::to_string(s.deciding) + " is to act");
   const auto unexpected = [&] {
-    return make_error(ec::unexpected_move,
-                      std::string(move_type_names[static_cast<int>(m.type)]) +
-                          " is not possible now: waiting for " +
-                          std::string(decision_names[static_cast<int>(s.awaiting)]));
+    return make_error(ec::unexpected_move, std::string(move_type_name(m.type)) +
+                                               " is not possible now: waiting for " +
+                                               std::string(decision_name(s.awaiting)));
   };
   switch (m.type) {
     case move_type::place_tile: {
@@ -303,21 +304,7 @@ status check_legal(const game_state& s, const move& m) {
     case move_type::pass:  // the figure step's, or an expansion's optional step
       if (s.awaiting != decision::figure) return check_extra_move(s, m, unexpected);
       return {};
-    case move_type::protect:  // an expansion's step: a follower that cannot be protected
-      return check_extra_move(s, m, [&] {
-        return s.awaiting == decision::protect
-                   ? make_error(ec::figure_not_allowed,
-                                "no follower of yours can be protected there")
-                   : unexpected();
-      });
-    case move_type::return_figure:  // an expansion's figure action, for a figure not offered
-      return check_extra_move(s, m, [&] {
-        return s.awaiting == decision::figure
-                   ? make_error(ec::figure_not_allowed,
-                                "no figure of yours can be taken back there now")
-                   : unexpected();
-      });
-    default:
+    default:  // an expansion's move (its module may name why it is refused: refuse_move)
       return check_extra_move(s, m, unexpected);
   }
 }

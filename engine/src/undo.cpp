@@ -3,18 +3,8 @@
 namespace carcassonne {
 
 bool reveals_or_scores(const event_log& events) {
-  for (const auto& e : events) {
-    switch (e.type) {
-      case event_type::tile_placed:  // what the seat did, all public and unscored
-      case event_type::figure_deployed:
-      case event_type::figure_returned:
-      case event_type::figure_moved:
-      case event_type::bunny_placed:
-        continue;
-      default:  // draws, dice, hidden tiles, revolts, a new turn, points, the end
-        return true;
-    }
-  }
+  for (const auto& e : events)  // what the seat did, all public and unscored, is quiet
+    if (!event_is_quiet(e.type)) return true;  // draws, dice, hidden tiles, points, the end
   return false;
 }
 

@@ -1,6 +1,6 @@
-// Internal: what each expansion adds to the views and event JSON. One writer per expansion
-// (hills_and_sheep_view.cpp, ...), listed in expansion_views.cpp; the base view code calls them
-// without knowing what they write.
+// Internal: what each expansion adds to the views. One writer per expansion, in its folder
+// (expansions/<name>/<name>_view.cpp, next to its codec), listed in expansion_views.cpp with the
+// codecs (codec_parts.hpp); the base view code calls them without knowing what they write.
 #pragma once
 #include <nlohmann/json.hpp>
 
@@ -21,8 +21,6 @@ struct expansion_view {
   void (*private_fields)(const game_state&, int viewer, view_doc&) = nullptr;
   // Appends ,"key":value items to a figure's object in "figures".
   void (*figure_fields)(const game_state&, const figure_on_board&, std::string& out) = nullptr;
-  // Adds the expansion's keys to one of its events.
-  void (*event_fields)(const event&, nlohmann::json&) = nullptr;
 };
 
 const expansion_view* find_view(expansion e);

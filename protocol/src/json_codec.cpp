@@ -6,88 +6,107 @@
 
 #include "carcassonne/engine/forfeit.hpp"
 #include "carcassonne/protocol/view_doc.hpp"
-#include "expansion_views.hpp"
+#include "codec_parts.hpp"
 
 namespace carcassonne::protocol {
 
-namespace {
-
-constexpr std::array<std::string_view, 5> gift_names{"synod", "road_sweeper", "cash_out",
-                                                     "change_position", "take_two"};
-constexpr std::array<std::string_view, 2> flock_names{"expand", "herd"};
-
-template <std::size_t N>
-int find_name(const std::array<std::string_view, N>& names, std::string_view s) {
-  auto it = std::find(names.begin(), names.end(), s);
-  return it == names.end() ? -1 : static_cast<int>(it - names.begin());
+bool move_reader::fail(std::string code, std::string message) {
+  if (!failed) error = {std::move(code), std::move(message)};
+  failed = true;
+  return false;
+}
+bool move_reader::integer(const char* key, int lo, int hi, int& out) {
+  auto it = j.find(key);
+  if (it == j.end() || !it->is_number_integer())
+    return fail("malformed_move", std::string("'") + key + "' must be an integer");
+  const auto v = it->get<long long>();
+  if (v < lo || v > hi) return fail("malformed_move", std::string("'") + key + "' is out of range");
+  out = static_cast<int>(v);
+  return true;
+}
+bool move_reader::string(const char* key, std::string& out) {
+  auto it = j.find(key);
+  if (it == j.end() || !it->is_string())
+    return fail("malformed_move", std::string("'") + key + "' must be a string");
+  out = it->get<std::string>();
+  return true;
+}
+bool move_reader::boolean(const char* key, bool& out) {
+  auto it = j.find(key);
+  if (it == j.end()) return true;  // optional, default false
+  if (!it->is_boolean())
+    return fail("malformed_move", std::string("'") + key + "' must be a boolean");
+  out = it->get<bool>();
+  return true;
+}
+bool move_reader::square(square_pos& out) {
+  constexpr int lim = std::numeric_limits<std::int16_t>::max();
+  int x = 0, y = 0;
+  if (!integer("x", -lim, lim, x) || !integer("y", -lim, lim, y)) return false;
+  out = {static_cast<std::int16_t>(x), static_cast<std::int16_t>(y)};
+  return true;
+}
+bool move_reader::feature(const game_state& s, square_pos at, const char* key, std::uint8_t& out) {
+  std::string id;
+  if (!string(key, id)) return false;
+  const int t = s.board.tile_at(at);
+  if (t < 0)
+    return fail("unknown_feature",
+                "no tile at (" + std::to_string(at.x) + "," + std::to_string(at.y) + ")");
+  const auto idx = tiles()[s.board.placed()[t].type].segment_index(id);
+  if (!idx) return fail("unknown_feature", "the tile at that square has no feature '" + id + "'");
+  out = static_cast<std::uint8_t>(*idx);
+  return true;
+}
+bool move_reader::figure(figure_type& out) {
+  std::string name = "meeple";
+  if (j.contains("figure") && !string("figure", name)) return false;
+  const auto f = find_figure_type(name);
+  if (!f) return fail("malformed_move", "unknown figure '" + name + "'");
+  out = *f;
+  return true;
 }
 
-struct reader {
-  const json& j;
-  proto_error error;
-  bool failed = false;
+void move_writer::field(const char* key, const std::string& value_text) {
+  out += R"(,")";
+  out += key;
+  out += R"(":)";
+  out += value_text;
+}
+void move_writer::square() {
+  field("x", std::to_string(m.at.x));
+  field("y", std::to_string(m.at.y));
+}
+std::string move_writer::feature_id(std::uint8_t local) const {
+  const int t = s.board.tile_at(m.at);
+  if (t < 0) return json_string("");
+  return json_string(tiles()[s.board.placed()[t].type].segments.at(local).id);
+}
 
-  bool fail(std::string code, std::string message) {
-    if (!failed) error = {std::move(code), std::move(message)};
-    failed = true;
-    return false;
-  }
-  bool integer(const char* key, int lo, int hi, int& out) {
-    auto it = j.find(key);
-    if (it == j.end() || !it->is_number_integer())
-      return fail("malformed_move", std::string("'") + key + "' must be an integer");
-    const auto v = it->get<long long>();
-    if (v < lo || v > hi)
-      return fail("malformed_move", std::string("'") + key + "' is out of range");
-    out = static_cast<int>(v);
-    return true;
-  }
-  bool string(const char* key, std::string& out) {
-    auto it = j.find(key);
-    if (it == j.end() || !it->is_string())
-      return fail("malformed_move", std::string("'") + key + "' must be a string");
-    out = it->get<std::string>();
-    return true;
-  }
-  bool boolean(const char* key, bool& out) {
-    auto it = j.find(key);
-    if (it == j.end()) return true;  // optional, default false
-    if (!it->is_boolean())
-      return fail("malformed_move", std::string("'") + key + "' must be a boolean");
-    out = it->get<bool>();
-    return true;
-  }
-  bool square(square_pos& out) {
-    constexpr int lim = std::numeric_limits<std::int16_t>::max();
-    int x = 0, y = 0;
-    if (!integer("x", -lim, lim, x) || !integer("y", -lim, lim, y)) return false;
-    out = {static_cast<std::int16_t>(x), static_cast<std::int16_t>(y)};
-    return true;
-  }
-  // A feature id of the tile at `at`, as its local segment index.
-  bool feature(const game_state& s, square_pos at, const char* key, std::uint8_t& out) {
-    std::string id;
-    if (!string(key, id)) return false;
-    const int t = s.board.tile_at(at);
-    if (t < 0)
-      return fail("unknown_feature",
-                  "no tile at (" + std::to_string(at.x) + "," + std::to_string(at.y) + ")");
-    const auto idx = tiles()[s.board.placed()[t].type].segment_index(id);
-    if (!idx) return fail("unknown_feature", "the tile at that square has no feature '" + id + "'");
-    out = static_cast<std::uint8_t>(*idx);
-    return true;
-  }
-  bool figure(figure_type& out) {
-    std::string name = "meeple";
-    if (j.contains("figure") && !string("figure", name)) return false;
-    const int f = find_name(figure_type_names, name);
-    if (f < 0) return fail("malformed_move", "unknown figure '" + name + "'");
-    out = static_cast<figure_type>(f);
-    return true;
-  }
-};
+void read_figure_move(move_reader& r, const game_state& s, move& m) {
+  r.figure(m.figure) && r.square(m.at) && r.feature(s, m.at, "feature", m.feature) &&
+      r.boolean("protect", m.protect);
+}
+void write_figure_move(move_writer& w) {
+  w.field("figure", json_string(figure_type_name(w.m.figure)));
+  w.square();
+  w.field("feature", w.feature_id(w.m.feature));
+  if (w.m.protect) w.field("protect", "true");
+}
 
-}  // namespace
+void write_feature_at(const event& e, json& j) {
+  j["x"] = e.at.x;
+  j["y"] = e.at.y;
+  j["feature"] = tiles()[e.tile].segments.at(e.feature).id;
+  j["kind"] = feature_kind_names[static_cast<int>(e.kind)];
+}
+
+json seat_list(std::uint8_t bits) {
+  json seats = json::array();
+  for (int s = 0; s < max_seats; ++s)
+    if (bits >> s & 1) seats.push_back(s);
+  return seats;
+}
 
 json to_json(const proto_error& e) {
   return {{"code", e.code}, {"message", e.message}};
@@ -95,7 +114,7 @@ json to_json(const proto_error& e) {
 
 proto_error apply_json_move(game_state& s, const json& j, event_log* events) {
   if (j.is_object() && j.value("type", json()) == "forfeit") {  // a record entry, not a move
-    reader r{j};
+    move_reader r{j};
     int seat = 0;
     if (!r.integer("seat", 0, max_seats - 1, seat)) return r.error;
     auto seats = static_cast<std::uint8_t>(1u << seat);
@@ -118,10 +137,8 @@ proto_error apply_json_move(game_state& s, const json& j, event_log* events) {
 
 namespace {
 
-// One move type's fields, read into m (a failure is recorded in r).
-using move_fields = void (*)(reader& r, const game_state& s, move& m);
-
-void place_tile_fields(reader& r, const game_state&, move& m) {
+// The base game's moves.
+void read_place_tile(move_reader& r, const game_state&, move& m) {
   int degrees = 0;
   if (!r.square(m.at) || !r.integer("rotation", std::numeric_limits<int>::min(),
                                     std::numeric_limits<int>::max(), degrees))
@@ -132,158 +149,111 @@ void place_tile_fields(reader& r, const game_state&, move& m) {
   }
   m.rotation = static_cast<std::uint8_t>(degrees / 90);
 }
-
-// deploy, return_figure
-void figure_fields(reader& r, const game_state& s, move& m) {
-  r.figure(m.figure) && r.square(m.at) && r.feature(s, m.at, "feature", m.feature) &&
-      r.boolean("protect", m.protect);
+void write_place_tile(move_writer& w) {
+  w.square();
+  w.field("rotation", std::to_string(w.m.rotation * 90));
 }
+void read_nothing(move_reader&, const game_state&, move&) {}
+void write_nothing(move_writer&) {}
 
-void no_fields(reader&, const game_state&, move&) {}
+constexpr std::array<move_codec, 3> base_moves{{
+    {move_type::place_tile, read_place_tile, write_place_tile},
+    {move_type::deploy, read_figure_move, write_figure_move},
+    {move_type::pass, read_nothing, write_nothing},
+}};
 
-void protect_fields(reader& r, const game_state& s, move& m) {
-  r.square(m.at) && r.feature(s, m.at, "feature", m.feature);
+// The base game's events.
+void no_keys(const event&, json&) {}
+void tile_keys(const event& e, json& j) {
+  j["tile"] = tiles()[e.tile].id;
 }
-
-void flock_fields(reader& r, const game_state&, move& m) {
-  std::string choice;
-  if (!r.string("choice", choice)) return;
-  const int c = find_name(flock_names, choice);
-  if (c < 0) r.fail("malformed_move", "choice must be expand or herd");
-  m.choice = static_cast<std::uint8_t>(c < 0 ? 0 : c);
+void tile_placed_keys(const event& e, json& j) {
+  j["tile"] = tiles()[e.tile].id;
+  j["x"] = e.at.x;
+  j["y"] = e.at.y;
+  j["rotation"] = e.rotation * 90;
 }
-
-void choose_tile_fields(reader& r, const game_state&, move& m) {
-  int index = 0;
-  if (r.integer("index", 0, 1, index)) m.choice = static_cast<std::uint8_t>(index);
+void figure_keys(const event& e, json& j) {
+  j["figure"] = figure_type_name(e.figure);
+  write_feature_at(e, j);
 }
-
-void open_gift_fields(reader& r, const game_state& s, move& m) {
-  std::string card;
-  if (!r.string("card", card)) return;
-  const int c = find_name(gift_names, card);
-  if (c < 0) {
-    r.fail("malformed_move", "unknown gift card '" + card + "'");
-    return;
-  }
-  m.choice = static_cast<std::uint8_t>(c);
-  if (r.j.contains("x") || r.j.contains("feature")) {
-    m.has_target = true;
-    if (!r.square(m.at) || !r.feature(s, m.at, "feature", m.feature)) return;
-    if (r.j.contains("to")) r.feature(s, m.at, "to", m.to);
-  }
-  r.boolean("protect", m.protect);
+void feature_completed_keys(const event& e, json& j) {
+  write_feature_at(e, j);
+  j["points"] = e.points;
+  j["owners"] = seat_list(e.owners);
 }
+void points_keys(const event& e, json& j);
 
-void bunny_fields(reader& r, const game_state&, move& m) {
-  auto it = r.j.find("path");
-  if (it == r.j.end() || !it->is_array() || it->empty() || it->size() > max_bunny_hops) {
-    r.fail("malformed_move", "path must be a list of 1 to 3 [x, y] squares");
-    return;
-  }
-  for (const auto& p : *it) {
-    constexpr long long lim = std::numeric_limits<std::int16_t>::max();
-    if (!p.is_array() || p.size() != 2 || !p[0].is_number_integer() || !p[1].is_number_integer() ||
-        p[0].get<long long>() < -lim || p[0].get<long long>() > lim ||
-        p[1].get<long long>() < -lim || p[1].get<long long>() > lim) {
-      r.fail("malformed_move", "each path entry is [x, y], integers in range");
-      return;
+constexpr std::array<event_codec, 9> base_events{{
+    {event_type::turn_started, no_keys},
+    {event_type::tile_drawn, tile_keys},
+    {event_type::tile_discarded, tile_keys},
+    {event_type::tile_placed, tile_placed_keys},
+    {event_type::figure_deployed, figure_keys},
+    {event_type::figure_returned, figure_keys},
+    {event_type::feature_completed, feature_completed_keys},
+    {event_type::points, points_keys},
+    {event_type::game_finished, no_keys},
+}};
+
+// Every codec by value: the base's, then each slot's module's (the registry's order).
+struct codec_table {
+  std::array<const move_codec*, 256> moves{};
+  std::array<const event_codec*, 256> events{};
+  std::array<bool, 256> featureless{};
+};
+
+const codec_table& table() {
+  static const codec_table t = [] {
+    codec_table out;
+    for (const auto& c : base_moves) out.moves[static_cast<int>(c.type)] = &c;
+    for (const auto& c : base_events) out.events[static_cast<int>(c.type)] = &c;
+    for (int e = 0; e < expansion_count; ++e) {
+      const auto* x = find_codec(static_cast<expansion>(e));
+      if (!x) continue;
+      for (const auto& c : x->moves) out.moves[static_cast<int>(c.type)] = &c;
+      for (const auto& c : x->events) out.events[static_cast<int>(c.type)] = &c;
+      for (const auto r : x->featureless_reasons) out.featureless[static_cast<int>(r)] = true;
     }
-    m.path[m.path_length++] = {static_cast<std::int16_t>(p[0].get<int>()),
-                               static_cast<std::int16_t>(p[1].get<int>())};
-  }
+    return out;
+  }();
+  return t;
 }
 
-// By move_type.
-constexpr std::array<move_fields, move_type_count> move_readers{
-    place_tile_fields,  figure_fields,  no_fields,     flock_fields, open_gift_fields,
-    choose_tile_fields, protect_fields, figure_fields, bunny_fields};
+void points_keys(const event& e, json& j) {
+  if (!table().featureless[e.value]) write_feature_at(e, j);  // a module's reason may have none
+  j["points"] = e.points;
+  j["final"] = e.final;
+  if (const auto reason = points_reason_name(static_cast<points_reason>(e.value));
+      e.value != 0 && !reason.empty())
+    j["reason"] = reason;
+}
 
 }  // namespace
 
 parsed<move> move_from_json(const json& j, const game_state& s) {
   if (!j.is_object()) return {std::nullopt, {"malformed_move", "a move is a JSON object"}};
-  reader r{j};
+  move_reader r{j};
   move m;
   int seat = 0;
   std::string type;
   if (!r.integer("seat", 0, max_seats - 1, seat) || !r.string("type", type))
     return {std::nullopt, r.error};
   m.seat = static_cast<seat_t>(seat);
-  const int t = find_name(move_type_names, type);
-  if (t < 0) return {std::nullopt, {"malformed_move", "unknown move type '" + type + "'"}};
-  m.type = static_cast<move_type>(t);
-  move_readers[t](r, s, m);
+  const auto t = find_move_type(type);
+  const auto* codec = t ? table().moves[static_cast<int>(*t)] : nullptr;
+  if (!codec) return {std::nullopt, {"malformed_move", "unknown move type '" + type + "'"}};
+  m.type = *t;
+  codec->read(r, s, m);
   if (r.failed) return {std::nullopt, r.error};
   return {m, {}};
 }
 
 std::string move_text(const move& m, const game_state& s) {
   std::string out = R"({"seat":)" + std::to_string(m.seat) + R"(,"type":)";
-  append_quoted(out, move_type_names[static_cast<int>(m.type)]);
-  const auto field = [&](const char* key, const std::string& value_text) {
-    out += R"(,")";
-    out += key;
-    out += R"(":)";
-    out += value_text;
-  };
-  const auto feature_id = [&](std::uint8_t local) -> std::string {
-    const int t = s.board.tile_at(m.at);
-    if (t < 0) return json_string("");
-    return json_string(tiles()[s.board.placed()[t].type].segments.at(local).id);
-  };
-  const auto square = [&] {
-    field("x", std::to_string(m.at.x));
-    field("y", std::to_string(m.at.y));
-  };
-  switch (m.type) {
-    case move_type::place_tile:
-      square();
-      field("rotation", std::to_string(m.rotation * 90));
-      break;
-    case move_type::deploy:
-    case move_type::return_figure:
-      field("figure", json_string(figure_type_names[static_cast<int>(m.figure)]));
-      square();
-      field("feature", feature_id(m.feature));
-      if (m.protect) field("protect", "true");
-      break;
-    case move_type::protect:
-      square();
-      field("feature", feature_id(m.feature));
-      break;
-    case move_type::pass:
-      break;
-    case move_type::flock:
-      field("choice", json_string(flock_names[m.choice & 1]));
-      break;
-    case move_type::choose_tile:
-      field("index", std::to_string(m.choice));
-      break;
-    case move_type::open_gift:
-      field("card", json_string(gift_names[m.choice % gift_names.size()]));
-      if (m.has_target) {
-        square();
-        field("feature", feature_id(m.feature));
-        if (m.choice == 3) field("to", feature_id(m.to));
-      }
-      if (m.protect) field("protect", "true");
-      break;
-    case move_type::bunny: {
-      std::string path = "[";
-      for (int i = 0; i < m.path_length; ++i) {
-        if (i) path += ",";
-        path +=
-            '[';  // appended piece by piece: GCC 12 warns (-Wrestrict, falsely) on "[" + string&&
-        path += std::to_string(m.path[i].x);
-        path += ',';
-        path += std::to_string(m.path[i].y);
-        path += ']';
-      }
-      field("path", path + "]");
-      break;
-    }
-  }
+  append_quoted(out, move_type_name(m.type));
+  move_writer w{m, s, out};
+  if (const auto* codec = table().moves[static_cast<int>(m.type)]) codec->write(w);
   out.push_back('}');
   return out;
 }
@@ -292,121 +262,10 @@ json move_to_json(const move& m, const game_state& s) {
   return json::parse(move_text(m, s));
 }
 
-namespace {
-
-// One event type's keys after "type" and "seat".
-using event_fields = void (*)(const event& e, json& j);
-
-void feature_at(const event& e, json& j) {
-  j["x"] = e.at.x;
-  j["y"] = e.at.y;
-  j["feature"] = tiles()[e.tile].segments.at(e.feature).id;
-  j["kind"] = feature_kind_names[static_cast<int>(e.kind)];
-}
-
-json seat_list(std::uint8_t bits) {
-  json seats = json::array();
-  for (int s = 0; s < max_seats; ++s)
-    if (bits >> s & 1) seats.push_back(s);
-  return seats;
-}
-
-// The keys an expansion writes for its own events (expansion_views.hpp).
-void expansion_fields(const event& e, json& j) {
-  for (int x = 0; x < expansion_count; ++x)
-    if (const auto* v = find_view(static_cast<expansion>(x)); v && v->event_fields)
-      v->event_fields(e, j);
-}
-
-void square_and_expansion_fields(const event& e, json& j) {
-  j["x"] = e.at.x;
-  j["y"] = e.at.y;
-  expansion_fields(e, j);
-}
-
-void nothing(const event&, json&) {}
-
-void tile_fields(const event& e, json& j) {
-  j["tile"] = tiles()[e.tile].id;
-}
-
-void tile_placed_fields(const event& e, json& j) {
-  j["tile"] = tiles()[e.tile].id;
-  j["x"] = e.at.x;
-  j["y"] = e.at.y;
-  j["rotation"] = e.rotation * 90;
-}
-
-void figure_event_fields(const event& e, json& j) {
-  j["figure"] = figure_type_names[static_cast<int>(e.figure)];
-  feature_at(e, j);
-}
-
-void feature_completed_fields(const event& e, json& j) {
-  feature_at(e, j);
-  j["points"] = e.points;
-  j["owners"] = seat_list(e.owners);
-}
-
-void points_fields(const event& e, json& j) {
-  // Egg points and points for unopened gifts belong to no feature.
-  if (e.value != static_cast<int>(points_reason::eggs) &&
-      e.value != static_cast<int>(points_reason::gifts))
-    feature_at(e, j);
-  j["points"] = e.points;
-  j["final"] = e.final;
-  if (e.value != 0 && e.value < points_reason_names.size())
-    j["reason"] = points_reason_names[e.value];
-}
-
-void revolt_fields(const event& e, json& j) {
-  j["kind"] = feature_kind_names[static_cast<int>(e.kind)];
-}
-
-void figure_moved_fields(const event& e, json& j) {
-  figure_event_fields(e, j);
-  j["from"] = tiles()[e.tile].segments.at(e.value).id;
-}
-
-void flock_event_fields(const event& e, json& j) {
-  feature_at(e, j);
-  j["points"] = e.points;
-  j["seats"] = seat_list(e.owners);
-}
-
-// By event_type.
-constexpr std::array<event_fields, event_type_count> event_writers{
-    nothing,                      // turn_started
-    tile_fields,                  // tile_drawn
-    tile_fields,                  // tile_discarded
-    tile_placed_fields,           // tile_placed
-    figure_event_fields,          // figure_deployed
-    figure_event_fields,          // figure_returned
-    feature_completed_fields,     // feature_completed
-    points_fields,                // points
-    nothing,                      // game_finished
-    nothing,                      // tile_hidden
-    expansion_fields,             // token_drawn
-    flock_event_fields,           // flock_scored
-    flock_event_fields,           // flock_lost
-    revolt_fields,                // revolt
-    nothing,                      // gift_received
-    expansion_fields,             // gift_opened
-    figure_moved_fields,          // figure_moved
-    square_and_expansion_fields,  // bunny_placed
-    square_and_expansion_fields,  // nest_scored
-    square_and_expansion_fields,  // eggs_collected
-    expansion_fields,             // die_rolled
-    square_and_expansion_fields,  // bunny_moved
-    expansion_fields,             // bunny_stuck
-};
-
-}  // namespace
-
 json event_to_json(const event& e) {
-  json j{{"type", event_type_names[static_cast<int>(e.type)]}};
+  json j{{"type", event_type_name(e.type)}};
   if (e.seat != no_seat) j["seat"] = e.seat;
-  event_writers[static_cast<int>(e.type)](e, j);
+  if (const auto* codec = table().events[static_cast<int>(e.type)]) codec->write(e, j);
   return j;
 }
 

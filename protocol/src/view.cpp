@@ -18,7 +18,7 @@ std::string num(long long v) {
 std::string awaiting_text(const game_state& s) {
   if (s.finished) return "null";
   std::string out = R"({"seat":)" + num(to_act(s)) + R"(,"decision":)";
-  append_quoted(out, decision_names[static_cast<int>(s.awaiting)]);
+  append_quoted(out, decision_name(s.awaiting));
   return out + "}";
 }
 
@@ -32,7 +32,7 @@ std::string figure_text(const game_state& s, const figure_on_board& f) {
   const auto& n = s.features.node(f.segment);
   const auto& pt = s.board.placed()[n.tile];
   std::string out = R"({"seat":)" + num(f.seat) + R"(,"figure":)";
-  append_quoted(out, figure_type_names[static_cast<int>(f.type)]);
+  append_quoted(out, figure_type_name(f.type));
   out += R"(,"x":)" + num(pt.pos.x) + R"(,"y":)" + num(pt.pos.y) + R"(,"feature":)";
   append_quoted(out, tiles()[pt.type].segments[n.local].id);
   for_each_view(s, [&](const expansion_view& v) {

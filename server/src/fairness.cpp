@@ -47,8 +47,8 @@ json outcomes(const game_state& after, const event_log& events, bool setup) {
   std::size_t hidden = 0;
   std::array<std::size_t, max_seats> dealt{};
   for (const auto& e : events) {
-    if (e.type == event_type::tile_hidden) ++hidden;
-    if (e.type == event_type::gift_received && e.seat < max_seats) ++dealt[e.seat];
+    if (e.type == hills_and_sheep::event_tile_hidden) ++hidden;
+    if (e.type == gifts::event_gift_received && e.seat < max_seats) ++dealt[e.seat];
   }
   std::size_t hidden_at = after.out_of_play.size() - std::min(hidden, after.out_of_play.size());
   std::array<std::size_t, max_seats> dealt_at{};
@@ -61,21 +61,21 @@ json outcomes(const game_state& after, const event_log& events, bool setup) {
       case event_type::tile_drawn:
         out.push_back({{"tile", tiles()[e.tile].id}});
         break;
-      case event_type::tile_hidden:
+      case hills_and_sheep::event_tile_hidden:
         if (hidden_at < after.out_of_play.size())
           out.push_back({{"hill", tiles()[after.out_of_play[hidden_at++]].id}});
         break;
-      case event_type::token_drawn:
+      case hills_and_sheep::event_token_drawn:
         if (e.value < hills_and_sheep::token_kinds)
           out.push_back({{"sheep", hills_and_sheep::token_names[e.value]}});
         break;
-      case event_type::gift_received: {
+      case gifts::event_gift_received: {
         const auto& hand = after.ext.gifts.hands[e.seat];
         if (dealt_at[e.seat] < hand.size())
           out.push_back({{"gift", gifts::card_names[hand[dealt_at[e.seat]++]]}, {"seat", e.seat}});
         break;
       }
-      case event_type::die_rolled:
+      case easter::event_die_rolled:
         out.push_back({{"die", e.value}});
         break;
       default:

@@ -192,7 +192,7 @@ TEST_CASE("every level plays only legal moves, in every expansion mix, also for 
       const auto choice = choose_move(information_set_of(s, seat), level, seed, bot_budget{4});
       const auto legal = legal_actions(s);
       REQUIRE(std::find(legal.begin(), legal.end(), choice.chosen) != legal.end());
-      bunny_decisions += s.awaiting == decision::bunny && s.deciding != s.active;
+      bunny_decisions += s.awaiting == easter::decision_bunny && s.deciding != s.active;
       REQUIRE(apply_in_place(s, choice.chosen).ok());
     }
     ++games;

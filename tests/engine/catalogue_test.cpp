@@ -9,6 +9,10 @@
 #include <map>
 
 #include "carcassonne/engine/tiles.hpp"
+#include "easter/vocabulary.hpp"
+#include "festival/vocabulary.hpp"
+#include "hills_and_sheep/vocabulary.hpp"
+#include "peasant_revolts/vocabulary.hpp"
 
 using namespace carcassonne;
 
@@ -41,24 +45,26 @@ TEST_CASE("tile counts per set match tiles.md") {
 }
 
 TEST_CASE("symbols per expansion") {
-  int hills = 0, vineyards = 0, festival = 0, nests = 0, bunnies = 0;
-  std::map<revolt_symbol, int> revolts;
+  int hills = 0, vineyards = 0, festivals = 0, nests = 0, bunnies = 0;
+  int revolt_cities = 0, revolt_roads = 0, revolt_monasteries = 0;
   for (const auto& t : tiles().types()) {
-    hills += t.hill * t.count;
-    vineyards += t.vineyard * t.count;
-    festival += t.festival * t.count;
-    nests += t.easter_nest;
-    bunnies += t.easter_bunny;
-    if (t.revolt != revolt_symbol::none) ++revolts[t.revolt];
+    hills += t.has(hills_and_sheep::symbol_hill) * t.count;
+    vineyards += t.has(hills_and_sheep::symbol_vineyard) * t.count;
+    festivals += t.has(festival::symbol_festival) * t.count;
+    nests += t.has(easter::symbol_nest);
+    bunnies += t.has(easter::symbol_bunny);
+    revolt_cities += t.has(peasant_revolts::symbol_revolt_city);
+    revolt_roads += t.has(peasant_revolts::symbol_revolt_road);
+    revolt_monasteries += t.has(peasant_revolts::symbol_revolt_monastery);
   }
   CHECK(hills == 8);
   CHECK(vineyards == 8);
-  CHECK(festival == 10);
+  CHECK(festivals == 10);
   CHECK(nests == 10);
   CHECK(bunnies == 12);
-  CHECK(revolts[revolt_symbol::city] == 5);
-  CHECK(revolts[revolt_symbol::road] == 4);
-  CHECK(revolts[revolt_symbol::monastery] == 3);
+  CHECK(revolt_cities == 5);
+  CHECK(revolt_roads == 4);
+  CHECK(revolt_monasteries == 3);
 }
 
 TEST_CASE("every edge is covered consistently with its side kind") {

@@ -57,7 +57,7 @@ square_pos sq(int x, int y) {
 std::vector<square_list> offered_paths(const game_state& s) {
   std::vector<square_list> out;
   for (const auto& m : legal_actions(s)) {
-    REQUIRE(m.type == move_type::bunny);
+    REQUIRE(m.type == easter::move_bunny);
     square_list path;
     for (int i = 0; i < m.path_length; ++i) path.emplace_back(m.path[i].x, m.path[i].y);
     out.push_back(path);
@@ -99,10 +99,10 @@ TEST_CASE("EX-14 a nest surrounded: 2 eggs to the placer, 1 per follower on its 
   const auto events = p.pass();
   CHECK(eggs_of(p) == std::vector<int>{3, 1, 1});
   CHECK(scores_of(p) == std::vector<int>{0, 0, 0});
-  CHECK(count(events, event_type::nest_scored) == 1);
+  CHECK(count(events, easter::event_nest_scored) == 1);
   // Step 12 after step 11: the nest's events follow the completed features'.
   const auto first_nest = std::find_if(events.begin(), events.end(), [](const event& e) {
-    return e.type == event_type::nest_scored;
+    return e.type == easter::event_nest_scored;
   });
   CHECK(std::none_of(first_nest, events.end(),
                      [](const event& e) { return e.type == event_type::feature_completed; }));
@@ -124,7 +124,7 @@ TEST_CASE(
     CHECK(eggs_of(p) == std::vector<int>{3, during ? 2 : 1, 1});
     // during_scoring: the nest (step 10a) comes before the city's scoring (step 11).
     const auto nest = std::find_if(events.begin(), events.end(), [](const event& e) {
-      return e.type == event_type::nest_scored;
+      return e.type == easter::event_nest_scored;
     });
     const auto city = std::find_if(events.begin(), events.end(), [](const event& e) {
       return e.type == event_type::feature_completed;
@@ -150,7 +150,7 @@ TEST_CASE("one tile surrounding two nests: 2 eggs each to the placer, figures co
   p.place(1, 2, 0);
   CHECK(eggs_of(p) == std::vector<int>{0, 0, 0});
   const auto events = p.pass();
-  CHECK(count(events, event_type::nest_scored) == 2);
+  CHECK(count(events, easter::event_nest_scored) == 2);
   CHECK(eggs_of(p) == std::vector<int>{2 + 2 + 2, 1, 1});
 }
 
@@ -185,7 +185,7 @@ TEST_CASE("Festival: a figure taken back at step 8 lays no egg in the nest score
   position p = ex14(setup, {"FE/CR", "BA/L"});
   p.place(1, 2, 0);
   auto back = p.deploy_move(1, 0, "road0");  // Red's thief, on the nest's 9 squares
-  back.type = move_type::return_figure;
+  back.type = festival::move_return_figure;
   p.play(back);
   CHECK(eggs_of(p) == std::vector<int>{2, 1, 1});
 }
@@ -195,14 +195,14 @@ TEST_CASE("Festival: a figure taken back at step 8 lays no egg in the nest score
 TEST_CASE("EX-15 the bunny phase (HiG): each seat rolls and hops; Green finds the bunny stuck") {
   position p = ex15(easter_setup({"2", "1", "3"}));
   auto events = p.place(3, 0, 0);
-  CHECK(count(events, event_type::bunny_placed) == 1);
+  CHECK(count(events, easter::event_bunny_placed) == 1);
   REQUIRE(easter::bunny(p.s).has_value());
   CHECK(*easter::bunny(p.s) == sq(3, 0));
   CHECK(p.s.awaiting == decision::figure);  // the bunny blocks no feature
   events = p.pass();
-  REQUIRE(p.s.awaiting == decision::bunny);
+  REQUIRE(p.s.awaiting == easter::decision_bunny);
   CHECK(to_act(p.s) == 0);
-  CHECK(count(events, event_type::die_rolled) == 1);
+  CHECK(count(events, easter::event_die_rolled) == 1);
   auto go = easter::current_go(p.s);
   REQUIRE(go.has_value());
   CHECK(go->roll == 2);
@@ -211,7 +211,7 @@ TEST_CASE("EX-15 the bunny phase (HiG): each seat rolls and hops; Green finds th
   CHECK(offered_paths(p.s) == std::vector<square_list>{{{2, 0}, {1, 0}}});
   events = p.play(p.bunny_move({{2, 0}, {1, 0}}));
   CHECK(eggs_of(p) == std::vector<int>{1, 1, 0});  // Red's farmer, Blue's thief
-  REQUIRE(p.s.awaiting == decision::bunny);
+  REQUIRE(p.s.awaiting == easter::decision_bunny);
   CHECK(to_act(p.s) == 1);
   CHECK(p.s.active == 0);
   CHECK(easter::current_go(p.s)->roll == 1);
@@ -220,8 +220,8 @@ TEST_CASE("EX-15 the bunny phase (HiG): each seat rolls and hops; Green finds th
   events = p.play(p.bunny_move({{1, 1}}));
   CHECK(eggs_of(p) == std::vector<int>{1, 1, 1});
   // Green rolls 3 although the bunny cannot move: its go is skipped, the turn ends.
-  CHECK(count(events, event_type::die_rolled) == 1);
-  CHECK(count(events, event_type::bunny_stuck) == 1);
+  CHECK(count(events, easter::event_die_rolled) == 1);
+  CHECK(count(events, easter::event_bunny_stuck) == 1);
   CHECK(p.s.ext.easter.script_next == 3);
   CHECK(*easter::bunny(p.s) == sq(1, 1));
   CHECK(p.s.awaiting == decision::place_tile);
@@ -270,8 +270,8 @@ TEST_CASE(
     p.play(p.bunny_move({{2, 0}, {1, 0}}));
     CHECK(offered_paths(p.s) == std::vector<square_list>{{{1, 1}}, {{0, 0}}});
     const auto events = p.play(p.bunny_move({{1, 1}}));
-    CHECK(count(events, event_type::die_rolled) == 2);
-    CHECK(count(events, event_type::bunny_stuck) == 2);
+    CHECK(count(events, easter::event_die_rolled) == 2);
+    CHECK(count(events, easter::event_bunny_stuck) == 2);
     CHECK(p.s.ext.easter.script_next == 4);  // one roll per go, also for the skipped ones
     CHECK(p.s.awaiting == decision::place_tile);
     CHECK(p.s.active == 1);
@@ -292,7 +292,7 @@ TEST_CASE(
     CHECK(offered_paths(p.s) == std::vector<square_list>{{{-1, 0}}});
     const auto events = p.play(p.bunny_move({{-1, 0}}));
     CHECK(eggs_of(p) == std::vector<int>{0, 0, 0, 1});  // Yellow's thief, moved onto by Green
-    CHECK(count(events, event_type::bunny_stuck) == 1);
+    CHECK(count(events, easter::event_bunny_stuck) == 1);
     CHECK(p.s.awaiting == decision::place_tile);
   }
 }
@@ -365,7 +365,7 @@ TEST_CASE(
     p.pass();
     p.place(2, 0, 0);
     p.pass();
-    REQUIRE(p.s.awaiting == decision::bunny);
+    REQUIRE(p.s.awaiting == easter::decision_bunny);
     const bool original = std::string(variant) == "original";
     CHECK(p.score_of(0) == (original ? 0 : 4));  // HiG: the road was scored before the phase
     p.play(p.bunny_move({{1, 0}}));
@@ -424,7 +424,7 @@ TEST_CASE("easter.hops = fixed_2: always two hops, no die rolled") {
   position p = ex15(easter_setup({"1", "1", "1"}, {{"easter.hops", "fixed_2"}}));
   p.place(3, 0, 0);
   const auto events = p.pass();
-  CHECK(count(events, event_type::die_rolled) == 0);
+  CHECK(count(events, easter::event_die_rolled) == 0);
   CHECK(easter::current_go(p.s)->roll == 2);
   p.play(p.bunny_move({{2, 0}, {1, 0}}));
   CHECK(easter::current_go(p.s)->roll == 2);
@@ -478,7 +478,7 @@ std::vector<int> final_egg_points(const std::vector<int>& eggs,
   const auto events = p.pass();
   REQUIRE(p.s.finished);
   for (const auto& e : events)
-    if (e.type == event_type::points) CHECK(e.value == static_cast<int>(points_reason::eggs));
+    if (e.type == event_type::points) CHECK(e.value == static_cast<int>(easter::reason_eggs));
   return scores_of(p);
 }
 

@@ -32,7 +32,7 @@ void fx1(position& p) {
 move return_move(const position& p, int x, int y, const std::string& feature,
                  figure_type figure = figure_type::meeple) {
   auto m = p.deploy_move(x, y, feature);
-  m.type = move_type::return_figure;
+  m.type = festival::move_return_figure;
   m.figure = figure;
   return m;
 }
@@ -45,7 +45,7 @@ bool legal(const game_state& s, const move& m) {
 
 int count_returns(const game_state& s) {
   int n = 0;
-  for (const auto& m : legal_actions(s)) n += m.type == move_type::return_figure;
+  for (const auto& m : legal_actions(s)) n += m.type == festival::move_return_figure;
   return n;
 }
 
@@ -53,7 +53,7 @@ int count_returns(const game_state& s) {
 void shepherd_turn(position& p, int x, int y, int degrees, const std::string& feature) {
   p.place(x, y, degrees);
   auto m = p.deploy_move(x, y, feature);
-  m.figure = figure_type::shepherd;
+  m.figure = hills_and_sheep::figure_shepherd;
   p.play(m);
 }
 
@@ -134,8 +134,8 @@ TEST_CASE("returning a shepherd alone: its tokens go back to the bag, nothing sc
   p.place(1, 0, 0);                     // Blue extends nothing of note
   p.pass();
   p.place(-1, 0, 0);  // Red: FE/RrRr (a festival tile) west of the start tile
-  REQUIRE(legal(p.s, return_move(p, 0, 1, "field0", figure_type::shepherd)));
-  p.play(return_move(p, 0, 1, "field0", figure_type::shepherd));
+  REQUIRE(legal(p.s, return_move(p, 0, 1, "field0", hills_and_sheep::figure_shepherd)));
+  p.play(return_move(p, 0, 1, "field0", hills_and_sheep::figure_shepherd));
   CHECK(hs::shepherd_in_supply(p.s, 0));
   CHECK(hs::bag_size(p.s) == 18);
   CHECK(hs::flocks(p.s).empty());
@@ -150,7 +150,7 @@ TEST_CASE("festival.shepherd_flock = stays: an ownerless flock waits for the nex
   p.place(1, 0, 0);
   p.pass();
   p.place(-1, 0, 0);
-  p.play(return_move(p, 0, 1, "field0", figure_type::shepherd));
+  p.play(return_move(p, 0, 1, "field0", hills_and_sheep::figure_shepherd));
   CHECK(hs::bag_size(p.s) == 17);
   REQUIRE(hs::flocks(p.s).size() == 1);
   CHECK(hs::flocks(p.s)[0].shepherds.empty());
@@ -174,14 +174,14 @@ TEST_CASE("returning a shepherd that shares a flock leaves the whole flock to th
   shepherd_turn(p, 1, 0, 0, "field1");   // Blue: south of the road, sheep1
   p.place(2, 0, 90);                     // Red: the road ends at the monastery, fields join
   p.pass();
-  REQUIRE(p.s.awaiting == decision::flock);
+  REQUIRE(p.s.awaiting == hills_and_sheep::decision_flock);
   REQUIRE(hs::flocks(p.s).size() == 1);
   CHECK(hs::flocks(p.s)[0].sheep == 4);
   p.play(p.flock_move(false));  // Grow: sheep2 -> 6
   CHECK(hs::flocks(p.s)[0].sheep == 6);
   // Blue draws the festival tile and takes its shepherd back: Red keeps the whole flock.
   p.place(-2, 0, 0);
-  p.play(return_move(p, 1, 0, "field1", figure_type::shepherd));
+  p.play(return_move(p, 1, 0, "field1", hills_and_sheep::figure_shepherd));
   REQUIRE(hs::flocks(p.s).size() == 1);
   CHECK(hs::flocks(p.s)[0].sheep == 6);
   CHECK(hs::flocks(p.s)[0].shepherds.size() == 1);
@@ -200,6 +200,6 @@ TEST_CASE("festival.return_scope = followers_only: the shepherd cannot be taken 
     p.pass();
     p.place(-1, 0, 0);
     const bool any = std::string(scope) == "any_figure";
-    CHECK(legal(p.s, return_move(p, 0, 1, "field0", figure_type::shepherd)) == any);
+    CHECK(legal(p.s, return_move(p, 0, 1, "field0", hills_and_sheep::figure_shepherd)) == any);
   }
 }

@@ -37,11 +37,11 @@ void give(position& p, int seat, gf::card c) {
 
 move open_move(const position& p, gf::card c) {
   return move{
-      .type = move_type::open_gift, .seat = p.s.active, .choice = static_cast<std::uint8_t>(c)};
+      .type = gifts::move_open_gift, .seat = p.s.active, .choice = static_cast<std::uint8_t>(c)};
 }
 move open_move(const position& p, gf::card c, int x, int y, const std::string& feature) {
   auto m = p.deploy_move(x, y, feature);
-  m.type = move_type::open_gift;
+  m.type = gifts::move_open_gift;
   m.choice = static_cast<std::uint8_t>(c);
   m.has_target = true;
   return m;
@@ -200,11 +200,11 @@ TEST_CASE("Take 2: an unplaceable extra draw is discarded; the tile not chosen g
   p.tile(0, -1, "BA/C", 180);  // no open square takes an all-city tile any more
   give(p, 0, gf::card::take_two);
   p.play(open_move(p, gf::card::take_two));
-  REQUIRE(p.s.awaiting == decision::choose_tile);
+  REQUIRE(p.s.awaiting == gifts::decision_choose_tile);
   REQUIRE(p.s.discarded.size() == 1);
   CHECK(tiles()[p.s.discarded[0]].id == "BA/Cccc+");
   CHECK(tiles()[static_cast<tile_type_id>(p.s.ext.gifts.extra)].id == "BA/L");
-  p.play(move{.type = move_type::choose_tile, .seat = 0, .choice = 1});  // place BA/L
+  p.play(move{.type = gifts::move_choose_tile, .seat = 0, .choice = 1});  // place BA/L
   CHECK(tiles()[p.s.drawn].id == "BA/L");
   REQUIRE(check_invariants(p.s).ok());
   p.place(0, 1, 0);
@@ -230,10 +230,10 @@ TEST_CASE("Take 2 in a seeded game puts the leftover back among the tiles to com
   s.ext.gifts.deck.erase(std::find(s.ext.gifts.deck.begin(), s.ext.gifts.deck.end(), c));
   s.ext.gifts.hands[0].push_back(c);
   const auto left_before = s.tiles_left();
-  REQUIRE(apply_in_place(s, move{.type = move_type::open_gift, .seat = 0, .choice = c}).ok());
-  REQUIRE(s.awaiting == decision::choose_tile);
+  REQUIRE(apply_in_place(s, move{.type = gifts::move_open_gift, .seat = 0, .choice = c}).ok());
+  REQUIRE(s.awaiting == gifts::decision_choose_tile);
   const auto leftover = s.drawn;  // choose the extra one: the first goes back
-  REQUIRE(apply_in_place(s, move{.type = move_type::choose_tile, .seat = 0, .choice = 1}).ok());
+  REQUIRE(apply_in_place(s, move{.type = gifts::move_choose_tile, .seat = 0, .choice = 1}).ok());
   const auto moves = legal_actions(s);
   REQUIRE(apply_in_place(s, moves.front()).ok());
   CHECK(s.tiles_left() >= left_before - 1);

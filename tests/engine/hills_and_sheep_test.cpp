@@ -38,7 +38,7 @@ void put_shepherd(position& p, int seat, int x, int y, const std::string& featur
   const auto& pt = p.s.board.placed()[t];
   const auto local = tiles()[pt.type].segment_index(feature);
   REQUIRE(local.has_value());
-  p.s.figures.push_back(figure_on_board{static_cast<seat_t>(seat), figure_type::shepherd,
+  p.s.figures.push_back(figure_on_board{static_cast<seat_t>(seat), hills_and_sheep::figure_shepherd,
                                         static_cast<segment_t>(pt.first_segment + *local)});
   auto& st = p.s.ext.hills_and_sheep;
   st.on_board = static_cast<std::uint8_t>(st.on_board | 1 << seat);
@@ -55,7 +55,7 @@ void put_shepherd(position& p, int seat, int x, int y, const std::string& featur
 
 int shepherds_on_board(const game_state& s) {
   int n = 0;
-  for (const auto& f : s.figures) n += f.type == figure_type::shepherd;
+  for (const auto& f : s.figures) n += f.type == hills_and_sheep::figure_shepherd;
   return n;
 }
 
@@ -158,7 +158,7 @@ TEST_CASE(
   CHECK(p.s.out_of_play.size() == 1);
   CHECK(tiles()[p.s.out_of_play[0]].id == "BA/L");
   int hidden = 0;
-  for (const auto& e : events) hidden += e.type == event_type::tile_hidden;
+  for (const auto& e : events) hidden += e.type == hills_and_sheep::event_tile_hidden;
   CHECK(hidden == 1);
   if (p.s.awaiting == decision::figure) {
     const auto more = p.pass();
@@ -248,7 +248,7 @@ TEST_CASE("EX-06 shepherd: deploy, grow, gather") {
   // Red extends it: after the figure action, Grow or Gather is mandatory.
   p.place(-1, 1, 180);
   p.pass();
-  REQUIRE(p.s.awaiting == decision::flock);
+  REQUIRE(p.s.awaiting == hills_and_sheep::decision_flock);
   CHECK(legal_actions(p.s).size() == 2);
   CHECK(p.refused(p.pass_move()) == error_code::unexpected_move);
   p.play(p.flock_move(false));  // Grow: sheep2
@@ -258,7 +258,7 @@ TEST_CASE("EX-06 shepherd: deploy, grow, gather") {
   p.pass();
   p.place(0, 2, 180);  // Red extends the field again
   p.pass();
-  REQUIRE(p.s.awaiting == decision::flock);
+  REQUIRE(p.s.awaiting == hills_and_sheep::decision_flock);
   p.play(p.flock_move(true));  // Gather
   CHECK(p.score_of(0) == 5);
   CHECK(p.score_of(1) == 0);
@@ -276,8 +276,10 @@ TEST_CASE("a wolf at the placement draw sends the shepherd home") {
   CHECK(hs::shepherd_in_supply(p.s, 0));
   int drawn = 0, returned = 0;
   for (const auto& e : events) {
-    drawn += e.type == event_type::token_drawn && e.value == static_cast<int>(hs::token::wolf);
-    returned += e.type == event_type::figure_returned && e.figure == figure_type::shepherd;
+    drawn += e.type == hills_and_sheep::event_token_drawn &&
+             e.value == static_cast<int>(hs::token::wolf);
+    returned +=
+        e.type == event_type::figure_returned && e.figure == hills_and_sheep::figure_shepherd;
   }
   CHECK(drawn == 1);
   CHECK(returned == 1);
@@ -302,7 +304,7 @@ TEST_CASE("merged fields share one flock: a Gather scores the whole flock for ev
   REQUIRE(hs::flocks(p.s).size() == 1);
   CHECK(hs::flocks(p.s)[0].sheep == 8);
   p.pass();
-  REQUIRE(p.s.awaiting == decision::flock);  // only Red (active) chooses
+  REQUIRE(p.s.awaiting == hills_and_sheep::decision_flock);  // only Red (active) chooses
   p.play(p.flock_move(true));
   CHECK(p.score_of(0) == 8);
   CHECK(p.score_of(1) == 8);
@@ -328,7 +330,8 @@ TEST_CASE("on Blue's turn only Blue's shepherd chooses for the merged field") {
   p.to_move(1);
   p.place(2, 0, 90);
   p.pass();
-  CHECK(p.s.awaiting == decision::flock);  // Blue's own shepherd is on the joined field
+  CHECK(p.s.awaiting ==
+        hills_and_sheep::decision_flock);  // Blue's own shepherd is on the joined field
   CHECK(p.s.active == 1);
 }
 
@@ -373,7 +376,7 @@ TEST_CASE("H-5: closing your own shepherd's field, Grow comes first, then the fl
   put_shepherd(p, 0, 0, 1, "field1", {"sheep2"});
   p.place(1, 2, 90);
   p.pass();
-  REQUIRE(p.s.awaiting == decision::flock);
+  REQUIRE(p.s.awaiting == hills_and_sheep::decision_flock);
   p.play(p.flock_move(false));  // draws sheep1: flock 3, then scored automatically
   CHECK(p.score_of(0) == 3);
   CHECK(shepherds_on_board(p.s) == 0);
@@ -409,7 +412,7 @@ TEST_CASE("a scripted draw that is exhausted or not in the bag refuses the move"
   p.pass();
   p.place(-1, 1, 0);
   p.pass();
-  REQUIRE(p.s.awaiting == decision::flock);
+  REQUIRE(p.s.awaiting == hills_and_sheep::decision_flock);
   CHECK(p.refused(p.flock_move(false)) == error_code::script_exhausted);
   p.play(p.flock_move(true));  // Gather draws nothing
   CHECK(p.score_of(0) == 1);

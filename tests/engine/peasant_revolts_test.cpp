@@ -51,20 +51,20 @@ int count(const event_log& events, event_type t) {
 // Passes the figure step and, when offered, protect-for-2; returns every event.
 event_log end_turn(position& p) {
   event_log all;
-  for (int guard = 0;
-       guard < 2 && (p.s.awaiting == decision::figure || p.s.awaiting == decision::protect);
+  for (int guard = 0; guard < 2 && (p.s.awaiting == decision::figure ||
+                                    p.s.awaiting == peasant_revolts::decision_protect);
        ++guard) {
     const auto e = p.pass();
     all.insert(all.end(), e.begin(), e.end());
   }
   REQUIRE(p.s.awaiting != decision::figure);
-  REQUIRE(p.s.awaiting != decision::protect);
+  REQUIRE(p.s.awaiting != peasant_revolts::decision_protect);
   return all;
 }
 
 move protect_move(const position& p, int x, int y, const std::string& feature) {
   auto m = p.deploy_move(x, y, feature);
-  m.type = move_type::protect;
+  m.type = peasant_revolts::move_protect;
   return m;
 }
 
@@ -109,7 +109,7 @@ TEST_CASE("EX-13 a revolt hits the player who drew it") {
   p.place(3, 0, 0);  // Blue's tile, out of the way
   const auto events = end_turn(p);
   // Red draws PR/07 (road): the protected thief scores 2, the unprotected one goes home.
-  CHECK(count(events, event_type::revolt) == 1);
+  CHECK(count(events, peasant_revolts::event_revolt) == 1);
   CHECK(p.score_of(0) == 2);
   CHECK(p.score_of(1) == 0);
   CHECK(on_board(p.s, 0) == 2);  // the lying thief and the farmer
@@ -132,7 +132,7 @@ TEST_CASE("a city revolt passes round a 5-seat table until a seat loses a follow
   p.to_move(1);
   p.place(-1, 0, 0);
   const auto events = end_turn(p);
-  CHECK(count(events, event_type::revolt) == 1);
+  CHECK(count(events, peasant_revolts::event_revolt) == 1);
   CHECK(p.score_of(2) == 0);
   CHECK(p.score_of(3) == 4);
   CHECK(p.score_of(4) == 2);
@@ -149,7 +149,7 @@ TEST_CASE("a revolt nobody feels checks every seat once and changes nothing") {
   const auto before = p.s.figures;
   p.place(-1, 0, 0);
   const auto events = end_turn(p);
-  CHECK(count(events, event_type::revolt) == 1);
+  CHECK(count(events, peasant_revolts::event_revolt) == 1);
   CHECK(count(events, event_type::figure_returned) == 0);
   CHECK(p.s.figures == before);
   for (int seat = 0; seat < 3; ++seat) CHECK(p.score_of(seat) == 0);
@@ -160,7 +160,7 @@ TEST_CASE("protection for 2 when no figure was deployed: the score goes below ze
   p.follower(0, 0, 0, "road0").follower(0, 0, 0, "field1");
   p.place(-1, 0, 0);
   p.pass();  // no figure deployed: step 9 offers the thief (never the farmer) or pass
-  REQUIRE(p.s.awaiting == decision::protect);
+  REQUIRE(p.s.awaiting == peasant_revolts::decision_protect);
   const auto moves = legal_actions(p.s);
   REQUIRE(moves.size() == 2);
   CHECK(moves[0] == protect_move(p, 0, 0, "road0"));
@@ -178,7 +178,7 @@ TEST_CASE("protect-for-2 may be passed; a protected follower is not offered agai
   p.follower(0, 0, 0, "city0");
   p.place(-1, 0, 0);
   p.pass();
-  REQUIRE(p.s.awaiting == decision::protect);
+  REQUIRE(p.s.awaiting == peasant_revolts::decision_protect);
   CHECK(legal_actions(p.s).size() == 2);  // the knight, pass (not the lying thief)
   p.pass();
   CHECK(p.score_of(0) == 0);
@@ -196,9 +196,10 @@ TEST_CASE(
     p.follower(0, 0, 0, "road0");
     p.place(0, 1, 0);
     auto m = p.deploy_move(0, 1, "field0");
-    m.figure = figure_type::shepherd;
+    m.figure = hills_and_sheep::figure_shepherd;
     p.play(m);
-    CHECK((p.s.awaiting == decision::protect) == (std::string(rule) == "no_follower_deployed"));
+    CHECK((p.s.awaiting == peasant_revolts::decision_protect) ==
+          (std::string(rule) == "no_follower_deployed"));
   }
 }
 
@@ -209,7 +210,7 @@ TEST_CASE(
           0);  // every open square now needs a road or a city: PR/10 (all fields) fits nowhere
   p.follower(1, 0, 0, "road0");
   const auto events = end_turn(p);
-  CHECK(count(events, event_type::revolt) == 2);
+  CHECK(count(events, peasant_revolts::event_revolt) == 2);
   CHECK(count(events, event_type::tile_discarded) == 1);
   REQUIRE(p.s.discarded.size() == 1);
   CHECK(tiles()[p.s.discarded[0]].id == "PR/10");
@@ -289,11 +290,11 @@ TEST_CASE(
   p.follower(0, 0, 0, "road0");
   p.place(-1, 0, 0);  // a festival tile
   auto back = p.deploy_move(0, 0, "city0");
-  back.type = move_type::return_figure;
+  back.type = festival::move_return_figure;
   p.play(back);
   CHECK(p.supply_of(0) == 6);
   for (const auto& f : p.s.figures) CHECK_FALSE(pr::is_protected(f));
-  REQUIRE(p.s.awaiting == decision::protect);  // a return is not a deployment (R-1)
+  REQUIRE(p.s.awaiting == peasant_revolts::decision_protect);  // a return is not a deployment (R-1)
   p.play(protect_move(p, 0, 0, "road0"));
   CHECK(p.score_of(0) == -2);
 }
@@ -304,7 +305,7 @@ TEST_CASE("Gifts: Synod may protect its monk for 4") {
   lying(p, 0, 0, 0, "road0");
   give_card(p, 0, 0);  // synod
   auto synod = p.deploy_move(0, 1, "monastery0");
-  synod.type = move_type::open_gift;
+  synod.type = gifts::move_open_gift;
   synod.choice = 0;
   synod.has_target = true;
   synod.protect = true;
@@ -324,11 +325,11 @@ TEST_CASE("Gifts: Take 2 extra draws revolt unless revolts.extra_draws_trigger i
     position p(g, {"BA/RFr", "PR/07", "BA/L"});
     p.follower(0, 0, 0, "road0");
     give_card(p, 0, 4);  // take_two
-    auto m = move{.type = move_type::open_gift, .seat = 0, .choice = 4};
+    auto m = move{.type = gifts::move_open_gift, .seat = 0, .choice = 4};
     const auto events = p.play(m);
-    CHECK(count(events, event_type::revolt) == (std::string(trigger) == "true" ? 1 : 0));
+    CHECK(count(events, peasant_revolts::event_revolt) == (std::string(trigger) == "true" ? 1 : 0));
     CHECK(on_board(p.s, 0) == (std::string(trigger) == "true" ? 0 : 1));
-    REQUIRE(p.s.awaiting == decision::choose_tile);
+    REQUIRE(p.s.awaiting == gifts::decision_choose_tile);
   }
 }
 
@@ -340,7 +341,7 @@ TEST_CASE(
   p.follower(0, 0, 0, "city0");
   give_card(p, 0, 2);  // cash_out
   auto cash = p.deploy_move(0, 0, "city0");
-  cash.type = move_type::open_gift;
+  cash.type = gifts::move_open_gift;
   cash.choice = 2;
   cash.has_target = true;
   p.play(cash);
@@ -350,7 +351,7 @@ TEST_CASE(
   p.follower(0, 0, 0, "city0");
   p.place(-1, 0, 0);  // a festival tile
   auto back = p.deploy_move(0, 0, "city0");
-  back.type = move_type::return_figure;
+  back.type = festival::move_return_figure;
   p.play(back);
   REQUIRE(on_board(p.s, 0) == 1);
   CHECK(pr::is_protected(p.s.figures[0]));

@@ -135,17 +135,18 @@ struct position {
   move pass_move() const { return move{.type = move_type::pass, .seat = s.active}; }
   move shepherd_move(int x, int y, const std::string& feature) const {
     auto m = deploy_move(x, y, feature);
-    m.figure = figure_type::shepherd;
+    m.figure = hills_and_sheep::figure_shepherd;
     return m;
   }
   // Hills & Sheep: Grow (expand) or Gather (herd).
   move flock_move(bool herd) const {
-    return move{
-        .type = move_type::flock, .seat = s.active, .choice = static_cast<std::uint8_t>(herd)};
+    return move{.type = hills_and_sheep::move_flock,
+                .seat = s.active,
+                .choice = static_cast<std::uint8_t>(herd)};
   }
   // Easter: the seat whose go it is moves the bunny along `path` (the squares landed on).
   move bunny_move(const std::vector<std::pair<int, int>>& path) const {
-    move m{.type = move_type::bunny, .seat = s.deciding};
+    move m{.type = easter::move_bunny, .seat = s.deciding};
     REQUIRE(path.size() <= static_cast<std::size_t>(max_bunny_hops));
     for (const auto& [x, y] : path)
       m.path[m.path_length++] = {static_cast<std::int16_t>(x), static_cast<std::int16_t>(y)};

@@ -28,28 +28,28 @@ std::vector<move> corruptions(const move& m, const game_state& s) {
   feature.feature = max_segments_per_tile;
   if (m.type == move_type::deploy) out.push_back(feature);
   auto shepherd = m;
-  shepherd.figure = figure_type::shepherd;
+  shepherd.figure = hills_and_sheep::figure_shepherd;
   if (m.type == move_type::deploy) out.push_back(shepherd);
   auto kind = m;
   kind.type = m.type == move_type::place_tile ? move_type::pass : move_type::place_tile;
   out.push_back(kind);
   auto gift = m;
-  gift.type = move_type::open_gift;
+  gift.type = gifts::move_open_gift;
   out.push_back(gift);
   auto lying = m;  // protection where it is not offered
   lying.protect = true;
   if (m.type == move_type::deploy && !m.protect) out.push_back(lying);
   auto protect = m;
-  protect.type = move_type::protect;
+  protect.type = peasant_revolts::move_protect;
   out.push_back(protect);
   auto take_back = m;  // a figure action that is not offered (or another seat's figure)
-  take_back.type = move_type::return_figure;
+  take_back.type = festival::move_return_figure;
   if (m.type == move_type::deploy) out.push_back(take_back);
   auto flock = m;
-  flock.type = move_type::flock;
+  flock.type = hills_and_sheep::move_flock;
   flock.choice = static_cast<std::uint8_t>(m.choice == 0 ? 2 : 0);
   out.push_back(flock);
-  if (m.type == move_type::bunny) {  // Easter: one hop short, back to the start, one hop more
+  if (m.type == easter::move_bunny) {  // Easter: one hop short, back to the start, one hop more
     auto shorter = m;
     if (shorter.path_length > 1) {
       shorter.path[--shorter.path_length] = {};
@@ -66,7 +66,7 @@ std::vector<move> corruptions(const move& m, const game_state& s) {
     }
   } else {
     auto hop = m;  // a bunny move where no bunny phase is
-    hop.type = move_type::bunny;
+    hop.type = easter::move_bunny;
     hop.path_length = 1;
     hop.path[0] = m.at;
     out.push_back(hop);
@@ -141,8 +141,8 @@ std::pair<int, int> random_games(game_setup setup, int per_seat_count, const cha
         const auto st = apply_in_place(s, m, &events);
         REQUIRE(st.ok());
         if (stats) {
-          stats->bunny_moves += m.type == move_type::bunny;
-          for (const auto& e : events) stats->nests += e.type == event_type::nest_scored;
+          stats->bunny_moves += m.type == easter::move_bunny;
+          for (const auto& e : events) stats->nests += e.type == easter::event_nest_scored;
         }
         REQUIRE(check_invariants(s).ok());
       }

@@ -38,9 +38,10 @@ TEST_CASE("undo: the events that make a step final") {
   CHECK_FALSE(reveals_or_scores({}));
   CHECK_FALSE(reveals_or_scores(
       {event{.type = event_type::tile_placed}, event{.type = event_type::figure_deployed}}));
-  for (auto t : {event_type::tile_drawn, event_type::turn_started, event_type::points,
-                 event_type::token_drawn, event_type::gift_received, event_type::gift_opened,
-                 event_type::die_rolled, event_type::tile_hidden, event_type::revolt,
-                 event_type::feature_completed, event_type::game_finished})
+  for (auto t :
+       {event_type::tile_drawn, event_type::turn_started, event_type::points,
+        hills_and_sheep::event_token_drawn, gifts::event_gift_received, gifts::event_gift_opened,
+        easter::event_die_rolled, hills_and_sheep::event_tile_hidden, peasant_revolts::event_revolt,
+        event_type::feature_completed, event_type::game_finished})
     CHECK(reveals_or_scores({event{.type = event_type::tile_placed}, event{.type = t}}));
 }

@@ -47,7 +47,7 @@ TEST_CASE("every legal bunny move of a seeded Easter game survives the codec") {
     const auto moves = legal_actions(s);
     REQUIRE_FALSE(moves.empty());
     for (const auto& m : moves) {
-      if (m.type != move_type::bunny) continue;
+      if (m.type != easter::move_bunny) continue;
       const json j = move_to_json(m, s);
       REQUIRE(j["path"].size() == m.path_length);
       const auto back = move_from_json(j, s);
@@ -93,8 +93,8 @@ TEST_CASE("event_to_json: the Easter events (EX-15 with its scripted dice, then 
   REQUIRE(s.finished);
   std::vector<json> easter;
   for (const auto& e : log)
-    if (e.type >= event_type::bunny_placed ||
-        (e.type == event_type::points && e.value == static_cast<int>(points_reason::eggs)))
+    if (e.type >= easter::event_bunny_placed ||
+        (e.type == event_type::points && e.value == static_cast<int>(easter::reason_eggs)))
       easter.push_back(event_to_json(e));
   const std::vector<json> expected{
       {{"type", "die_rolled"}, {"seat", 0}, {"roll", 2}},
@@ -114,9 +114,9 @@ TEST_CASE("event_to_json: the Easter events (EX-15 with its scripted dice, then 
 }
 
 TEST_CASE("event_to_json: bunny_placed and nest_scored name their square") {
-  event placed{.type = event_type::bunny_placed, .seat = 1, .at = {3, -2}};
+  event placed{.type = easter::event_bunny_placed, .seat = 1, .at = {3, -2}};
   CHECK(event_to_json(placed) == json{{"type", "bunny_placed"}, {"seat", 1}, {"x", 3}, {"y", -2}});
-  event nest{.type = event_type::nest_scored, .seat = 0, .at = {0, 1}};
+  event nest{.type = easter::event_nest_scored, .seat = 0, .at = {0, 1}};
   CHECK(event_to_json(nest) == json{{"type", "nest_scored"}, {"seat", 0}, {"x", 0}, {"y", 1}});
 }
 

@@ -220,7 +220,7 @@ TEST_CASE(
   while (!s.finished) {
     const json v = build_view(s, spectator, {"Ann", "Bob", "Cid"});
     CHECK(v["eggs"].size() == 3);
-    if (s.awaiting == decision::bunny) {
+    if (s.awaiting == easter::decision_bunny) {
       check_views(s);
       ++goes;
       others += s.deciding != s.active;

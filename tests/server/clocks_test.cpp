@@ -91,12 +91,12 @@ TEST_CASE("a timeout in the Easter bunny phase: the clock of the seat whose go i
   rng chooser(3);
   // Random play until another seat than the active one must move the bunny.
   for (int i = 0; i < 2000 && !t.game().finished; ++i) {
-    if (t.game().awaiting == decision::bunny && t.game().deciding != t.game().active) break;
+    if (t.game().awaiting == easter::decision_bunny && t.game().deciding != t.game().active) break;
     auto& c = t.seats.at(to_act(t.game()));
     const auto& legal = c->view["game"]["legal_moves"];
     t.r->move(c, messages::move_of(legal[chooser.below(legal.size())]), nullptr);
   }
-  REQUIRE(t.game().awaiting == decision::bunny);
+  REQUIRE(t.game().awaiting == easter::decision_bunny);
   const int go = t.game().deciding;
   REQUIRE(go != t.game().active);
   CHECK(t.clock()["running"] == go);

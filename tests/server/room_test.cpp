@@ -85,7 +85,7 @@ TEST_CASE("Easter through the room: every bunny go is sent by its own seat, from
     const auto& legal = seats[acting]->view["game"]["legal_moves"];
     REQUIRE(!legal.empty());
     const json m = legal[chooser.below(legal.size())];
-    if (st.awaiting == decision::bunny && acting != st.active) {
+    if (st.awaiting == easter::decision_bunny && acting != st.active) {
       ++others;
       // The active seat cannot take another seat's go, with or without naming that seat.
       const auto before = r.seq();

@@ -24,7 +24,7 @@ void put_bunny(game_state& s, square_pos at, event_log* events) {
   auto& st = s.ext.easter;
   st.bunny_on_board = true;
   st.bunny = at;
-  emit(events, event{.type = event_type::bunny_placed, .seat = s.active, .at = at});
+  emit(events, event{.type = easter::event_bunny_placed, .seat = s.active, .at = at});
 }
 
 // A square the bunny may hop onto next: it holds a tile and is neither visited in this phase
@@ -73,7 +73,7 @@ std::uint8_t roll_die(game_state& s, event_log* events) {
   } else {
     st.trial_short = true;  // only in precheck's trial: the real move is refused before this
   }
-  emit(events, event{.type = event_type::die_rolled, .seat = st.go, .value = roll});
+  emit(events, event{.type = easter::event_die_rolled, .seat = st.go, .value = roll});
   return roll;
 }
 
@@ -84,11 +84,11 @@ bool next_go(game_state& s, event_log* events) {
   while (st.goes_left > 0) {
     st.roll = roll_die(s, events);
     if (can_hop_from(s, st.bunny, nullptr, 0)) {
-      s.awaiting = decision::bunny;
+      s.awaiting = easter::decision_bunny;
       s.deciding = st.go;
       return true;
     }
-    emit(events, event{.type = event_type::bunny_stuck, .seat = st.go});
+    emit(events, event{.type = easter::event_bunny_stuck, .seat = st.go});
     --st.goes_left;
     st.go = static_cast<seat_t>((st.go + 1) % s.seats);
   }
@@ -108,10 +108,10 @@ void bunny_tile_placed(game_state& s, event_log* events) {
   const auto& pt = s.board.placed()[s.placed];
   const auto& t = tiles()[pt.type];
   auto& st = s.ext.easter;
-  if (t.easter_bunny) {
+  if (t.has(easter::symbol_bunny)) {
     st.phase_due = true;
     if (!original_variant(s) || !st.bunny_on_board) put_bunny(s, pt.pos, events);
-  } else if (t.easter_nest && original_variant(s)) {
+  } else if (t.has(easter::symbol_nest) && original_variant(s)) {
     put_bunny(s, pt.pos, events);
   }
 }
@@ -133,20 +133,20 @@ bool start_phase(game_state& s, event_log* events) {
 }
 
 void bunny_moves(const game_state& s, std::vector<move>& out) {
-  if (s.awaiting != decision::bunny) return;
-  move m{.type = move_type::bunny, .seat = s.ext.easter.go};
+  if (s.awaiting != easter::decision_bunny) return;
+  move m{.type = easter::move_bunny, .seat = s.ext.easter.go};
   paths(s, s.ext.easter.bunny, m, out);
 }
 
 // A go (already checked against bunny_moves): each hop lands, is visited and gives eggs (E-5);
 // then the next seat's go, or the rest of the turn.
 bool apply_bunny_move(game_state& s, const move& m, event_log* events) {
-  if (m.type != move_type::bunny) return false;
+  if (m.type != easter::move_bunny) return false;
   auto& st = s.ext.easter;
   for (int i = 0; i < m.path_length; ++i) {
     st.bunny = m.path[i];
     st.visited[st.visited_count++] = m.path[i];
-    emit(events, event{.type = event_type::bunny_moved, .seat = m.seat, .at = m.path[i]});
+    emit(events, event{.type = easter::event_bunny_moved, .seat = m.seat, .at = m.path[i]});
     collect_eggs(s, s.board.tile_at(m.path[i]), events);
   }
   --st.goes_left;
@@ -164,7 +164,8 @@ status check_bunny(const game_state& s) {
     return broken("the bunny is off the tiles");
   if (!st.bunny_on_board && (st.in_phase || !(st.bunny == square_pos{})))
     return broken("a bunny phase without the bunny");
-  if ((s.awaiting == decision::bunny) != st.in_phase) return broken("bunny phase out of step");
+  if ((s.awaiting == easter::decision_bunny) != st.in_phase)
+    return broken("bunny phase out of step");
   if (st.in_phase) {
     if (s.deciding != st.go) return broken("the bunny's go is not the deciding seat's");
     if (st.goes_left < 1 || st.goes_left > s.seats) return broken("bunny goes out of range");

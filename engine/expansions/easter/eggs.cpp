@@ -34,7 +34,7 @@ void count_figures(const game_state& s, const Indexes& tiles_at,
 void give(game_state& s, int seat, int eggs, square_pos at, event_log* events) {
   if (eggs == 0) return;
   s.ext.easter.eggs[seat] += eggs;
-  emit(events, event{.type = event_type::eggs_collected,
+  emit(events, event{.type = easter::event_eggs_collected,
                      .seat = static_cast<seat_t>(seat),
                      .at = at,
                      .value = static_cast<std::uint8_t>(eggs)});
@@ -47,7 +47,7 @@ void give_all(game_state& s, const std::array<int, max_seats>& per_seat, square_
 
 bool is_surrounded_nest(const game_state& s, int index) {
   const auto& pt = s.board.placed()[index];
-  return tiles()[pt.type].easter_nest && pt.surrounding == 8;
+  return tiles()[pt.type].has(easter::symbol_nest) && pt.surrounding == 8;
 }
 
 void award(game_state& s, std::int32_t count, int points, event_log* events) {
@@ -58,7 +58,7 @@ void award(game_state& s, std::int32_t count, int points, event_log* events) {
                        .seat = static_cast<seat_t>(seat),
                        .final = true,
                        .points = points,
-                       .value = static_cast<std::uint8_t>(points_reason::eggs)});
+                       .value = static_cast<std::uint8_t>(easter::reason_eggs)});
   }
 }
 
@@ -84,7 +84,7 @@ void score_nests(game_state& s, event_log* events) {
   auto& st = s.ext.easter;
   for (int n = 0; n < st.nest_count; ++n) {
     const auto& pt = s.board.placed()[st.nests[n]];
-    emit(events, event{.type = event_type::nest_scored, .seat = s.active, .at = pt.pos});
+    emit(events, event{.type = easter::event_nest_scored, .seat = s.active, .at = pt.pos});
     give(s, s.active, 2, pt.pos, events);
     std::array<int, 9> area{};
     area[0] = st.nests[n];

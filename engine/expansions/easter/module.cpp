@@ -65,7 +65,7 @@ status precheck(const game_state& s, const move& m) {
   const auto& st = s.ext.easter;
   if (!st.scripted || st.trial || hops_option(s.options) == hops_rule::fixed_2) return {};
   const int left = static_cast<int>(st.script.size()) - st.script_next;
-  const int most = s.awaiting == decision::bunny ? st.goes_left - 1 : s.seats;
+  const int most = s.awaiting == easter::decision_bunny ? st.goes_left - 1 : s.seats;
   if (left >= most) return {};
   game_state trial = s;
   trial.ext.easter.trial = true;
@@ -92,12 +92,22 @@ status check_invariants(const game_state& s) {
 
 }  // namespace
 
+constexpr std::array<event_type, 1> quiet_events{event_bunny_placed};
+
 const expansion_module module{
     .id = expansion::easter,
     .name = "easter",
     .label = "Easter in Carcassonne",
     .options = options,
     .tile_set = "easter",
+    .vocabulary = {.moves = move_names,
+                   .events = event_names,
+                   .decisions = decision_names,
+                   .reasons = reason_names,
+                   .figures = figure_names,
+                   .quiet_events = quiet_events,
+                   .tile_symbols = tile_symbols,
+                   .script_keys = script_keys},
     .setup = setup,
     .tile_placed = tile_placed,
     .extra_moves = detail::bunny_moves,
@@ -121,7 +131,7 @@ std::optional<square_pos> bunny(const game_state& s) {
 
 std::optional<go_info> current_go(const game_state& s) {
   const auto& st = s.ext.easter;
-  if (s.awaiting != decision::bunny || !st.in_phase) return std::nullopt;
+  if (s.awaiting != easter::decision_bunny || !st.in_phase) return std::nullopt;
   go_info out{st.go, st.roll, {}};
   out.visited.assign(st.visited.begin(), st.visited.begin() + st.visited_count);
   return out;

@@ -15,7 +15,7 @@ namespace {
 
 move return_move(const game_state& s, const figure_on_board& f) {
   const auto& n = s.features.node(f.segment);
-  return move{.type = move_type::return_figure,
+  return move{.type = festival::move_return_figure,
               .seat = f.seat,
               .at = s.board.placed()[n.tile].pos,
               .figure = f.type,
@@ -31,7 +31,7 @@ bool returnable(const game_state& s, const figure_on_board& f) {
 
 void return_moves(const game_state& s, std::vector<move>& out) {
   if (s.awaiting != decision::figure) return;
-  if (!tiles()[s.board.placed()[s.placed].type].festival) return;
+  if (!tiles()[s.board.placed()[s.placed].type].has(festival::symbol_festival)) return;
   const auto first = out.size();
   for (const auto& f : s.figures) {
     if (!returnable(s, f)) continue;
@@ -42,7 +42,7 @@ void return_moves(const game_state& s, std::vector<move>& out) {
 }
 
 bool apply_return(game_state& s, const move& m, event_log* events) {
-  if (m.type != move_type::return_figure) return false;
+  if (m.type != festival::move_return_figure) return false;
   const auto seg =
       static_cast<segment_t>(s.board.placed()[s.board.tile_at(m.at)].first_segment + m.feature);
   const int chosen = find_figure(s, m.seat, m.figure, seg);  // of several, an unprotected one
@@ -54,6 +54,13 @@ bool apply_return(game_state& s, const move& m, event_log* events) {
   return true;
 }
 
+// A return not offered now: at the figure step, that figure cannot be taken back there.
+status refuse_move(const game_state& s, const move&) {
+  if (s.awaiting != decision::figure) return {};
+  return make_error(error_code::figure_not_allowed,
+                    "no figure of yours can be taken back there now");
+}
+
 }  // namespace
 
 const expansion_module module{
@@ -62,7 +69,15 @@ const expansion_module module{
     .label = "The Festival",
     .options = options,
     .tile_set = "festival",
+    .vocabulary = {.moves = move_names,
+                   .events = event_names,
+                   .decisions = decision_names,
+                   .reasons = reason_names,
+                   .figures = figure_names,
+                   .tile_symbols = tile_symbols,
+                   .script_keys = script_keys},
     .extra_moves = return_moves,
+    .refuse_move = refuse_move,
     .apply_move = apply_return,
 };
 

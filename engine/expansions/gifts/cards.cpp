@@ -20,7 +20,7 @@ segment_t segment_at(const game_state& s, square_pos at, int local) {
 
 move gift_move(const game_state& s, card c, segment_t seg) {
   const auto& n = s.features.node(seg);
-  return move{.type = move_type::open_gift,
+  return move{.type = gifts::move_open_gift,
               .seat = s.active,
               .at = s.board.placed()[n.tile].pos,
               .feature = n.local,
@@ -93,7 +93,7 @@ void targets(const game_state& s, card c, std::vector<move>& out) {
   }
   if (out.size() == first)
     out.push_back(move{
-        .type = move_type::open_gift, .seat = s.active, .choice = static_cast<std::uint8_t>(c)});
+        .type = gifts::move_open_gift, .seat = s.active, .choice = static_cast<std::uint8_t>(c)});
 }
 
 }  // namespace
@@ -112,7 +112,7 @@ void open_card(game_state& s, const move& m, event_log* events) {
   hand.erase(std::find(hand.begin(), hand.end(), m.choice));
   st.discard.push_back(m.choice);
   st.opened = true;
-  emit(events, event{.type = event_type::gift_opened, .seat = m.seat, .value = m.choice});
+  emit(events, event{.type = gifts::event_gift_opened, .seat = m.seat, .value = m.choice});
   const auto c = static_cast<card>(m.choice);
   if (c == card::take_two) return draw_extra_tile(s, events);
   if (!m.has_target) return;  // G-8: no effect possible
@@ -141,7 +141,7 @@ void open_card(game_state& s, const move& m, event_log* events) {
                               event{.type = event_type::points,
                                     .seat = m.seat,
                                     .points = points,
-                                    .value = static_cast<std::uint8_t>(points_reason::cash_out)}));
+                                    .value = static_cast<std::uint8_t>(gifts::reason_cash_out)}));
       return_follower(s, static_cast<std::size_t>(find_figure(s, m.seat, figure_type::meeple, seg)),
                       events);
       break;
@@ -153,7 +153,7 @@ void open_card(game_state& s, const move& m, event_log* events) {
       ++s.features.data(s.features.root(to)).followers[m.seat];
       s.figures[i].segment = to;
       emit(events, at_segment(s, to,
-                              event{.type = event_type::figure_moved,
+                              event{.type = gifts::event_figure_moved,
                                     .seat = m.seat,
                                     .figure = figure_type::meeple,
                                     .value = m.feature}));

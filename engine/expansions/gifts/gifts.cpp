@@ -37,7 +37,7 @@ bool draw_card(game_state& s, int seat, event_log* events) {
   }
   st.deck.pop_back();
   st.hands[seat].push_back(c);
-  emit(events, event{.type = event_type::gift_received, .seat = static_cast<seat_t>(seat)});
+  emit(events, event{.type = gifts::event_gift_received, .seat = static_cast<seat_t>(seat)});
   return true;
 }
 
@@ -127,12 +127,12 @@ void tile_placed(game_state& s, event_log* events) {
 
 bool apply_move(game_state& s, const move& m, event_log* events) {
   auto& st = s.ext.gifts;
-  if (m.type == move_type::open_gift) {
+  if (m.type == gifts::move_open_gift) {
     detail::open_card(s, m, events);
     if (s.awaiting == decision::none) s.awaiting = decision::place_tile;
     return true;
   }
-  if (m.type != move_type::choose_tile) return false;
+  if (m.type != gifts::move_choose_tile) return false;
   if (m.choice == 1) {  // place the extra tile; the first one is the leftover
     const auto first = s.drawn;
     s.drawn = static_cast<tile_type_id>(st.extra);
@@ -144,9 +144,9 @@ bool apply_move(game_state& s, const move& m, event_log* events) {
 }
 
 void moves(const game_state& s, std::vector<move>& out) {
-  if (s.awaiting == decision::choose_tile) {
-    out.push_back(move{.type = move_type::choose_tile, .seat = s.active, .choice = 0});
-    out.push_back(move{.type = move_type::choose_tile, .seat = s.active, .choice = 1});
+  if (s.awaiting == gifts::decision_choose_tile) {
+    out.push_back(move{.type = gifts::move_choose_tile, .seat = s.active, .choice = 0});
+    out.push_back(move{.type = gifts::move_choose_tile, .seat = s.active, .choice = 1});
     return;
   }
   if (s.awaiting == decision::place_tile && !s.ext.gifts.opened) detail::card_moves(s, out);
@@ -162,14 +162,14 @@ void final_scoring(game_state& s, event_log* events) {
                        .seat = static_cast<seat_t>(seat),
                        .final = true,
                        .points = 2 * n,
-                       .value = static_cast<std::uint8_t>(points_reason::gifts)});
+                       .value = static_cast<std::uint8_t>(gifts::reason_gifts)});
   }
 }
 
 int tiles_held(const game_state& s) {
   const auto& st = s.ext.gifts;
   if (st.extra < 0) return 0;
-  return s.awaiting == decision::choose_tile ? 2 : 1;  // both tiles, or the leftover
+  return s.awaiting == gifts::decision_choose_tile ? 2 : 1;  // both tiles, or the leftover
 }
 
 status check(const game_state& s) {
@@ -203,7 +203,7 @@ void draw_extra_tile(game_state& s, event_log* events) {
     if (s.board.placeable(tiles()[tile])) {
       st.extra = tile;
       st.extra_index = index;
-      s.awaiting = decision::choose_tile;
+      s.awaiting = gifts::decision_choose_tile;
       break;
     }
     s.discarded.push_back(tile);
@@ -215,11 +215,21 @@ void draw_extra_tile(game_state& s, event_log* events) {
 
 }  // namespace detail
 
+constexpr std::array<event_type, 1> quiet_events{event_figure_moved};
+
 const expansion_module module{
     .id = expansion::gifts,
     .name = "gifts",
     .label = "The Gifts",
     .options = options,
+    .vocabulary = {.moves = move_names,
+                   .events = event_names,
+                   .decisions = decision_names,
+                   .reasons = reason_names,
+                   .figures = figure_names,
+                   .quiet_events = quiet_events,
+                   .tile_symbols = tile_symbols,
+                   .script_keys = script_keys},
     .setup = setup,
     .tile_drawn = nullptr,
     .tile_placed = tile_placed,

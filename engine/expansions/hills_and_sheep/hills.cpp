@@ -8,17 +8,19 @@ namespace carcassonne::hills_and_sheep::detail {
 
 namespace {
 bool on_hill(const game_state& s, segment_t seg) {
-  return tiles()[s.board.placed()[s.features.node(seg).tile].type].hill;
+  return tiles()[s.board.placed()[s.features.node(seg).tile].type].has(
+      hills_and_sheep::symbol_hill);
 }
 }  // namespace
 
 // §3.1, step 6a: the top tile of the supply goes under the hill, out of the game and unseen
 // (H-8); nothing when the supply is empty or with hills.under_tile = "none".
 void hide_tile_under_hill(game_state& s, event_log* events) {
-  if (!tiles()[s.board.placed()[s.placed].type].hill) return;
+  if (!tiles()[s.board.placed()[s.placed].type].has(hills_and_sheep::symbol_hill)) return;
   if (under_tile_option(s.options) != under_tile_rule::from_supply || s.tiles_left() == 0) return;
   s.out_of_play.push_back(s.supply[s.next_draw++]);
-  if (events) events->push_back(event{.type = event_type::tile_hidden, .seat = s.active});
+  if (events)
+    events->push_back(event{.type = hills_and_sheep::event_tile_hidden, .seat = s.active});
 }
 
 // §3.3: among the tied seats, those with followers on hill tiles win the tie.

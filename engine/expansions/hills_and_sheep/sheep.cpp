@@ -56,7 +56,7 @@ token draw(game_state& s, event_log* events) {
     while (r >= st.bag[kind]) r -= st.bag[kind++];
   }
   --st.bag[kind];
-  emit(events, event{.type = event_type::token_drawn,
+  emit(events, event{.type = hills_and_sheep::event_token_drawn,
                      .seat = s.active,
                      .value = static_cast<std::uint8_t>(kind)});
   return static_cast<token>(kind);
@@ -70,7 +70,7 @@ void end_flock(game_state& s, segment_t root, event_type type, event_log* events
   int sheep = 0;
   segment_t where = 0;
   for (const auto& f : s.figures) {
-    if (f.type != figure_type::shepherd || s.features.root(f.segment) != root) continue;
+    if (f.type != hills_and_sheep::figure_shepherd || s.features.root(f.segment) != root) continue;
     if (seats == 0) where = f.segment;
     seats = static_cast<std::uint8_t>(seats | 1 << f.seat);
     for (int k = 0; k < token_kinds; ++k) sheep += sheep_on[k] * st.flock[f.seat][k];
@@ -88,17 +88,19 @@ void end_flock(game_state& s, segment_t root, event_type type, event_log* events
     }
     it = lost.erase(it);
   }
-  const int points = type == event_type::flock_scored ? sheep : 0;
+  const int points = type == hills_and_sheep::event_flock_scored ? sheep : 0;
   emit(events, at_segment(s, where, event{.type = type, .owners = seats, .points = points}));
   for (int seat = 0; seat < max_seats; ++seat) {
     if (!(seats >> seat & 1)) continue;
-    if (type == event_type::flock_scored) {  // H-9: each shepherd's player scores the full total
+    if (type ==
+        hills_and_sheep::event_flock_scored) {  // H-9: each shepherd's player scores the full total
       s.players[seat].score += points;
-      emit(events, at_segment(s, where,
-                              event{.type = event_type::points,
-                                    .seat = static_cast<seat_t>(seat),
-                                    .points = points,
-                                    .value = static_cast<std::uint8_t>(points_reason::flock)}));
+      emit(events,
+           at_segment(s, where,
+                      event{.type = event_type::points,
+                            .seat = static_cast<seat_t>(seat),
+                            .points = points,
+                            .value = static_cast<std::uint8_t>(hills_and_sheep::reason_flock)}));
     }
     for (int k = 0; k < token_kinds; ++k)
       st.bag[k] = static_cast<std::uint8_t>(st.bag[k] + st.flock[seat][k]);
@@ -108,7 +110,7 @@ void end_flock(game_state& s, segment_t root, event_type type, event_log* events
   s.features.data(root).other_figures = 0;  // every shepherd of the field leaves
   auto kept = s.figures.begin();
   for (const auto& f : s.figures) {
-    if (f.type == figure_type::shepherd && s.features.root(f.segment) == root)
+    if (f.type == hills_and_sheep::figure_shepherd && s.features.root(f.segment) == root)
       emit(
           events,
           at_segment(s, f.segment,
@@ -129,7 +131,7 @@ void grow(game_state& s, int seat, event_log* events) {
     return;
   }
   ++st.bag[static_cast<int>(token::wolf)];
-  end_flock(s, shepherd_field(s, seat), event_type::flock_lost, events);
+  end_flock(s, shepherd_field(s, seat), hills_and_sheep::event_flock_lost, events);
 }
 
 // §4.5, step 10(ii): every flock on a closed field is scored at once (H-2 "score_immediately").
@@ -138,7 +140,8 @@ void score_closed_fields(game_state& s, event_log* events) {
   for (int seat = 0; seat < s.seats; ++seat) {  // a scored flock takes its other shepherds along
     if (!on_board(s, seat)) continue;
     const auto root = shepherd_field(s, seat);
-    if (s.features.data(root).open == 0) end_flock(s, root, event_type::flock_scored, events);
+    if (s.features.data(root).open == 0)
+      end_flock(s, root, hills_and_sheep::event_flock_scored, events);
   }
 }
 
@@ -159,8 +162,8 @@ bool flock_extended(const game_state& s, int seat) {
 }
 
 bool draws_token(const move& m) {
-  return (m.type == move_type::deploy && m.figure == figure_type::shepherd) ||
-         (m.type == move_type::flock && m.choice == 0);
+  return (m.type == move_type::deploy && m.figure == hills_and_sheep::figure_shepherd) ||
+         (m.type == hills_and_sheep::move_flock && m.choice == 0);
 }
 
 }  // namespace
@@ -168,9 +171,9 @@ bool draws_token(const move& m) {
 namespace detail {
 
 void shepherd_moves(const game_state& s, std::vector<move>& out) {
-  if (s.awaiting == decision::flock) {
-    out.push_back(move{.type = move_type::flock, .seat = s.active, .choice = 0});
-    out.push_back(move{.type = move_type::flock, .seat = s.active, .choice = 1});
+  if (s.awaiting == hills_and_sheep::decision_flock) {
+    out.push_back(move{.type = hills_and_sheep::move_flock, .seat = s.active, .choice = 0});
+    out.push_back(move{.type = hills_and_sheep::move_flock, .seat = s.active, .choice = 1});
     return;
   }
   if (s.awaiting != decision::figure || on_board(s, s.active)) return;
@@ -184,7 +187,7 @@ void shepherd_moves(const game_state& s, std::vector<move>& out) {
     out.push_back(move{.type = move_type::deploy,
                        .seat = s.active,
                        .at = pt.pos,
-                       .figure = figure_type::shepherd,
+                       .figure = hills_and_sheep::figure_shepherd,
                        .feature = static_cast<std::uint8_t>(k)});
   }
 }
@@ -204,14 +207,14 @@ status check_draw(const game_state& s, const move& m) {
 }
 
 bool apply_shepherd_move(game_state& s, const move& m, event_log* events) {
-  if (m.type == move_type::deploy && m.figure == figure_type::shepherd) {
+  if (m.type == move_type::deploy && m.figure == hills_and_sheep::figure_shepherd) {
     const auto& pt = s.board.placed()[s.placed];
-    s.figures.push_back(figure_on_board{m.seat, figure_type::shepherd,
+    s.figures.push_back(figure_on_board{m.seat, hills_and_sheep::figure_shepherd,
                                         static_cast<segment_t>(pt.first_segment + m.feature)});
     auto& st = s.ext.hills_and_sheep;
     st.on_board = static_cast<std::uint8_t>(st.on_board | 1 << m.seat);
-    s.deployed =
-        static_cast<std::uint8_t>(s.deployed | 1 << static_cast<int>(figure_type::shepherd));
+    s.deployed = static_cast<std::uint8_t>(s.deployed |
+                                           1 << static_cast<int>(hills_and_sheep::figure_shepherd));
     st.at[m.seat] = s.figures.back().segment;
     ++s.features.data(s.features.root(st.at[m.seat])).other_figures;
     emit(events, event{.type = event_type::figure_deployed,
@@ -220,15 +223,15 @@ bool apply_shepherd_move(game_state& s, const move& m, event_log* events) {
                        .at = pt.pos,
                        .feature = m.feature,
                        .kind = feature_kind::field,
-                       .figure = figure_type::shepherd});
+                       .figure = hills_and_sheep::figure_shepherd});
     grow(s, m.seat, events);  // §4.1: the placement draw
     return true;
   }
-  if (m.type != move_type::flock) return false;
+  if (m.type != hills_and_sheep::move_flock) return false;
   if (m.choice == 0) {
     grow(s, m.seat, events);
   } else {
-    end_flock(s, shepherd_field(s, m.seat), event_type::flock_scored, events);
+    end_flock(s, shepherd_field(s, m.seat), hills_and_sheep::event_flock_scored, events);
   }
   score_closed_fields(s, events);  // step 10(ii) after the choice (H-5)
   return true;
@@ -237,7 +240,7 @@ bool apply_shepherd_move(game_state& s, const move& m, event_log* events) {
 bool shepherd_step(game_state& s, turn_step step, event_log* events) {
   if (step != turn_step::s10 || !new_tile_touches_shepherd(s)) return false;  // 10 only
   if (flock_extended(s, s.active)) {  // 10(i), H-3: Grow or Gather is mandatory
-    s.awaiting = decision::flock;
+    s.awaiting = hills_and_sheep::decision_flock;
     return true;
   }
   score_closed_fields(s, events);
@@ -260,7 +263,7 @@ status check_sheep(const game_state& s) {
   for (int seat = 0; seat < max_seats; ++seat) {
     int shepherds = 0;
     for (const auto& f : s.figures)
-      if (f.type == figure_type::shepherd && f.seat == seat) {
+      if (f.type == hills_and_sheep::figure_shepherd && f.seat == seat) {
         ++shepherds;
         if (st.at[seat] != f.segment) return broken("shepherd position out of date");
       }
@@ -281,11 +284,11 @@ void return_shepherd(game_state& s, int seat, event_log* events) {
   const auto seg = st.at[seat];
   const auto root = s.features.root(seg);
   for (std::size_t i = 0; i < s.figures.size(); ++i)
-    if (s.figures[i].type == figure_type::shepherd && s.figures[i].seat == seat) {
+    if (s.figures[i].type == hills_and_sheep::figure_shepherd && s.figures[i].seat == seat) {
       emit(events, at_segment(s, seg,
                               event{.type = event_type::figure_returned,
                                     .seat = static_cast<seat_t>(seat),
-                                    .figure = figure_type::shepherd}));
+                                    .figure = hills_and_sheep::figure_shepherd}));
       s.figures.erase(s.figures.begin() + static_cast<std::ptrdiff_t>(i));
       --s.features.data(root).other_figures;
       break;
@@ -314,7 +317,7 @@ std::vector<flock_info> flocks(const game_state& s) {
   const auto& st = s.ext.hills_and_sheep;
   for (std::size_t i = 0; i < s.figures.size(); ++i) {
     const auto& f = s.figures[i];
-    if (f.type != figure_type::shepherd) continue;
+    if (f.type != hills_and_sheep::figure_shepherd) continue;
     const auto root = s.features.root(f.segment);
     auto it = std::find(roots.begin(), roots.end(), root);
     if (it == roots.end()) {

@@ -12,7 +12,8 @@ int vineyard_bonus(const game_state& s, segment_t root) {
   int vineyards = 0;
   for (const auto q : carcassonne::detail::surrounding(pt.pos)) {
     const int t = s.board.tile_at(q);
-    if (t >= 0 && tiles()[s.board.placed()[t].type].vineyard) ++vineyards;
+    if (t >= 0 && tiles()[s.board.placed()[t].type].has(hills_and_sheep::symbol_vineyard))
+      ++vineyards;
   }
   return 3 * vineyards;
 }

@@ -37,11 +37,12 @@ event at_figure(const game_state& s, const figure_on_board& f, event e) {
 // §4.3: protection is paid in points; scores may go below zero.
 void pay(game_state& s, const figure_on_board& f, int points, event_log* events) {
   s.players[f.seat].score -= points;
-  emit(events, at_figure(s, f,
-                         event{.type = event_type::points,
-                               .seat = f.seat,
-                               .points = -points,
-                               .value = static_cast<std::uint8_t>(points_reason::protection)}));
+  emit(events,
+       at_figure(s, f,
+                 event{.type = event_type::points,
+                       .seat = f.seat,
+                       .points = -points,
+                       .value = static_cast<std::uint8_t>(peasant_revolts::reason_protection)}));
 }
 
 // §2: 3 of the 12 revolt tiles are set aside unseen; the other 9 stay in the supply (shuffled
@@ -81,14 +82,15 @@ status setup(game_state& s, const game_setup& g) {
 // §3.2: from the seat who drew, each seat once: protected followers on K score 2 each and stay;
 // unprotected ones on K all go home, which ends the revolt.
 void revolt(game_state& s, event_log* events) {
-  const auto symbol = tiles()[s.drawn].revolt;
-  if (symbol == revolt_symbol::none) return;
+  const auto& t = tiles()[s.drawn];
+  if (!t.has(symbol_revolt_city) && !t.has(symbol_revolt_road) && !t.has(symbol_revolt_monastery))
+    return;
   // a Take 2 extra draw revolts unless revolts.extra_draws_trigger is false.
   if (s.ext.gifts.drawing_extra && !extra_draws_revolt(s.options)) return;
-  const auto k = symbol == revolt_symbol::city   ? feature_kind::city
-                 : symbol == revolt_symbol::road ? feature_kind::road
-                                                 : feature_kind::monastery;
-  emit(events, event{.type = event_type::revolt, .seat = s.active, .kind = k});
+  const auto k = t.has(symbol_revolt_city)   ? feature_kind::city
+                 : t.has(symbol_revolt_road) ? feature_kind::road
+                                             : feature_kind::monastery;
+  emit(events, event{.type = peasant_revolts::event_revolt, .seat = s.active, .kind = k});
   for (int i = 0; i < s.seats; ++i) {
     const auto seat = static_cast<seat_t>((s.active + i) % s.seats);
     bool returned = false;
@@ -96,11 +98,12 @@ void revolt(game_state& s, event_log* events) {
       if (f.seat == seat && f.type == figure_type::meeple && is_protected(f) &&
           kind_of(s, f) == k) {
         s.players[seat].score += 2;
-        emit(events, at_figure(s, f,
-                               event{.type = event_type::points,
-                                     .seat = seat,
-                                     .points = 2,
-                                     .value = static_cast<std::uint8_t>(points_reason::revolt)}));
+        emit(events,
+             at_figure(s, f,
+                       event{.type = event_type::points,
+                             .seat = seat,
+                             .points = 2,
+                             .value = static_cast<std::uint8_t>(peasant_revolts::reason_revolt)}));
       }
     for (std::size_t j = 0; j < s.figures.size();) {
       const auto& f = s.figures[j];
@@ -132,7 +135,7 @@ bool protectable(const game_state& s, const figure_on_board& f) {
 
 move protect_move(const game_state& s, const figure_on_board& f) {
   const auto& n = s.features.node(f.segment);
-  return move{.type = move_type::protect,
+  return move{.type = peasant_revolts::move_protect,
               .seat = f.seat,
               .at = s.board.placed()[n.tile].pos,
               .feature = n.local};
@@ -150,7 +153,7 @@ void protection_moves(const game_state& s, std::vector<move>& out) {
                            .at = pt.pos,
                            .feature = static_cast<std::uint8_t>(i),
                            .protect = true});
-  } else if (s.awaiting == decision::protect) {  // §4.2
+  } else if (s.awaiting == peasant_revolts::decision_protect) {  // §4.2
     for (const auto& f : s.figures)
       if (protectable(s, f)) out.push_back(protect_move(s, f));
     out.push_back(move{.type = move_type::pass, .seat = s.active});
@@ -163,7 +166,7 @@ bool apply_protection(game_state& s, const move& m, event_log* events) {
     protect(s, s.figures.size() - 1, 4, events);
     return true;
   }
-  if (m.type != move_type::protect) return false;
+  if (m.type != peasant_revolts::move_protect) return false;
   for (auto& f : s.figures)
     if (protectable(s, f) && protect_move(s, f) == m) {
       f.mark |= protected_mark;
@@ -179,7 +182,7 @@ bool protect_step(game_state& s, turn_step step, event_log*) {
   if (std::none_of(s.figures.begin(), s.figures.end(),
                    [&](const figure_on_board& f) { return protectable(s, f); }))
     return false;
-  s.awaiting = decision::protect;
+  s.awaiting = peasant_revolts::decision_protect;
   return true;
 }
 
@@ -189,6 +192,12 @@ status check(const game_state& s) {
     if (is_protected(f) && f.type != figure_type::meeple)
       return make_error(error_code::game_over, "a protected figure that is not a follower");
   return {};
+}
+
+// A protection not offered now: in the protect step, that follower cannot be protected.
+status refuse_move(const game_state& s, const move&) {
+  if (s.awaiting != decision_protect) return {};
+  return make_error(error_code::figure_not_allowed, "no follower of yours can be protected there");
 }
 
 }  // namespace
@@ -204,9 +213,17 @@ const expansion_module module{
     .label = "The Peasant Revolts",
     .options = options,
     .tile_set = "peasant_revolts",
+    .vocabulary = {.moves = move_names,
+                   .events = event_names,
+                   .decisions = decision_names,
+                   .reasons = reason_names,
+                   .figures = figure_names,
+                   .tile_symbols = tile_symbols,
+                   .script_keys = script_keys},
     .setup = setup,
     .tile_drawn = revolt,
     .extra_moves = protection_moves,
+    .refuse_move = refuse_move,
     .apply_move = apply_protection,
     .run_step = protect_step,
     .run_steps = 1 << static_cast<int>(turn_step::s9),

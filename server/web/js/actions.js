@@ -6,7 +6,8 @@
 import { el } from './dom.js';
 import { tilePicture, featurePoint } from './tiles_svg.js';
 import { describeMove, describeDecision, bunnyWay } from './moves_text.js';
-import { cardName, CARD_HELP, seatColour } from './names.js';
+import { seatColour } from './names.js';
+import { cardName, CARD_HELP } from './gifts.js';
 import { featureGroups } from './features.js';
 
 export class Decisions {

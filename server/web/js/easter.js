@@ -4,8 +4,31 @@ import { svg } from './dom.js';
 import { bunnyShape } from './tiles_svg.js';
 import { plural } from './names.js';
 
+// The bunny's hops as directions from `start` ([x, y]): "north, east".
+export function bunnyWay(path, start) {
+  if (!start) return `${path.length} ${path.length === 1 ? 'hop' : 'hops'}`;
+  const hops = [];
+  let [x0, y0] = start;
+  for (const [x, y] of path) {
+    hops.push(y < y0 ? 'north' : y > y0 ? 'south' : x > x0 ? 'east' : x < x0 ? 'west' : 'stay');
+    [x0, y0] = [x, y];
+  }
+  return hops.join(', then ');
+}
+
 export const easter = {
   id: 'easter',
+  events: {
+    bunny_placed: (e, { who, at }) => `The bunny hopped onto ${who}'s tile${at(e)}.`,
+    nest_scored: (e, { who, at }) => `${who} surrounded the nest${at(e)}.`,
+    die_rolled: (e, { who }) => `${who} rolled ${e.roll} for the bunny.`,
+    bunny_moved: (e, { who }) => `${who} moved the bunny.`,
+    eggs_collected: (e, { who }) => `${who} collected ${plural(e.eggs, 'egg')}.`,
+    bunny_stuck: (e, { who }) => `The bunny is stuck: ${who}'s go is skipped.`,
+  },
+  reasons: { eggs: (who, pts) => `${who} scored ${pts} for eggs.` },
+  moves: { bunny: (m, on, toSide, side) => `Bunny: ${bunnyWay(m.path, side)}` },
+  decisions: { bunny: 'move the bunny' },
   seatDetails: (game, p, el) => (game.eggs ? [el('span', { class: 'eggs' }, plural(game.eggs[p.seat], 'egg'))] : []),
   // Extra columns of the final scores: [heading, cell(player)].
   finalColumns: (game) => (game.eggs ? [['eggs', (p) => String(game.eggs[p.seat])]] : []),

@@ -1,7 +1,8 @@
 // The events of a patch (docs/protocol.md §8) told in words for the log: "Ann completed a city
 // for 12 points". One change's events are read together, so that a feature's completion and
 // the points it gives make one line.
-import { cardName, featureWords, plural, TOKENS, tileWords } from './names.js';
+import { expansionText } from './expansions.js';
+import { featureWords, plural, tileWords } from './names.js';
 import { tileType } from './tiles_svg.js';
 
 // Squares are not named by coordinates (the board shows none): a line about a square carries
@@ -9,7 +10,7 @@ import { tileType } from './tiles_svg.js';
 const at = () => '';
 const tileText = (id) => tileWords(tileType(id));
 const kindWord = (e) => e.kind ?? featureWords(e.feature);
-const follower = (figure) => (figure === 'shepherd' ? 'shepherd' : 'follower');
+const follower = (figure) => expansionText('figures', figure)?.word ?? 'follower';
 
 function list(names) {
   if (names.length <= 1) return names.join('');
@@ -30,12 +31,12 @@ export function describeEvents(events, nameOf) {
       case 'tile_drawn': line(`${who} drew ${tileText(e.tile)}.`, 'event', { tile: { id: e.tile } }); break;
       case 'tile_discarded': line(`${tileText(e.tile)} fits nowhere: discarded, ${who} draws again.`, 'event', { tile: { id: e.tile } }); break;
       case 'tile_placed': line(`${who} placed ${tileText(e.tile)}.`, 'event', { tile: { id: e.tile, rotation: e.rotation } }); break;
-      case 'tile_hidden': line('A tile went face down under the hill.'); break;
-      case 'figure_deployed':
-        line(e.figure === 'shepherd' ? `${who} put the shepherd in a field${at(e)}.` : `${who} put a follower on a ${kindWord(e)}${at(e)}.`);
+      case 'figure_deployed': {
+        const own = expansionText('figures', e.figure)?.deployed;
+        line(own ? own(who, at(e)) : `${who} put a follower on a ${kindWord(e)}${at(e)}.`);
         break;
+      }
       case 'figure_returned': line(`${who}'s ${follower(e.figure)} came back from the ${kindWord(e)}${at(e)}.`); break;
-      case 'figure_moved': line(`${who}'s follower moved from the ${featureWords(e.from)} to the ${kindWord(e)}${at(e)}.`); break;
       case 'feature_completed': {
         // The points events of this completion follow right after it.
         const scorers = [];
@@ -51,19 +52,10 @@ export function describeEvents(events, nameOf) {
       }
       case 'points': line(pointsText(e, who), 'score'); break;
       case 'game_finished': line('The game is over.', 'score'); break;
-      case 'token_drawn': line(`${who} drew ${TOKENS[e.token] ?? e.token} from the bag.`); break;
-      case 'flock_scored': line(`A flock of ${plural(e.points, 'sheep', 'sheep')} went to the stable.`); break;
-      case 'flock_lost': line(`The wolf took the flock${at(e)}!`); break;
-      case 'revolt': line(`${who} drew a revolt tile: a revolt against ${e.kind === 'city' ? 'cities' : `${e.kind}s`}!`); break;
-      case 'gift_received': line(`${who} received a gift card.`); break;
-      case 'gift_opened': line(`${who} opened ${cardName(e.card)}.`); break;
-      case 'bunny_placed': line(`The bunny hopped onto ${who}'s tile${at(e)}.`); break;
-      case 'nest_scored': line(`${who} surrounded the nest${at(e)}.`); break;
-      case 'die_rolled': line(`${who} rolled ${e.roll} for the bunny.`); break;
-      case 'bunny_moved': line(`${who} moved the bunny.`); break;
-      case 'eggs_collected': line(`${who} collected ${plural(e.eggs, 'egg')}.`); break;
-      case 'bunny_stuck': line(`The bunny is stuck: ${who}'s go is skipped.`); break;
-      default: line(`${e.type}${who ? ` (${who})` : ''}`);
+      default: {
+        const own = expansionText('events', e.type);
+        line(own ? own(e, { who, at, kindWord }) : `${e.type}${who ? ` (${who})` : ''}`);
+      }
     }
   });
   return lines;
@@ -71,15 +63,8 @@ export function describeEvents(events, nameOf) {
 
 function pointsText(e, who) {
   const pts = plural(Math.abs(e.points), 'point');
-  switch (e.reason) {
-    case 'flock': return `${who}'s flock scored ${pts}.`;
-    case 'revolt': return `${who}'s protected follower earned ${pts} in the revolt.`;
-    case 'protection': return `${who} paid ${pts} to protect a follower.`;
-    case 'cash_out': return `${who} cashed out for ${pts}.`;
-    case 'eggs': return `${who} scored ${pts} for eggs.`;
-    case 'gifts': return `${who} scored ${pts} for unopened gifts.`;
-    default:
-      if (e.final) return `Final scoring: ${who} scored ${pts} for a ${e.kind}.`;
-      return `${who} scored ${pts} for a ${e.kind}.`;
-  }
+  const own = e.reason && expansionText('reasons', e.reason);
+  if (own) return own(who, pts);
+  if (e.final) return `Final scoring: ${who} scored ${pts} for a ${e.kind}.`;
+  return `${who} scored ${pts} for a ${e.kind}.`;
 }

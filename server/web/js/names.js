@@ -1,5 +1,6 @@
-// Words for the game's ids: expansions and their rule options (from the server), gift cards,
-// feature kinds, and the seats' colours.
+// Words for the game's ids: expansions and their rule options (from the server), feature kinds,
+// and the seats' colours. An expansion's own words are in its file (expansions.js lists them).
+import { expansionWords } from './expansions.js';
 
 // The expansions and their rule options come from the server (/api/options, the engine's
 // modules): [id, label] pairs, and every option with its expansion, label, values (the default
@@ -21,23 +22,6 @@ export async function loadVocabulary() {
 // An option's value in words, as the lobby's menus show it.
 export const optionWords = (o, i) => `${o.words?.[i] ?? String(o.values[i])}${i === 0 ? ' (usual)' : ''}`;
 
-export const CARDS = {
-  synod: 'Synod',
-  road_sweeper: 'Road Sweeper',
-  cash_out: 'Cash Out',
-  change_position: 'Change Position',
-  take_two: 'Take 2',
-};
-export const cardName = (id) => CARDS[id] ?? id;
-
-export const CARD_HELP = {
-  synod: 'put a follower from your supply on a monastery',
-  road_sweeper: 'score a road now and send its followers home',
-  cash_out: 'take a follower back for 2 points per follower on its feature',
-  change_position: 'move a follower to another feature of its tile',
-  take_two: 'draw a second tile and choose one',
-};
-
 export function kindOfFeature(featureId) {
   const m = /^([a-z]+)\d*$/.exec(featureId ?? '');
   return m ? m[1] : featureId;
@@ -55,8 +39,6 @@ export const SEAT_COLOUR_NAMES = ['orange', 'blue', 'yellow', 'black', 'pink', '
 export const SEAT_INK = ['#fff', '#fff', '#1a1a1a', '#fff', '#1a1a1a', '#1a1a1a'];
 export const seatInk = (seat) => SEAT_INK[seat % SEAT_INK.length];
 export const seatColour = (seat) => SEAT_COLOURS[seat % SEAT_COLOURS.length];
-
-export const TOKENS = { sheep1: '1 sheep', sheep2: '2 sheep', sheep3: '3 sheep', sheep4: '4 sheep', wolf: 'the wolf' };
 
 export const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
@@ -76,9 +58,7 @@ export function tileWords(type) {
   if (roads.length === 1 && (roads[0].edges?.length ?? 0) === 2 && !parts.length) parts.push('a road');
   else if (roads.length === 1) parts.push(roads[0].edges?.length === 1 ? 'a road end' : 'a road');
   else if (roads.length > 1) parts.push(`a crossing of ${roads.length} roads`);
-  const symbols = [];
-  if (type.hill) symbols.push('hill');
-  if (type.vineyard) symbols.push('vineyard');
+  const symbols = expansionWords('tileSymbols', type);
   if (!parts.length) parts.push('a field');
   let text = parts.length > 1 ? `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}` : parts[0];
   if (symbols.length) text += ` (${symbols.join(', ')})`;

@@ -2,6 +2,7 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <string_view>
 #include <vector>
 
 #include "carcassonne/engine/moves.hpp"
@@ -19,31 +20,17 @@ enum class event_type : std::uint8_t {
   figure_returned,    // seat, figure, at, feature
   feature_completed,  // feature_kind, at, feature (a representative segment), points, owners
   points,             // seat, points, reason (feature_kind), at, feature; final = end-game scoring;
-                      // value: points_reason (Easter eggs have no feature: at is unused)
+                      // value: points_reason (an expansion's reason may have no feature)
   game_finished,
-  // Expansion events (their meaning is in the expansion's module).
-  tile_hidden,     // seat: a tile left the supply face down, unseen (no tile id, ever)
-  token_drawn,     // seat, value = token drawn from a bag
-  flock_scored,    // at, feature (the field), points, owners (seats scoring)
-  flock_lost,      // at, feature (the field), owners (seats whose figures return)
-  revolt,          // seat (who drew), kind: a revolt against followers on that kind
-  gift_received,   // seat (the card itself is in that seat's view only)
-  gift_opened,     // seat, value = card
-  figure_moved,    // seat, figure, at, feature (where it went), value = the segment it left
-  bunny_placed,    // seat (who placed the tile), at: a neutral figure was put on a tile
-  nest_scored,     // seat (who completed it), at: a nest (3x3 area) is scored for eggs
-  eggs_collected,  // seat, at (where), value = eggs received
-  die_rolled,      // seat, value = the roll
-  bunny_moved,     // seat (who moved it), at: one hop
-  bunny_stuck,     // seat: its go is skipped, the bunny cannot move
 };
-inline constexpr int event_type_count = 23;
-inline constexpr std::array<std::string_view, event_type_count> event_type_names{
-    "turn_started",    "tile_drawn",        "tile_discarded", "tile_placed",   "figure_deployed",
-    "figure_returned", "feature_completed", "points",         "game_finished", "tile_hidden",
-    "token_drawn",     "flock_scored",      "flock_lost",     "revolt",        "gift_received",
-    "gift_opened",     "figure_moved",      "bunny_placed",   "nest_scored",   "eggs_collected",
-    "die_rolled",      "bunny_moved",       "bunny_stuck"};
+inline constexpr std::array<std::string_view, 9> base_event_type_names{
+    "turn_started",    "tile_drawn",        "tile_discarded", "tile_placed",  "figure_deployed",
+    "figure_returned", "feature_completed", "points",         "game_finished"};
+// Each expansion's events are constants in its folder (engine/expansions/<name>/vocabulary.hpp),
+// with values the registry gives its slot; their names are assembled from the modules.
+std::string_view event_type_name(event_type t);
+// Whether an event neither reveals anything hidden nor scores (undo.hpp may step back over it).
+bool event_is_quiet(event_type t);
 
 struct event {
   event_type type{};
@@ -57,22 +44,15 @@ struct event {
   bool final = false;
   std::uint8_t owners = 0;  // bit per seat
   std::int32_t points = 0;
-  std::uint8_t value =
-      0;  // token_drawn: the token; points: its reason (points_reason); eggs, a roll
+  std::uint8_t value = 0;  // points: its reason (points_reason); an expansion's event: its own
 };
 
-// Why a points event happened, when it is not the feature's own scoring.
-enum class points_reason : std::uint8_t {
-  feature,
-  flock,
-  revolt,
-  protection,
-  gifts,
-  cash_out,
-  eggs
-};
-inline constexpr std::array<std::string_view, 7> points_reason_names{
-    "feature", "flock", "revolt", "protection", "gifts", "cash_out", "eggs"};
+// Why a points event happened, when it is not the feature's own scoring. The base has only
+// `feature`; each expansion's reasons are constants in its folder, like its events.
+enum class points_reason : std::uint8_t { feature };
+inline constexpr std::array<std::string_view, 1> base_points_reason_names{"feature"};
+// The reason's name, or "" for a value nobody owns.
+std::string_view points_reason_name(points_reason r);
 
 using event_log = std::vector<event>;
 

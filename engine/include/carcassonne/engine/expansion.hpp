@@ -13,6 +13,15 @@
 
 namespace carcassonne {
 
+// An expansion's own values of the engine's enums (its vocabulary.hpp), their names in the order
+// of the values in the ranges its slot holds (slots.hpp).
+struct module_vocabulary {
+  std::span<const std::string_view> moves, events, decisions, reasons, figures;
+  std::span<const event_type> quiet_events;       // events that neither reveal nor score (undo.hpp)
+  std::span<const tile_symbol_def> tile_symbols;  // at the bits of its slot's symbols range
+  std::span<const std::string_view> script_keys;  // the game_script::draws lists it reads
+};
+
 struct expansion_module {
   expansion id;                         // its slot in the registry (checked at start)
   std::string_view name;                // as in setup.expansions
@@ -21,6 +30,7 @@ struct expansion_module {
   std::string_view tile_set;            // the set of tiles it brings into the supply, if any
   std::string_view tile_data;           // that set as JSON, when it is not in engine/data/tiles
   bool test_only = false;               // a test's expansion: not offered to clients (/api/options)
+  module_vocabulary vocabulary;
   // Setup (README "Setup" 3-4): after the supply is built, before it is shuffled.
   status (*setup)(game_state&, const game_setup&) = nullptr;
   // Step 2: a tile was drawn and shown (every draw, never a tile taken from the supply unseen).
@@ -33,6 +43,9 @@ struct expansion_module {
   // such as a scripted draw that is exhausted, also one that an automatic step after the move
   // would make (the move is then refused and nothing changes).
   status (*precheck)(const game_state&, const move&) = nullptr;
+  // Why one of its own moves that no module lists now is refused, when the default ("this move is
+  // not one of the legal moves now", or unexpected_move) would mislead; ok means the default.
+  status (*refuse_move)(const game_state&, const move&) = nullptr;
   // Applies one of this expansion's moves (already checked against extra_moves); returns false
   // when the move is not its own. The base has set awaiting to none: the module sets a decision
   // to wait again, otherwise the turn goes on from the step after s.step.
@@ -55,6 +68,8 @@ struct expansion_module {
 
 // The module of an expansion, or nullptr while it is not implemented.
 const expansion_module* find_module(expansion e);
+// The module that owns a move type, or nullptr for the base game's (and for values nobody owns).
+const expansion_module* move_owner(move_type t);
 // Every registered module, in registry order.
 std::span<const expansion_module* const> all_modules();
 // Modules of the expansions in play, in registry order.

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "carcassonne/engine/board.hpp"
+#include "carcassonne/engine/decisions.hpp"
 #include "carcassonne/engine/errors.hpp"
 #include "carcassonne/engine/events.hpp"
 #include "carcassonne/engine/features.hpp"
@@ -23,8 +24,8 @@ namespace carcassonne {
 // Fixed random outcomes for tests and puzzles (game-record.md, "Script formats").
 struct game_script {
   std::optional<std::vector<tile_type_id>> deck;
-  // The other scripted draws by script key ("sheep", "gifts", "dice", ...), entries as text; each
-  // is read by the expansion that owns the key.
+  // The other scripted draws by script key, entries as text; each is read by the expansion that
+  // owns the key (its vocabulary's script_keys).
   std::map<std::string, std::vector<std::string>, std::less<>> draws;
 };
 
@@ -35,12 +36,6 @@ struct game_setup {
   std::string seed;
   game_script script;
 };
-
-// What the game waits for, and from whom (game_state::deciding). Decisions after `figure` belong
-// to expansions.
-enum class decision : std::uint8_t { none, place_tile, figure, flock, protect, choose_tile, bunny };
-inline constexpr std::array<std::string_view, 7> decision_names{
-    "none", "place_tile", "figure", "flock", "protect", "choose_tile", "bunny"};
 
 // The automatic steps of a turn after the figure action (rules README "Turn structure", numbered
 // as there), in order. Expansions act in the steps other than s11_scoring, which is the base's.

@@ -3,32 +3,31 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string_view>
 
 #include "carcassonne/engine/types.hpp"
 
 namespace carcassonne {
 
-enum class move_type : std::uint8_t {
-  place_tile,
-  deploy,
-  pass,
-  flock,
-  open_gift,
-  choose_tile,
-  protect,
-  return_figure,
-  bunny,
-};
-inline constexpr int move_type_count = 9;
-inline constexpr std::array<std::string_view, move_type_count> move_type_names{
-    "place_tile",  "deploy",  "pass",          "flock", "open_gift",
-    "choose_tile", "protect", "return_figure", "bunny"};
+// The base game's move types; each expansion's are constants in its folder
+// (engine/expansions/<name>/vocabulary.hpp) with values the registry gives its slot.
+enum class move_type : std::uint8_t { place_tile, deploy, pass };
+inline constexpr std::array<std::string_view, 3> base_move_type_names{"place_tile", "deploy",
+                                                                      "pass"};
 
-enum class figure_type : std::uint8_t { meeple, shepherd };
-inline constexpr std::array<std::string_view, 2> figure_type_names{"meeple", "shepherd"};
+// The base game's figure; an expansion's figures are its constants like its moves.
+enum class figure_type : std::uint8_t { meeple };
+inline constexpr std::array<std::string_view, 1> base_figure_type_names{"meeple"};
 
-inline constexpr int max_bunny_hops = 3;
+// Names of every module's values, as on the wire and in records (assembled from the modules by
+// the registry); "unknown" for a value nobody owns, nullopt for a name nobody uses.
+std::string_view move_type_name(move_type t);
+std::optional<move_type> find_move_type(std::string_view name);
+std::string_view figure_type_name(figure_type f);
+std::optional<figure_type> find_figure_type(std::string_view name);
+
+inline constexpr int max_bunny_hops = 3;  // the longest path a move carries (Easter's bunny)
 
 struct move {
   move_type type = move_type::pass;

@@ -21,7 +21,17 @@ using tile_type_id = std::uint8_t;
 using tile_set_id = std::uint8_t;
 inline constexpr tile_set_id base_tile_set = 0;
 
-enum class revolt_symbol : std::uint8_t { none, city, road, monastery };
+// A whole-tile marker that an expansion reads (a hill, a revolt on cities): the bit of
+// tile_type::symbols that its module names (engine/expansions/<name>/vocabulary.hpp, in the range
+// the registry gives its slot). The base game has none.
+enum class tile_symbol : std::uint8_t {};
+inline constexpr int max_tile_symbols = 32;
+// How a module's symbol is written in its tiles' JSON: a key that is true, or (with a value) a
+// key that holds that text ("revolt": "city").
+struct tile_symbol_def {
+  std::string_view key;
+  std::string_view value;
+};
 
 // One segment (tile-local feature) in the tile's own, unrotated frame.
 struct segment_def {
@@ -44,10 +54,9 @@ struct tile_type {
   std::array<side_kind, 4> sides{};
   std::vector<segment_def> segments;
 
-  // Symbols (not features): whole-tile markers used by expansions.
-  bool hill = false, vineyard = false, festival = false;
-  bool easter_nest = false, easter_bunny = false;
-  revolt_symbol revolt = revolt_symbol::none;
+  // Symbols (not features): whole-tile markers used by expansions, a bit per tile_symbol.
+  std::uint32_t symbols = 0;
+  bool has(tile_symbol x) const { return symbols >> static_cast<int>(x) & 1; }
   int pennants = 0;
   bool provisional = false;
   std::string desc;

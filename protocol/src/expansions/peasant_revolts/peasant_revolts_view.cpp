@@ -18,8 +18,8 @@ void figure_fields(const game_state&, const figure_on_board& f, std::string& out
 }  // namespace
 
 namespace views {
-const expansion_view peasant_revolts{
-    expansion::peasant_revolts, public_fields, nullptr, nullptr, figure_fields, nullptr};
+const expansion_view peasant_revolts{expansion::peasant_revolts, public_fields, nullptr, nullptr,
+                                     figure_fields};
 }  // namespace views
 
 }  // namespace carcassonne::protocol

@@ -36,16 +36,10 @@ void public_fields(const game_state& s, view_doc& d) {
   d.scalar("bunny_go", out + "]}");
 }
 
-void event_fields(const event& e, nlohmann::json& j) {
-  if (e.type == event_type::eggs_collected) j["eggs"] = e.value;
-  if (e.type == event_type::die_rolled) j["roll"] = e.value;
-}
-
 }  // namespace
 
 namespace views {
-const expansion_view easter{expansion::easter, public_fields, nullptr,
-                            nullptr,           nullptr,       event_fields};
+const expansion_view easter{expansion::easter, public_fields, nullptr, nullptr, nullptr};
 }  // namespace views
 
 }  // namespace carcassonne::protocol

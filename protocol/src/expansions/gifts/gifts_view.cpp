@@ -17,7 +17,7 @@ void public_fields(const game_state& s, view_doc& d) {
   auto& hands = d.array("hand_sizes");
   for (int seat = 0; seat < s.seats; ++seat)
     hands.items.push_back(std::to_string(st.hands[seat].size()));
-  d.scalar("extra_tile", s.awaiting == decision::choose_tile && st.extra >= 0
+  d.scalar("extra_tile", s.awaiting == gifts::decision_choose_tile && st.extra >= 0
                              ? json_string(tiles()[static_cast<tile_type_id>(st.extra)].id)
                              : "null");
 }
@@ -27,15 +27,10 @@ void private_fields(const game_state& s, int viewer, view_doc& d) {
   for (auto c : s.ext.gifts.hands[viewer]) hand.items.push_back(json_string(gf::card_names[c]));
 }
 
-void event_fields(const event& e, nlohmann::json& j) {
-  if (e.type == event_type::gift_opened) j["card"] = gf::card_names.at(e.value);
-}
-
 }  // namespace
 
 namespace views {
-const expansion_view gifts{expansion::gifts, public_fields, nullptr,
-                           private_fields,   nullptr,       event_fields};
+const expansion_view gifts{expansion::gifts, public_fields, nullptr, private_fields, nullptr};
 }  // namespace views
 
 }  // namespace carcassonne::protocol

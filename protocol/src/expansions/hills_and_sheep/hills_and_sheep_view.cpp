@@ -43,15 +43,11 @@ void supply(const game_state& s, int seat, std::string& out) {
   out += hs::shepherd_in_supply(s, seat) ? "1" : "0";
 }
 
-void event_fields(const event& e, nlohmann::json& j) {
-  if (e.type == event_type::token_drawn) j["token"] = hs::token_names.at(e.value);
-}
-
 }  // namespace
 
 namespace views {
-const expansion_view hills_and_sheep{
-    expansion::hills_and_sheep, public_fields, supply, nullptr, nullptr, event_fields};
+const expansion_view hills_and_sheep{expansion::hills_and_sheep, public_fields, supply, nullptr,
+                                     nullptr};
 }  // namespace views
 
 }  // namespace carcassonne::protocol

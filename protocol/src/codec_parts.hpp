@@ -1,0 +1,90 @@
+// Internal: the pieces every module's codec is made of (json_codec.cpp dispatches by move and
+// event type through the table expansion_views.cpp builds from the registry's slots). A module's
+// codec sits in its folder, protocol/src/expansions/<name>/, next to its view.
+#pragma once
+#include <nlohmann/json.hpp>
+
+#include <array>
+#include <cstdint>
+#include <limits>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "carcassonne/engine/game.hpp"
+#include "carcassonne/protocol/json_codec.hpp"
+#include "carcassonne/protocol/view_doc.hpp"
+
+namespace carcassonne::protocol {
+
+template <std::size_t N>
+int find_name(const std::array<std::string_view, N>& names, std::string_view s) {
+  for (std::size_t i = 0; i < N; ++i)
+    if (names[i] == s) return static_cast<int>(i);
+  return -1;
+}
+
+// Reads a move's keys; the first failure is kept (error) and later reads do nothing useful.
+struct move_reader {
+  const json& j;
+  proto_error error;
+  bool failed = false;
+
+  bool fail(std::string code, std::string message);
+  bool integer(const char* key, int lo, int hi, int& out);
+  bool string(const char* key, std::string& out);
+  bool boolean(const char* key, bool& out);  // optional, default false
+  bool square(square_pos& out);
+  // A feature id of the tile at `at`, as its local segment index.
+  bool feature(const game_state& s, square_pos at, const char* key, std::uint8_t& out);
+  bool figure(figure_type& out);  // optional, default meeple
+};
+
+// Writes a move's keys after "seat" and "type", in order, as JSON text.
+struct move_writer {
+  const move& m;
+  const game_state& s;
+  std::string& out;
+
+  void field(const char* key, const std::string& value_text);
+  void square();                                     // "x", "y" of m.at
+  std::string feature_id(std::uint8_t local) const;  // of the tile at m.at, as JSON text
+};
+
+// One move type's codec: its keys read into m (a failure is recorded in r), and written.
+struct move_codec {
+  move_type type;
+  void (*read)(move_reader& r, const game_state& s, move& m);
+  void (*write)(move_writer& w);
+};
+// One event type's keys after "type" and "seat".
+struct event_codec {
+  event_type type;
+  void (*write)(const event& e, json& j);
+};
+
+// A module's codec: its moves, its events, and its points reasons that belong to no feature
+// (their points events carry no x, y, feature).
+struct expansion_codec {
+  expansion id;
+  std::span<const move_codec> moves;
+  std::span<const event_codec> events;
+  std::span<const points_reason> featureless_reasons;
+};
+const expansion_codec* find_codec(expansion e);
+
+// Shared by the base's codecs and the modules'.
+void read_figure_move(move_reader& r, const game_state& s, move& m);  // figure, square, feature
+void write_figure_move(move_writer& w);
+void write_feature_at(const event& e, json& j);  // x, y, feature, kind
+json seat_list(std::uint8_t bits);
+
+namespace codecs {
+extern const expansion_codec hills_and_sheep;
+extern const expansion_codec gifts;
+extern const expansion_codec peasant_revolts;
+extern const expansion_codec easter;
+extern const expansion_codec festival;
+}  // namespace codecs
+
+}  // namespace carcassonne::protocol

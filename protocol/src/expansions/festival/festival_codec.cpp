@@ -1,0 +1,19 @@
+// The Festival on the wire: taking a figure back is written like deploying one (figure, square,
+// feature).
+#include "codec_parts.hpp"
+#include "festival/festival.hpp"
+
+namespace carcassonne::protocol {
+
+namespace {
+
+constexpr std::array<move_codec, 1> moves{
+    {{festival::move_return_figure, read_figure_move, write_figure_move}}};
+
+}  // namespace
+
+namespace codecs {
+const expansion_codec festival{expansion::festival, moves, {}, {}};
+}  // namespace codecs
+
+}  // namespace carcassonne::protocol

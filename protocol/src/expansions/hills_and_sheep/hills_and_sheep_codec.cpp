@@ -1,0 +1,47 @@
+// Hills & Sheep on the wire: the flock move ("choice": expand or herd), the token drawn, and the
+// flocks scored or lost (game-record.md, docs/protocol.md).
+#include "codec_parts.hpp"
+#include "hills_and_sheep/hills_and_sheep.hpp"
+
+namespace carcassonne::protocol {
+
+namespace {
+
+namespace hs = carcassonne::hills_and_sheep;
+
+constexpr std::array<std::string_view, 2> flock_names{"expand", "herd"};
+
+void read_flock(move_reader& r, const game_state&, move& m) {
+  std::string choice;
+  if (!r.string("choice", choice)) return;
+  const int c = find_name(flock_names, choice);
+  if (c < 0) r.fail("malformed_move", "choice must be expand or herd");
+  m.choice = static_cast<std::uint8_t>(c < 0 ? 0 : c);
+}
+void write_flock(move_writer& w) {
+  w.field("choice", json_string(flock_names[w.m.choice & 1]));
+}
+
+void token_keys(const event& e, json& j) {
+  j["token"] = hs::token_names.at(e.value);
+}
+void flock_keys(const event& e, json& j) {
+  write_feature_at(e, j);
+  j["points"] = e.points;
+  j["seats"] = seat_list(e.owners);
+}
+
+constexpr std::array<move_codec, 1> moves{{{hs::move_flock, read_flock, write_flock}}};
+constexpr std::array<event_codec, 3> events{{
+    {hs::event_token_drawn, token_keys},
+    {hs::event_flock_scored, flock_keys},
+    {hs::event_flock_lost, flock_keys},
+}};
+
+}  // namespace
+
+namespace codecs {
+const expansion_codec hills_and_sheep{expansion::hills_and_sheep, moves, events, {}};
+}  // namespace codecs
+
+}  // namespace carcassonne::protocol

@@ -1,0 +1,33 @@
+// The Peasant Revolts on the wire: protecting a follower (square and feature), and the revolt
+// (the feature kind it is against).
+#include "codec_parts.hpp"
+#include "peasant_revolts/peasant_revolts.hpp"
+
+namespace carcassonne::protocol {
+
+namespace {
+
+namespace pr = carcassonne::peasant_revolts;
+
+void read_protect(move_reader& r, const game_state& s, move& m) {
+  r.square(m.at) && r.feature(s, m.at, "feature", m.feature);
+}
+void write_protect(move_writer& w) {
+  w.square();
+  w.field("feature", w.feature_id(w.m.feature));
+}
+
+void revolt_keys(const event& e, json& j) {
+  j["kind"] = feature_kind_names[static_cast<int>(e.kind)];
+}
+
+constexpr std::array<move_codec, 1> moves{{{pr::move_protect, read_protect, write_protect}}};
+constexpr std::array<event_codec, 1> events{{{pr::event_revolt, revolt_keys}}};
+
+}  // namespace
+
+namespace codecs {
+const expansion_codec peasant_revolts{expansion::peasant_revolts, moves, events, {}};
+}  // namespace codecs
+
+}  // namespace carcassonne::protocol
