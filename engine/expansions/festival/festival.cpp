@@ -63,6 +63,7 @@ const expansion_module module{
     .options = options,
     .tile_set = "festival",
     .extra_moves = return_moves,
+    .extra_move_types = move_type_bits(move_type::return_figure),
     .apply_move = apply_return,
 };
 

@@ -224,6 +224,7 @@ const expansion_module module{
     .tile_drawn = nullptr,
     .tile_placed = tile_placed,
     .extra_moves = moves,
+    .extra_move_types = move_type_bits(move_type::open_gift, move_type::choose_tile),
     .precheck = precheck,
     .apply_move = apply_move,
     .final_scoring = final_scoring,

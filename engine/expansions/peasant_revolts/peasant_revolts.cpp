@@ -207,6 +207,7 @@ const expansion_module module{
     .setup = setup,
     .tile_drawn = revolt,
     .extra_moves = protection_moves,
+    .extra_move_types = move_type_bits(move_type::deploy, move_type::pass, move_type::protect),
     .apply_move = apply_protection,
     .run_step = protect_step,
     .run_steps = 1 << static_cast<int>(turn_step::s9),
