@@ -45,9 +45,7 @@ std::vector<square_pos> open_squares_by_scan(const game_state& s) {
       const auto q = detail::neighbour(pt.pos, e);
       if (s.board.tile_at(q) < 0) out.push_back(q);
     }
-  const auto less = [](square_pos a, square_pos b) {
-    return a.x != b.x ? a.x < b.x : a.y < b.y;
-  };
+  const auto less = [](square_pos a, square_pos b) { return a.x != b.x ? a.x < b.x : a.y < b.y; };
   std::sort(out.begin(), out.end(), less);
   out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;
