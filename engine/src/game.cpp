@@ -1,6 +1,7 @@
 #include "carcassonne/engine/game.hpp"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cstdio>
 #include <cstdlib>
@@ -29,6 +30,45 @@ std::uint64_t sets_in_play(expansion_set in_play) {
   for (std::size_t i = 0; i < owners.size(); ++i)
     if (owners[i] & in_play.bits()) sets |= 1ull << i;
   return sets;
+}
+
+// Base rule 4.1, the placements of the drawn tile: open squares in board order, rotations in
+// increasing order. Two passes over each block of squares: the fit of every square (one table
+// lookup by its edge signature, kept by the board as neighbours land) without a branch, the
+// squares that fit packed in order and their moves counted; then those moves, written field by
+// field into space made in one step (a push_back per move cost more than the lookups).
+void list_placements(const game_state& s, std::vector<move>& out) {
+  static constexpr std::array<std::uint8_t, 16> rotations_in{0, 1, 1, 2, 1, 2, 2, 3,
+                                                             1, 2, 2, 3, 2, 3, 3, 4};
+  const seat_t seat = s.deciding;
+  const auto& t = tiles()[s.drawn];
+  const auto& open = s.board.open();
+  constexpr std::size_t block = 64;
+  std::array<std::uint8_t, block> square{};  // the fitting squares of the block, in order
+  std::array<std::uint8_t, block> fit{};     // and their rotations (bit q: q quarter turns)
+  for (std::size_t from = 0; from < open.size(); from += block) {
+    const std::size_t n = std::min(block, open.size() - from);
+    std::size_t fitting = 0, count = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::uint8_t f = t.fitting[open[from + i].requirement];
+      square[fitting] = static_cast<std::uint8_t>(i);
+      fit[fitting] = f;
+      fitting += f != 0;
+      count += rotations_in[f];
+    }
+    const std::size_t first = out.size();
+    out.resize(first + count);
+    move* next = out.data() + first;
+    for (std::size_t k = 0; k < fitting; ++k) {
+      const square_pos at = open[from + square[k]].pos;
+      for (unsigned f = fit[k]; f != 0; f &= f - 1, ++next) {
+        next->type = move_type::place_tile;
+        next->seat = seat;
+        next->at = at;
+        next->rotation = static_cast<std::uint8_t>(std::countr_zero(f));
+      }
+    }
+  }
 }
 
 }  // namespace
@@ -83,29 +123,9 @@ void legal_actions(const game_state& s, std::vector<move>& out) {
   if (s.finished) return;
   const seat_t seat = s.deciding;
   switch (s.awaiting) {
-    case decision::place_tile: {
-      // Two passes: the fit of every open square first (one table lookup each, no branch),
-      // then only the squares that fit, so that the branch predictor is not asked to guess
-      // which squares fit (a coin toss it mostly loses).
-      const auto& t = tiles()[s.drawn];
-      const auto& open = s.board.open();
-      constexpr std::size_t word = 64;
-      for (std::size_t from = 0; from < open.size(); from += word) {
-        const std::size_t n = std::min(word, open.size() - from);
-        std::uint64_t fitting = 0;
-        for (std::size_t i = 0; i < n; ++i)
-          fitting |= static_cast<std::uint64_t>(t.fitting[open[from + i].requirement] != 0) << i;
-        for (; fitting != 0; fitting &= fitting - 1) {
-          const auto& sq = open[from + static_cast<std::size_t>(std::countr_zero(fitting))];
-          for (unsigned fit = t.fitting[sq.requirement]; fit != 0; fit &= fit - 1)
-            out.push_back(move{.type = move_type::place_tile,
-                               .seat = seat,
-                               .at = sq.pos,
-                               .rotation = static_cast<std::uint8_t>(std::countr_zero(fit))});
-        }
-      }
+    case decision::place_tile:
+      list_placements(s, out);
       break;
-    }
     case decision::figure: {
       const auto& pt = s.board.placed()[s.placed];
       const int n = static_cast<int>(tiles()[pt.type].segments.size());

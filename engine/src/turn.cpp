@@ -71,15 +71,13 @@ void find_completed(game_state& s, int index) {
     if (s.features.data(r).open == 0) note_completed(s, r);
   }
   auto check_monastery = [&](const placed_tile& p) {
-    const auto& tt = tiles()[p.type];
-    if (tt.monastery >= 0 && p.surrounding == 8)
-      note_completed(s, static_cast<segment_t>(p.first_segment + tt.monastery));
+    if (p.surrounding != 8) return;  // the count first: most tiles need no catalogue lookup
+    if (const int m = tiles()[p.type].monastery; m >= 0)
+      note_completed(s, static_cast<segment_t>(p.first_segment + m));
   };
   check_monastery(pt);
-  for (const auto q : surrounding(pt.pos)) {
-    const int other = s.board.tile_at(q);
+  for (const int other : s.board.tiles_around(pt.pos))
     if (other >= 0) check_monastery(s.board.placed()[other]);
-  }
 }
 
 // Step 11: score what the tile completed.
@@ -154,12 +152,15 @@ void place_drawn_tile(game_state& s, const move& m, event_log* events) {
 // An expansion's move: legal when generated (check_move then runs the modules' prechecks). A move
 // of a kind the decision takes, but not listed (a bunny path that is not legal), is named so.
 // Modules are asked in order and the search stops at the one that lists the move; `otherwise`
-// makes the error for a move no module lists (built only then: it formats text).
+// makes the error for a move no module lists (built only then: it formats text). A module that
+// never lists moves of this type is not asked: it could list neither the move nor one of its type.
 template <class Otherwise>
 status check_extra_move(const game_state& s, const move& m, Otherwise&& otherwise) {
   std::vector<move> extra;
+  const unsigned type_bit = 1u << static_cast<unsigned>(m.type);
   for (const auto* x : active_modules(s)) {
-    if (!x->extra_moves) continue;
+    if (!x->extra_moves || (x->extra_move_types != 0 && !(x->extra_move_types & type_bit)))
+      continue;
     const auto from = static_cast<std::ptrdiff_t>(extra.size());
     x->extra_moves(s, extra);
     if (std::find(extra.begin() + from, extra.end(), m) != extra.end()) return {};

@@ -47,7 +47,7 @@ void give_all(game_state& s, const std::array<int, max_seats>& per_seat, square_
 
 bool is_surrounded_nest(const game_state& s, int index) {
   const auto& pt = s.board.placed()[index];
-  return tiles()[pt.type].has(easter::symbol_nest) && pt.surrounding == 8;
+  return pt.surrounding == 8 && tiles()[pt.type].has(easter::symbol_nest);  // the count first
 }
 
 void award(game_state& s, std::int32_t count, int points, event_log* events) {
@@ -75,7 +75,7 @@ void note_surrounded_nests(game_state& s) {
       st.nests[st.nest_count++] = static_cast<std::int16_t>(index);
   };
   note(s.placed);
-  for (const auto q : carcassonne::detail::surrounding(pt.pos)) note(s.board.tile_at(q));
+  for (const int index : s.board.tiles_around(pt.pos)) note(index);
 }
 
 // §4, step 12 (or 10a with easter.nest_timing = "during_scoring"): for each nest surrounded this

@@ -111,6 +111,7 @@ const expansion_module module{
     .setup = setup,
     .tile_placed = tile_placed,
     .extra_moves = detail::bunny_moves,
+    .extra_move_types = move_type_bits(easter::move_bunny),
     .precheck = precheck,
     .apply_move = detail::apply_bunny_move,
     .run_step = run_step,

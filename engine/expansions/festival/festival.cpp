@@ -77,6 +77,7 @@ const expansion_module module{
                    .tile_symbols = tile_symbols,
                    .script_keys = script_keys},
     .extra_moves = return_moves,
+    .extra_move_types = move_type_bits(festival::move_return_figure),
     .refuse_move = refuse_move,
     .apply_move = apply_return,
 };

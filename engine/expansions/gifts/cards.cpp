@@ -1,6 +1,7 @@
 // The Gifts §4.1-4.5: which targets each card offers (every target validated by being generated)
 // and what opening it does.
 #include <algorithm>
+#include <bit>
 
 #include "carcassonne/engine/scoring.hpp"
 #include "gifts.hpp"
@@ -52,6 +53,8 @@ void targets(const game_state& s, card c, std::vector<move>& out) {
     case card::road_sweeper:  // §4.2: any incomplete road, named by any of its segments
       for (std::size_t i = 0; i < s.features.size(); ++i) {
         const auto seg = static_cast<segment_t>(i);
+        // A segment keeps its own kind, its feature's (only like kinds join): most are no road.
+        if (s.features.data(seg).kind != feature_kind::road) continue;
         const auto& d = s.features.data(s.features.root(seg));
         if (d.kind == feature_kind::road && !d.completed) out.push_back(gift_move(s, c, seg));
       }
@@ -99,11 +102,10 @@ void targets(const game_state& s, card c, std::vector<move>& out) {
 }  // namespace
 
 void card_moves(const game_state& s, std::vector<move>& out) {
-  if (s.ext.gifts.hands[s.active].empty()) return;  // most turns: nothing to copy
-  auto hand = s.ext.gifts.hands[s.active];
-  std::sort(hand.begin(), hand.end());
-  hand.erase(std::unique(hand.begin(), hand.end()), hand.end());
-  for (auto c : hand) targets(s, static_cast<card>(c), out);
+  // The distinct cards held, in card order: a bit per card kind (no copy of the hand to sort).
+  unsigned held = 0;
+  for (auto c : s.ext.gifts.hands[s.active]) held |= 1u << c;
+  for (; held != 0; held &= held - 1) targets(s, static_cast<card>(std::countr_zero(held)), out);
 }
 
 void open_card(game_state& s, const move& m, event_log* events) {

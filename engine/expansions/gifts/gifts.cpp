@@ -234,6 +234,7 @@ const expansion_module module{
     .tile_drawn = nullptr,
     .tile_placed = tile_placed,
     .extra_moves = moves,
+    .extra_move_types = move_type_bits(gifts::move_open_gift, gifts::move_choose_tile),
     .precheck = precheck,
     .apply_move = apply_move,
     .final_scoring = final_scoring,

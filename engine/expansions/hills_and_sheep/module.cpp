@@ -48,6 +48,7 @@ const expansion_module module{
     .setup = setup,
     .tile_placed = detail::hide_tile_under_hill,
     .extra_moves = detail::shepherd_moves,
+    .extra_move_types = move_type_bits(move_type::deploy, hills_and_sheep::move_flock),
     .precheck = precheck,
     .apply_move = detail::apply_shepherd_move,
     .run_step = detail::shepherd_step,

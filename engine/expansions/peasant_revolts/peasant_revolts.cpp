@@ -223,6 +223,8 @@ const expansion_module module{
     .setup = setup,
     .tile_drawn = revolt,
     .extra_moves = protection_moves,
+    .extra_move_types =
+        move_type_bits(move_type::deploy, move_type::pass, peasant_revolts::move_protect),
     .refuse_move = refuse_move,
     .apply_move = apply_protection,
     .run_step = protect_step,

@@ -1,6 +1,7 @@
 // The board: placed tiles and the open squares next to them, each open square keeping the side
 // kinds its neighbours require, so that a placement is checked in O(1) without scanning.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -33,6 +34,16 @@ class board {
   int tile_at(square_pos p) const {
     const int c = cell_index(p);
     return c < 0 ? -1 : cells_[c].placed;
+  }
+  // The tiles on the 8 squares around the placed tile at p, clockwise from the north-west as in
+  // detail::surrounding (index into placed(), or -1): the grid holds them all since p was
+  // placed, so they are read without a bounds test.
+  std::array<int, 8> tiles_around(square_pos p) const {
+    const int c = cell_index(p);
+    const int w = width_;
+    return {cells_[c - w - 1].placed, cells_[c - w].placed,     cells_[c - w + 1].placed,
+            cells_[c + 1].placed,     cells_[c + w + 1].placed, cells_[c + w].placed,
+            cells_[c + w - 1].placed, cells_[c - 1].placed};
   }
   // Index into open() of the open square at p, or -1.
   int open_at(square_pos p) const {
