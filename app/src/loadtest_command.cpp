@@ -50,6 +50,10 @@ struct load_options {
   bool every_mix = false;
   json options = json::object();  // rule options, as in create_room's setup
   bool idle = false;              // seat and start every room, then play no move (memory)
+  // --rate: moves per second offered over all rooms (0: each room as fast as it can). Each
+  // room then sends a move at most every rooms/rate seconds, so that latency is measured below
+  // saturation instead of being queueing behind a closed loop.
+  double rate = 0;
   // Rooms of bots only besides (--bot-rooms): each watched by one client that starts the game
   // and a new one when it ends; they load the server, their moves are not measured.
   int bot_rooms = 0, bot_seats = 4, bot_pause_ms = 1000;
@@ -144,6 +148,9 @@ struct group {
   std::optional<move> in_flight;   // sent, not yet accepted
   std::uint64_t awaited = 0;       // the seq the next mover must have seen
   std::vector<move> legal;
+  std::optional<net::steady_timer> pacer;  // --rate: on the group's strand
+  clock_type::time_point next_due{};       // --rate: the earliest time of the next move
+  bool pacer_armed = false;
   struct pending_move {
     clock_type::time_point sent;
     int receipts = 0;
@@ -229,12 +236,34 @@ struct group {
     if (stopping || opts->idle || !game || in_flight || game->finished) return;
     auto* c = client_of_seat(to_act(*game));
     if (!c || c->seq() < awaited) return;
+    if (opts->rate > 0 && !paced()) return;
     legal_actions(*game, legal);
     if (legal.empty()) return;
     in_flight = legal[chooser.below(legal.size())];
     pending[c->seq() + 1] = {clock_type::now(), 0};
     c->send_text(R"({"type":"move","move":)" + protocol::move_text(*in_flight, *game) +
                  R"(,"seq":)" + std::to_string(c->seq()) + "}");
+  }
+
+  // --rate: true when the next move may go now (and books the one after), else the pacer wakes
+  // try_act at the due time.
+  bool paced() {
+    const auto now = clock_type::now();
+    if (now < next_due) {
+      if (!pacer_armed) {
+        pacer_armed = true;
+        pacer->expires_at(next_due);
+        pacer->async_wait([this](beast::error_code ec) {
+          pacer_armed = false;
+          if (!ec) try_act();
+        });
+      }
+      return false;
+    }
+    const auto interval = std::chrono::duration_cast<clock_type::duration>(
+        std::chrono::duration<double>(opts->rooms / opts->rate));
+    next_due = std::max(next_due, now - interval) + interval;  // no burst to catch up a stall
+    return true;
   }
 
   void accepted(std::uint64_t seq) {
@@ -448,7 +477,8 @@ void load_client::on_message(const json& m) {
 
 const char* const usage =
     "usage: carcassonne loadtest [--host H] [--port P] --rooms R --clients-per-room C "
-    "--duration S [--threads T] [--expansions a,b|every] [--options JSON] [--idle] [--bot-rooms N "
+    "--duration S [--threads T] [--rate MOVES_PER_S] [--expansions a,b|every] [--options JSON] "
+    "[--idle] [--bot-rooms N "
     "[--bot-seats S] [--bot-level L] [--bot-pause-ms MS]]\n";
 
 std::vector<std::string> split_list(const std::string& text) {
@@ -478,6 +508,8 @@ bool parse_options(std::span<const std::string> args, load_options& o, std::ostr
         o.duration = std::stod(args[++i]);
       else if (args[i] == "--threads" && has)
         o.threads = std::stoi(args[++i]);
+      else if (args[i] == "--rate" && has)
+        o.rate = std::stod(args[++i]);
       else if (args[i] == "--expansions" && has) {
         o.expansions = split_list(args[++i]);
         o.every_mix = o.expansions == std::vector<std::string>{"every"};
@@ -504,8 +536,9 @@ bool parse_options(std::span<const std::string> args, load_options& o, std::ostr
     }
   }
   if (o.rooms < 1 || o.clients < 2 || o.clients > 6 || o.duration <= 0 || o.threads < 1 ||
-      o.bot_rooms < 0 || o.bot_seats < 2 || o.bot_seats > 6 || o.bot_pause_ms < 0) {
-    err << "carcassonne loadtest: rooms >= 1, clients-per-room 2..6, duration > 0, threads >= 1\n";
+      o.rate < 0 || o.bot_rooms < 0 || o.bot_seats < 2 || o.bot_seats > 6 || o.bot_pause_ms < 0) {
+    err << "carcassonne loadtest: rooms >= 1, clients-per-room 2..6, duration > 0, threads >= 1, "
+           "rate >= 0\n";
     return false;
   }
   return true;
@@ -553,6 +586,12 @@ int run_loadtest(std::span<const std::string> args, std::ostream& out, std::ostr
     g->measure_until = start + std::chrono::duration_cast<clock_type::duration>(
                                    std::chrono::duration<double>(o.duration));
     auto strand = net::make_strand(io);
+    g->pacer.emplace(strand);
+    // Rooms start their paced moves spread over one interval, not all at once.
+    if (o.rate > 0)
+      g->next_due =
+          start + std::chrono::duration_cast<clock_type::duration>(
+                      std::chrono::duration<double>(o.rooms / o.rate * (r + 0.5) / o.rooms));
     for (int c = 0; c < o.clients; ++c)
       g->clients.push_back(std::make_shared<load_client>(*g, c, strand));
     strands.push_back(strand);
@@ -618,6 +657,7 @@ int run_loadtest(std::span<const std::string> args, std::ostream& out, std::ostr
   const double measured = o.duration - warmup.count();
   json result{
       {"rooms", o.rooms},
+      {"rate", o.rate},
       {"clients", o.rooms * o.clients},
       {"duration_s", o.duration},
       {"measured_s", measured},

@@ -48,7 +48,7 @@ room::room(room_settings settings, metrics* m, std::weak_ptr<const client_link> 
       creator_(std::move(creator)),
       seats_(settings_.seats) {
   if (!settings_.setup.is_object()) settings_.setup = json::object();
-  info_ = room_info();
+  info_ = room_info().dump();
   publish_summary();
 }
 
@@ -125,7 +125,7 @@ room_state room::state() const {
 }
 
 std::string room::view_text(int seat) {
-  std::string out = R"({"room":)" + info_.dump() + R"(,"game":)";
+  std::string out = R"({"room":)" + info_ + R"(,"game":)";
   if (!game_) return out + "null}";
   if (seat >= 0) {
     seats_[seat].private_view = protocol::private_doc(*game_, seat);
@@ -181,9 +181,10 @@ void room::broadcast(const event_log& events) {
 // The room part's operations since the last patch (most moves change nothing in it).
 bool room::update_room_part(std::string& ops) {
   json now = room_info();
-  if (now == info_) return false;
-  append_room_ops(ops, info_, now);
-  info_ = std::move(now);
+  std::string text = now.dump();
+  if (text == info_) return false;
+  append_room_ops(ops, json::parse(info_), now);
+  info_ = std::move(text);
   return true;
 }
 

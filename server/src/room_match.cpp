@@ -56,7 +56,7 @@ void room::attach_timer(room_timer_ptr t) {
   clock_.resume(timer_->now());  // a restored room: the clock goes on with the time it had
   clock_changed(!clock_.running());
   note_presence();
-  info_ = room_info();
+  info_ = room_info().dump();
 }
 
 std::optional<game_state> room::undo_snapshot() const {

@@ -160,7 +160,7 @@ std::unique_ptr<room> room::restore(const stored_room& stored, metrics* m, std::
     } else if (!stored.moves.empty()) {
       return fail("moves stored for a game that never started");
     }
-    r->info_ = r->room_info();
+    r->info_ = r->room_info().dump();
     r->publish_summary();
     return r;
   } catch (const std::exception& e) {

@@ -4,11 +4,11 @@
 #include <spdlog/spdlog.h>
 
 #include <chrono>
-#include <deque>
 #include <utility>
 
 #include "address_limits.hpp"
 #include "carcassonne/protocol/messages.hpp"
+#include "carcassonne/server/fifo.hpp"
 #include "fairness.hpp"
 #include "moved.hpp"
 #include "net.hpp"
@@ -260,7 +260,7 @@ class websocket_session : public client_link,
   std::shared_ptr<shared_state> state_;
   std::unique_ptr<address_limits::lease> address_;  // released when the connection finishes
   beast::flat_buffer buffer_;
-  std::deque<frame_ptr> queue_;
+  fifo<frame_ptr> queue_;
   std::size_t queue_bytes_ = 0;
   bool writing_ = false, closing_ = false, close_after_queue_ = false, finished_ = false,
        counted_ = false;

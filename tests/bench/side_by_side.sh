@@ -13,6 +13,8 @@ seconds=${3:-10}
 threads=${4:-1}
 shift $(($# < 4 ? $# : 4))
 bin=$build/carcassonne
+echo_bin=$build/echo_bench
+[[ -x $echo_bin ]] || echo_bin=$build/tests/echo_bench  # where the CMake build puts it
 clients=$((rooms * 4))
 port=$((20000 + RANDOM % 20000))
 tick=$(getconf CLK_TCK)
@@ -27,11 +29,11 @@ moves() {
 }
 
 if [[ ${ECHO:-1} == 1 ]]; then
-  "$build/echo_bench" server "$port" 1 &
+  "$echo_bin" server "$port" 1 &
   echo_pid=$!
   sleep 0.5
   c0=$(cpu_ticks $echo_pid)
-  out=$("$build/echo_bench" client "$port" "$clients" "$seconds" 1)
+  out=$("$echo_bin" client "$port" "$clients" "$seconds" 1)
   c1=$(cpu_ticks $echo_pid)
   kill $echo_pid
   wait $echo_pid 2>/dev/null || true
@@ -49,6 +51,7 @@ data=$(mktemp -d)
 serve_pid=$!
 for _ in $(seq 50); do curl -sf "http://127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.1; done
 rss0=$(awk '/VmRSS/{print $2}' "/proc/$serve_pid/status")
+anon0=$(awk '/RssAnon/{print $2}' "/proc/$serve_pid/status")
 "${LOADTEST_BIN:-$bin}" loadtest --port "$port" --rooms "$rooms" --clients-per-room 4 --duration "$seconds" \
   ${LOADTEST_ARGS:-} >"$data/load.json" &
 load_pid=$!
@@ -60,6 +63,7 @@ m0=$(moves)
 c0=$(cpu_ticks $serve_pid)
 l0=$(cpu_ticks $load_pid)
 rss1=$(awk '/VmRSS/{print $2}' "/proc/$serve_pid/status")
+anon1=$(awk '/RssAnon/{print $2}' "/proc/$serve_pid/status")
 window=$(awk -v s="$seconds" -v w="$warm" 'BEGIN { print s - w - 0.5 }')
 if [[ ${PERF:-} == stat ]]; then
   perf stat -x, -e raw_syscalls:sys_enter,context-switches -p $serve_pid -o "$data/perf.txt" \
@@ -75,12 +79,13 @@ wait $load_pid || true
 kill $serve_pid
 wait $serve_pid 2>/dev/null || true
 awk -v f=$((f1 - f0)) -v m=$((m1 - m0)) -v c=$((c1 - c0)) -v t="$tick" -v w="$window" -v n="$clients" \
-  -v rss="$((rss1 - rss0))" -v r="$rooms" -v l=$((l1 - l0)) 'BEGIN {
+  -v rss="$((rss1 - rss0))" -v anon="$((anon1 - anon0))" -v r="$rooms" -v l=$((l1 - l0)) 'BEGIN {
   cpu = c / t
   fmt = "serve connections=%d frames/s=%.0f cpu_s=%.2f frames_per_cpu_s=%.0f"
-  fmt = fmt " moves_per_cpu_s=%.0f moves/s=%.0f rss_per_room_kb=%.1f load_cpu_us_per_move=%.0f\n"
+  fmt = fmt " moves_per_cpu_s=%.0f moves/s=%.0f rss_per_room_kb=%.1f anon_per_room_kb=%.1f"
+  fmt = fmt " load_cpu_us_per_move=%.0f\n"
   printf fmt, n, f / w, cpu, (cpu > 0 ? f / cpu : 0),
-    (cpu > 0 ? m / cpu : 0), m / w, rss / r, (m > 0 ? l / t * 1e6 / m : 0) }'
+    (cpu > 0 ? m / cpu : 0), m / w, rss / r, anon / r, (m > 0 ? l / t * 1e6 / m : 0) }'
 if [[ -f $data/perf.txt ]]; then
   awk -F, -v m=$((m1 - m0)) '/sys_enter|context-switches/ {
     printf "perf  %s=%s per_move=%.2f\n", $3, $1, $1 / m }' "$data/perf.txt"

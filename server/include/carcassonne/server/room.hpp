@@ -20,6 +20,7 @@
 #include "carcassonne/protocol/messages.hpp"
 #include "carcassonne/protocol/view_doc.hpp"
 #include "carcassonne/server/bot_runner.hpp"
+#include "carcassonne/server/fifo.hpp"
 #include "carcassonne/server/match_options.hpp"
 #include "carcassonne/server/metrics.hpp"
 #include "carcassonne/server/room_clock.hpp"
@@ -177,10 +178,10 @@ class room {
     std::string token_hash;  // sha256 of the seat token: the token itself is never kept
     std::string nonce;       // docs/fairness.md; "" until the seat sends one
     client_ptr client;
-    std::deque<std::pair<json, frame_ptr>> answered;  // client id -> answer (duplicates)
-    protocol::view_doc private_view;                  // last private part sent
-    std::optional<bot_level> bot;                     // a bot's seat (no token, no client)
-    std::optional<bot_level> played_by;               // takeover: a bot plays for the absent owner
+    fifo<std::pair<json, frame_ptr>> answered;  // client id -> answer (duplicates)
+    protocol::view_doc private_view;            // last private part sent
+    std::optional<bot_level> bot;               // a bot's seat (no token, no client)
+    std::optional<bot_level> played_by;         // takeover: a bot plays for the absent owner
     std::optional<room_timer::clock::time_point> away_since;  // no connection since
   };
 
@@ -276,8 +277,8 @@ class room {
   std::size_t spectator_moves_ = 0;
   std::uint64_t seq_ = 0;
 
-  json info_;                            // last room part sent
-  protocol::view_doc public_;            // last public game view sent to seats
+  std::string info_;           // last room part sent, as its JSON text (a tree costs ~2 KB a room)
+  protocol::view_doc public_;  // last public game view sent to seats
   protocol::view_doc spectator_public_;  // last public view sent to delayed spectators
   // What spectators see: the seats' public part, or the delayed one.
   const protocol::view_doc& spectator_doc() const {
@@ -312,7 +313,7 @@ class room {
   int absent_seat_ = -1;  // to act and disconnected; takeover_timer_ hands it to a bot
   room_timer::handle takeover_timer_ = 0;
   std::uint64_t writes_issued_ = 0, writes_durable_ = 0;
-  std::deque<held_frame> outbox_;
+  fifo<held_frame> outbox_;
   bool storage_failed_ = false;
   std::atomic<std::uint64_t> lease_generation_{0};
   bool moved_away_ = false;  // lease_lost(): refuses everyone with room_moved

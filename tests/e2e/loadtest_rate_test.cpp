@@ -1,0 +1,34 @@
+// loadtest --rate: a fixed offered load. Each room sends a move at most every rooms/rate
+// seconds, so the moves of the measured part are bounded by its length times the rate,
+// whatever the machine's speed (a closed loop plays hundreds of moves a second here).
+#include <sstream>
+
+#include "carcassonne/app/commands.hpp"
+#include "e2e_client.hpp"
+
+using namespace e2e;
+
+TEST_CASE("e2e: loadtest --rate paces the moves; a negative rate is refused") {
+  test_server server;
+  const std::vector<std::string> args{"--port",     std::to_string(server.port()),
+                                      "--rooms",    "2",
+                                      "--players",  "2",
+                                      "--duration", "2",
+                                      "--rate",     "10"};
+  std::ostringstream out, err;
+  REQUIRE_MESSAGE(carcassonne::app::run_loadtest(args, out, err) == 0, err.str());
+  const auto report = json::parse(out.str());
+  INFO(report.dump());
+  CHECK(report["rate"] == 10.0);
+  CHECK(report["errors"] == 0);
+  CHECK(report["seq_gaps"] == 0);
+  const int moves = report["moves"].get<int>();
+  CHECK(moves > 0);
+  // 1.6 s measured at 10 moves a second over both rooms: 16, plus one per room at the edge.
+  CHECK(moves <= 18);
+
+  std::ostringstream out2, err2;
+  const std::vector<std::string> bad{"--port", std::to_string(server.port()), "--rate", "-5"};
+  CHECK(carcassonne::app::run_loadtest(bad, out2, err2) == 1);
+  CHECK(err2.str().find("rate >= 0") != std::string::npos);
+}

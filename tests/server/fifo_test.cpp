@@ -1,0 +1,47 @@
+// The outbound queues' fifo: order, compaction and what it keeps once empty.
+#include <doctest/doctest.h>
+
+#include <memory>
+#include <string>
+
+#include "carcassonne/server/fifo.hpp"
+
+using carcassonne::server::fifo;
+
+TEST_CASE("fifo: items leave in the order they came, across compactions") {
+  fifo<int> q;
+  CHECK(q.empty());
+  int next_in = 0, next_out = 0;
+  // A bounded window of 32, as the room's cache of answers: push one, pop one, 200 times.
+  for (; next_in < 32; ++next_in) q.push_back(next_in);
+  for (int round = 0; round < 200; ++round) {
+    q.push_back(next_in++);
+    REQUIRE(q.front() == next_out);
+    q.pop_front();
+    ++next_out;
+    REQUIRE(q.size() == 32);
+  }
+  int expected = next_out;
+  for (const int v : q) CHECK(v == expected++);
+  CHECK(expected == next_in);
+  while (!q.empty()) {
+    CHECK(q.front() == next_out++);
+    q.pop_front();
+  }
+  CHECK(next_out == next_in);
+}
+
+TEST_CASE("fifo: a popped item is released at once") {
+  fifo<std::shared_ptr<const std::string>> q;
+  auto frame = std::make_shared<const std::string>("frame");
+  q.push_back(frame);
+  q.push_back(frame);
+  CHECK(frame.use_count() == 3);
+  q.pop_front();
+  CHECK(frame.use_count() == 2);  // not kept in the vacated slot
+  q.pop_front();
+  CHECK(frame.use_count() == 1);
+  CHECK(q.empty());
+  q.emplace_back(frame);
+  CHECK(*q.front() == "frame");
+}
