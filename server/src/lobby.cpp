@@ -195,12 +195,13 @@ lobby::record_status lobby::finished_record(const std::string& id, nlohmann::jso
   return record_status::found;
 }
 
-std::shared_ptr<room_entry> lobby::find_or_load(const std::string& id) {
+std::shared_ptr<room_entry> lobby::find_or_load(const std::string& id, bool* unfinished_elsewhere) {
   if (auto e = find(id)) return e;
   if (!store_) return nullptr;
   // Read and rebuild outside the lock: other rooms never wait for this one's replay.
   std::string error;
   auto s = store_->load(id, error);
+  if (s && s->state != room_state::finished && unfinished_elsewhere) *unfinished_elsewhere = true;
   if (!s || s->state != room_state::finished) return nullptr;
   auto r = room::restore(*s, &metrics_, error);
   if (!r) {

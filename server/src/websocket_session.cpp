@@ -277,7 +277,17 @@ class websocket_session : public client_link,
 template <class Call>
 void websocket_session::to_room(const std::string& room_id, const nlohmann::json& id, Call call,
                                 bool enter) {
-  auto entry = enter ? state_->rooms.find_or_load(room_id) : state_->rooms.find(room_id);
+  bool unfinished_elsewhere = false;
+  auto entry = enter ? state_->rooms.find_or_load(room_id, &unfinished_elsewhere)
+                     : state_->rooms.find(room_id);
+  if (!entry && unfinished_elsewhere && state_->cluster) {
+    // A dead instance's room between its lease's lapse and its adoption (docs/scaling.md).
+    state_->stats.rejected("room_unavailable");
+    return send_json(protocol::error_message(
+        {"room_unavailable",
+         "room '" + room_id + "' is being taken over by another instance: try again in a second"},
+        id));
+  }
   if (!entry) {
     state_->stats.rejected("no_such_room");
     return send_json(protocol::error_message({"no_such_room", "no room '" + room_id + "'"}, id));

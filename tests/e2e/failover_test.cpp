@@ -66,10 +66,11 @@ struct game {
   json in_flight;              // sent as its instance died
 };
 
-// The answer of an instance that cannot serve the room yet: unknown here (its lease lapsed and
-// nobody has adopted it yet), or its lease still names the dead owner.
+// The answer of an instance that cannot serve the room yet: its lease still names the dead
+// owner, or it lapsed and no instance has adopted the room yet (the store holds it unfinished).
+// Never `no_such_room`: a client would give the game up.
 bool not_here(const json& r) {
-  return r["code"] == "no_such_room" || r["code"] == "room_unavailable";
+  return r["code"] == "room_unavailable";
 }
 
 }  // namespace
@@ -161,7 +162,7 @@ TEST_CASE("e2e failover: SIGKILL of one of three instances; its games resume on 
   // Each seat of node0's games comes back through one live instance (seats spread over both),
   // as a client behind the cluster's one address would: `resume` there, follow `moved` once to
   // the new owner; until a live instance has adopted the room, the answer is `room_unavailable`
-  // (its lease is still the dead owner's) or `no_such_room` (lapsed, not yet adopted): retry.
+  // (its lease is still the dead owner's, or lapsed and the room not adopted yet): retry.
   const auto deadline = steady::now() + std::chrono::seconds(30);
   const auto port_of = [&](const std::string& url) {
     for (auto& n : nodes)

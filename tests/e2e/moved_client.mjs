@@ -1,9 +1,12 @@
 // The web page's connection (server/web/js/protocol.js) in a cluster of two instances, through
 // the door that does not hold the rooms: it follows `moved` by itself (docs/protocol.md §22).
-//   node moved_client.mjs ws://DOOR/ws ws://OWNER/ws
+//   node moved_client.mjs ws://DOOR/ws ws://OWNER/ws REDIS_PORT
 // DOOR's create_room is placed on OWNER (the least loaded: ties by id); Bob joins through DOOR
 // and ends at OWNER; his connection drops, comes back through DOOR, and resumes at OWNER with
-// his seat token. Exits 0 when all of that happened, 1 otherwise.
+// his seat token. Then a room whose lease names a dead instance (set in Redis by hand): the
+// connection waits on `room_unavailable`, asking again, until the lease is gone and the room
+// turns out unknown. Exits 0 when all of that happened, 1 otherwise.
+import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 
 const fail = (why) => { console.error(`moved_client: FAIL: ${why}`); process.exit(1); };
@@ -18,7 +21,8 @@ function loadWs() {
 globalThis.WebSocket = loadWs();
 const { Connection } = await import('../../server/web/js/protocol.js');
 
-const [door, owner] = process.argv.slice(2);
+const [door, owner, redisPort] = process.argv.slice(2);
+const redis = (...args) => execFileSync('redis-cli', ['-p', redisPort, ...args]).toString().trim();
 setTimeout(() => fail('timed out'), 20000).unref();
 
 async function until(what, done) {
@@ -56,5 +60,21 @@ bob.ws.close();
 await until('Bob back in his seat', () => bob.inRoom && bob.state === 'open' && moves.includes('seat'));
 if (bob.url !== owner || bob.token !== seat.token || bob.seat !== seat.seat)
   fail(`Bob resumed at ${bob.url} with seat ${bob.seat}`);
-console.log(`moved_client: room ${room} made and joined at ${owner} through ${door}; Bob resumed there`);
+
+// A room of a dead instance, not adopted yet: `room_unavailable`, asked again and again; once
+// its lease is gone (and no store knows the room) the answer is final.
+const ghost = 'ghostroom01';
+if (redis('SET', `carcassonne:lease:${ghost}`, 'ghost 1', 'PX', '60000') !== 'OK') fail('cannot set the ghost lease');
+const carol = await opened(door);
+const waits = [], refusals = [];
+carol.addEventListener('notice', (e) => { if (e.detail.text.includes('being replaced')) waits.push(e.detail.text); });
+carol.addEventListener('membership', (e) => { if (e.detail.type === 'refused') refusals.push(e.detail); });
+const entered = carol.enterRoom(ghost, 'f'.repeat(64));
+await until('Carol asking again', () => waits.length >= 2);
+if (refusals.length) fail(`refused while the room was unavailable: ${JSON.stringify(refusals)}`);
+redis('DEL', `carcassonne:lease:${ghost}`);
+const last = await entered;
+if (last?.code !== 'no_such_room' || refusals.length !== 1) fail(`after the lease: ${JSON.stringify(last)}`);
+console.log(`moved_client: room ${room} made and joined at ${owner} through ${door}; Bob resumed there; ` +
+  `Carol waited ${waits.length} times on a dead instance's room`);
 process.exit(0);

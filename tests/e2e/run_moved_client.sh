@@ -63,7 +63,7 @@ for id in a b; do
   [ -n "$ok" ] || fail "instance $id did not answer /healthz on port $port"
 done
 
-node "$here/moved_client.mjs" "ws://127.0.0.1:${ports[1]}/ws" "ws://127.0.0.1:${ports[0]}/ws" ||
+node "$here/moved_client.mjs" "ws://127.0.0.1:${ports[1]}/ws" "ws://127.0.0.1:${ports[0]}/ws" "$redis_port" ||
   fail "the client failed"
 # Both instances stop cleanly on SIGTERM.
 for p in "${pids[@]}"; do

@@ -155,7 +155,17 @@ export class Connection extends EventTarget {
         break;
       case 'rematch_ready': this.dispatchEvent(new CustomEvent('rematch', { detail: m })); break;
       case 'goodbye': this.notice(`The server says goodbye: ${m.reason}. Reconnecting…`, 'error'); break;
-      case 'error': this.notice(m.message, 'error'); break;
+      case 'error':
+        if (m.code === 'room_moved') {
+          // Another instance serves the room now: come back through our own address, which
+          // moves us on to it, and take the seat again there.
+          this.notice('The game moved to another server: reconnecting…', 'info');
+          this.inRoom = false;
+          this.ws?.close();
+          break;
+        }
+        this.notice(m.message, 'error');
+        break;
       default: break;
     }
   }
@@ -214,9 +224,18 @@ export class Connection extends EventTarget {
     if (!this.room || this.stopped) return null;
     const room = this.room;
     this.inRoom = false;
-    let answer = this.mode === 'seat'
-      ? await this.request({ type: 'resume', room, token: this.token })
-      : await this.request({ type: 'spectate', room });
+    const enter = () => (this.mode === 'seat'
+      ? this.request({ type: 'resume', room, token: this.token })
+      : this.request({ type: 'spectate', room }));
+    let answer = await enter();
+    // In a cluster, a room whose instance died answers `room_unavailable` until another instance
+    // has adopted it (docs/scaling.md "Failover"): ask again, a little later each time (30 s).
+    for (let wait = 250; answer.type === 'error' && answer.code === 'room_unavailable' && wait <= 8000; wait *= 2) {
+      this.notice('The game\'s server is being replaced: waiting…', 'info');
+      await new Promise((r) => setTimeout(r, wait));
+      if (this.room !== room || !this.welcomed) return null;  // moved on, or dropped: opened() retries
+      answer = await enter();
+    }
     if (answer.type === 'error' && answer.code === 'bad_token') {
       // The seat is gone (left before the start): watch instead.
       this.membership('lost_seat', { room });

@@ -65,8 +65,11 @@ class lobby {
 
   std::shared_ptr<room_entry> find(const std::string& id) const;
   // find(), or a finished room rebuilt from the store (for join, spectate, resume after it left
-  // memory); it leaves memory again once nobody is in it.
-  std::shared_ptr<room_entry> find_or_load(const std::string& id);
+  // memory); it leaves memory again once nobody is in it. `unfinished_elsewhere`, when given,
+  // says whether the store holds the room unfinished though it is not here (in a cluster: a dead
+  // instance's room that no instance has adopted yet).
+  std::shared_ptr<room_entry> find_or_load(const std::string& id,
+                                           bool* unfinished_elsewhere = nullptr);
 
   // One page of the public rooms, oldest first, and how many match the filter in all.
   struct page {
