@@ -1,6 +1,7 @@
 // Easter on the page: each seat's eggs (in the panel and the final scores), the bunny and its
-// path on the board.
-import { svg } from './dom.js';
+// path on the board; in the action bar, the bunny's paths with a marker where each one ends.
+import { el, svg } from './dom.js';
+import { describeMove } from './moves_text.js';
 import { bunnyShape } from './tiles_svg.js';
 import { plural } from './names.js';
 
@@ -14,6 +15,30 @@ export function bunnyWay(path, start) {
     [x0, y0] = [x, y];
   }
   return hops.join(', then ');
+}
+
+// The bunny decision: a marker where each path ends, the paths drawn, a button per path.
+function moveTheBunny(d, game, legal) {
+  const go = game.bunny_go;
+  const start = go?.visited?.[go.visited.length - 1] ?? (game.bunny ? [game.bunny.x, game.bunny.y] : null);
+  d.own.bunnyStart = start;
+  const groups = d.groupMarkers(legal.filter((m) => m.type === 'bunny'), (m) => {
+    const end = m.path[m.path.length - 1];
+    return `bunny:${end[0]}:${end[1]}`;
+  });
+  const markers = [...groups.keys()].map((key) => {
+    const [, x, y] = key.split(':').map(Number);
+    // Where the bunny figure stands on a square (drawFigures below), not over the figures.
+    const g = groups.get(key);
+    return { key, keys: key, px: x * 100 + 80, py: y * 100 + 22, kind: 'bunny', count: g.length, selected: key === d.group, label: `the bunny: ${g.map((m) => bunnyWay(m.path, start)).join(' / ')}` };
+  });
+  const chosen = d.group ? groups.get(d.group) ?? [] : [];
+  const paths = [...groups.values()].flat().map((m) => ({ points: start ? [start, ...m.path] : m.path, choice: chosen.includes(m) }));
+  const roll = go?.roll;
+  const bar = el('div', { class: 'actions', dataset: { decision: 'bunny' } },
+    el('span', { class: 'prompt' }, `Move the bunny${roll ? ` ${roll} ${roll === 1 ? 'hop' : 'hops'}` : ''}: click where it lands, or choose a path:`),
+    el('span', { class: 'group' }, [...chosen, ...legal.filter((m) => !chosen.includes(m))].map((m) => d.button(m, { class: chosen.includes(m) ? 'primary selected' : undefined }))));
+  return { ui: { markers, paths, focus: 'markers' }, bar };
 }
 
 export const easter = {
@@ -42,5 +67,10 @@ export const easter = {
       const pts = game.bunny_go.visited.map(([x, y]) => `${x * U + 50},${y * U + 50}`).join(' ');
       board.layers.figures.append(svg('polyline', { class: 'bunny-path', points: pts }));
     }
+  },
+  actions: {
+    decide: { bunny: moveTheBunny },
+    // A path in directions from where the bunny stands.
+    words: (d, m) => (m.type === 'bunny' ? describeMove(m, d.own.bunnyStart) : undefined),
   },
 };

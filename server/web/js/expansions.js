@@ -13,6 +13,19 @@
 //   decisions: {decision: words} for "Bob is ..."
 //   figures: {figure: {word, deployed: (who, at) -> text, deploy: (on) -> text}}
 //   tileSymbols(type) -> words for the symbols of a catalogue tile type ("hill")
+// and its part of the action bar (actions.js reads them; `d` is the Decisions, see there), each
+// optional, under `actions`:
+//   decide: {decision: (d, game, legal) -> {ui, bar}} for a decision it offers by itself
+//   placeTile(d, game, legal) -> {ui, bar} or null: takes over the tile step (a card's targets)
+//   placeTileButtons(d, game, legal) -> {types, buttons}: its buttons beside Place, for those moves
+//   prompts: {decision: (legal) -> text or undefined} for the bar's prompt
+//   choiceButtons: {decision: (d, game, legal) -> elements} in place of one button per move
+//   passLabels: {decision: words} for Pass
+//   words(d, m) -> text or undefined: a move's button, when the board's side is not enough
+//   markerFeature: {type: (m) -> feature} where a move's marker sits, if not on `m.feature`
+//   markerKeySuffix: {type: (m) -> text} telling apart moves on one spot with separate markers
+//   markerFigure: {type: (m) -> figure or null} the figure a move's marker shows
+//   hidesFigure(m) -> true for a move whose marker shows no figure of its own (a variant)
 import { hillsAndSheep } from './hills_and_sheep.js';
 import { gifts } from './gifts.js';
 import { peasantRevolts } from './peasant_revolts.js';
@@ -34,3 +47,13 @@ export function expansionText(table, id) {
 }
 export const expansionWords = (hook, ...args) => ALL.flatMap((x) => (x[hook] ? x[hook](...args) : []));
 export const collect = (game, hook, ...args) => expansionsOf(game).flatMap((x) => (x[hook] ? x[hook](game, ...args) : []));
+// An expansion's action hook for one move type or decision (types are unique), or undefined.
+export function expansionAction(table, id) {
+  for (const x of ALL) if (x.actions?.[table]?.[id] !== undefined) return x.actions[table][id];
+  return undefined;
+}
+// The answers of every expansion's action hook `hook`, in the panel's order, undefined dropped.
+export const expansionActions = (hook, ...args) => ALL.flatMap((x) => {
+  const r = x.actions?.[hook] ? x.actions[hook](...args) : undefined;
+  return r === undefined || r === null ? [] : [r];
+});

@@ -36,4 +36,5 @@ export const hillsAndSheep = {
         svg('title', { text: `flock: ${flock.sheep} sheep` }), sheepShape(flock.sheep)));
     }
   },
+  actions: { prompts: { flock: () => 'Your shepherd’s field grew: Grow or Gather?' } },
 };

@@ -29,6 +29,3 @@ export function describeMove(m, side = null, toSide = null) {
 export function describeDecision(decision) {
   return { place_tile: 'place a tile', figure: 'place a figure' }[decision] ?? expansionText('decisions', decision) ?? decision;
 }
-
-// Easter's, kept here for the action bar.
-export { bunnyWay } from './easter.js';

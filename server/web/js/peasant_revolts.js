@@ -11,4 +11,10 @@ export const peasantRevolts = {
   moves: { protect: (m, on) => `Protect your follower on the ${featureWords(m.feature)}${on} (−2)` },
   decisions: { protect: 'protect a follower' },
   gameInfo: (game) => (game.set_aside ? [`${game.set_aside} revolt tiles set aside`] : []),
+  actions: {
+    prompts: { protect: () => 'Protect one of your followers for 2 points?' },
+    passLabels: { protect: 'Don’t protect' },
+    // A protected follower is drawn once, as the unprotected one on the same spot.
+    hidesFigure: (m) => Boolean(m.protect),
+  },
 };
