@@ -10,6 +10,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "carcassonne/engine/game.hpp"
 #include "carcassonne/protocol/json_codec.hpp"
@@ -63,13 +64,25 @@ struct event_codec {
   void (*write)(const event& e, json& j);
 };
 
-// A module's codec: its moves, its events, and its points reasons that belong to no feature
-// (their points events carry no x, y, feature).
+// A random outcome that an apply revealed (docs/fairness.md, "The record"), with its place in
+// the apply: the index of the event that revealed it plus one, 0 before every event (setup).
+struct placed_outcome {
+  std::size_t at = 0;
+  json entry;
+};
+using placed_outcomes = std::vector<placed_outcome>;
+
+// A module's codec: its moves, its events, its points reasons that belong to no feature (their
+// points events carry no x, y, feature), and the random outcomes its events revealed: from
+// `after`, the state the apply left, and its `events`, it appends its own entries to `out`
+// (nullptr: it draws nothing).
 struct expansion_codec {
   expansion id;
   std::span<const move_codec> moves;
   std::span<const event_codec> events;
   std::span<const points_reason> featureless_reasons;
+  void (*outcomes)(const game_state& after, const event_log& events, bool setup,
+                   placed_outcomes& out);
 };
 const expansion_codec* find_codec(expansion e);
 

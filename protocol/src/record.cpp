@@ -1,5 +1,7 @@
 #include "carcassonne/protocol/record.hpp"
 
+#include "carcassonne/engine/expansion.hpp"
+
 namespace carcassonne::protocol {
 
 namespace {
@@ -8,10 +10,14 @@ proto_error bad(std::string message) {
   return {"bad_record", std::move(message)};
 }
 
-// Script keys of the expansions; each is checked by its expansion's module when it runs.
+// The base's script key and the modules' (their vocabularies); each module checks its own lists
+// when it runs.
 bool known_script_key(const std::string& key) {
-  return key == "deck" || key == "sheep" || key == "gifts" || key == "dice" ||
-         key == "revolt_removed";
+  if (key == "deck") return true;
+  for (const auto* m : all_modules())
+    for (const auto k : m->vocabulary.script_keys)
+      if (k == key) return true;
+  return false;
 }
 
 }  // namespace

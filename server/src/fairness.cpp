@@ -1,6 +1,7 @@
 #include "fairness.hpp"
 
 #include "carcassonne/protocol/messages.hpp"
+#include "carcassonne/protocol/random_outcomes.hpp"
 #include "carcassonne/protocol/record.hpp"
 #include "crypto.hpp"
 
@@ -36,53 +37,7 @@ std::string derive_seed(std::string_view secret, const std::vector<std::string>&
 }
 
 json outcomes(const game_state& after, const event_log& events, bool setup) {
-  json out = json::array();
-  if (setup && !after.ext.peasant_revolts.set_aside.empty()) {
-    json tiles_aside = json::array();
-    for (const auto t : after.ext.peasant_revolts.set_aside) tiles_aside.push_back(tiles()[t].id);
-    out.push_back({{"set_aside", tiles_aside}});
-  }
-  // Tiles under hills and cards dealt are appended to their lists by the apply: the last ones of
-  // each list are this apply's, in order.
-  std::size_t hidden = 0;
-  std::array<std::size_t, max_seats> dealt{};
-  for (const auto& e : events) {
-    if (e.type == hills_and_sheep::event_tile_hidden) ++hidden;
-    if (e.type == gifts::event_gift_received && e.seat < max_seats) ++dealt[e.seat];
-  }
-  std::size_t hidden_at = after.out_of_play.size() - std::min(hidden, after.out_of_play.size());
-  std::array<std::size_t, max_seats> dealt_at{};
-  for (int s = 0; s < max_seats; ++s) {
-    const auto& hand = after.ext.gifts.hands[s];
-    dealt_at[s] = hand.size() - std::min(dealt[s], hand.size());
-  }
-  for (const auto& e : events) {
-    switch (e.type) {
-      case event_type::tile_drawn:
-        out.push_back({{"tile", tiles()[e.tile].id}});
-        break;
-      case hills_and_sheep::event_tile_hidden:
-        if (hidden_at < after.out_of_play.size())
-          out.push_back({{"hill", tiles()[after.out_of_play[hidden_at++]].id}});
-        break;
-      case hills_and_sheep::event_token_drawn:
-        if (e.value < hills_and_sheep::token_kinds)
-          out.push_back({{"sheep", hills_and_sheep::token_names[e.value]}});
-        break;
-      case gifts::event_gift_received: {
-        const auto& hand = after.ext.gifts.hands[e.seat];
-        if (dealt_at[e.seat] < hand.size())
-          out.push_back({{"gift", gifts::card_names[hand[dealt_at[e.seat]++]]}, {"seat", e.seat}});
-        break;
-      }
-      case easter::event_die_rolled:
-        out.push_back({{"die", e.value}});
-        break;
-      default:
-        break;
-    }
-  }
-  return out;
+  return protocol::random_outcomes(after, events, setup);
 }
 
 replayed replay_outcomes(const game_setup& setup, const std::vector<json>& moves) {

@@ -62,10 +62,16 @@ constexpr std::array<event_codec, 5> events{{
 }};
 constexpr std::array<points_reason, 1> featureless{ea::reason_eggs};
 
+// The die's rolls.
+void outcomes(const game_state&, const event_log& log, bool, placed_outcomes& out) {
+  for (std::size_t i = 0; i < log.size(); ++i)
+    if (log[i].type == ea::event_die_rolled) out.push_back({i + 1, {{"die", log[i].value}}});
+}
+
 }  // namespace
 
 namespace codecs {
-const expansion_codec easter{expansion::easter, moves, events, featureless};
+const expansion_codec easter{expansion::easter, moves, events, featureless, outcomes};
 }  // namespace codecs
 
 }  // namespace carcassonne::protocol

@@ -13,7 +13,7 @@ constexpr std::array<move_codec, 1> moves{
 }  // namespace
 
 namespace codecs {
-const expansion_codec festival{expansion::festival, moves, {}, {}};
+const expansion_codec festival{expansion::festival, moves, {}, {}, nullptr};
 }  // namespace codecs
 
 }  // namespace carcassonne::protocol

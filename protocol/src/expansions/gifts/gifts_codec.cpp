@@ -65,10 +65,30 @@ constexpr std::array<event_codec, 2> events{{
 }};
 constexpr std::array<points_reason, 1> featureless{gf::reason_gifts};
 
+// The cards dealt: no event names them, the apply appended them to the seats' hands, so the last
+// ones of each hand are this apply's, in order.
+void outcomes(const game_state& after, const event_log& log, bool, placed_outcomes& out) {
+  std::array<std::size_t, max_seats> dealt{};
+  for (const auto& e : log)
+    if (e.type == gf::event_gift_received && e.seat < max_seats) ++dealt[e.seat];
+  std::array<std::size_t, max_seats> next{};
+  for (int s = 0; s < max_seats; ++s) {
+    const auto& hand = after.ext.gifts.hands[s];
+    next[s] = hand.size() - std::min(dealt[s], hand.size());
+  }
+  for (std::size_t i = 0; i < log.size(); ++i) {
+    const auto& e = log[i];
+    if (e.type != gf::event_gift_received) continue;
+    const auto& hand = after.ext.gifts.hands[e.seat];
+    if (next[e.seat] < hand.size())
+      out.push_back({i + 1, {{"gift", gf::card_names[hand[next[e.seat]++]]}, {"seat", e.seat}}});
+  }
+}
+
 }  // namespace
 
 namespace codecs {
-const expansion_codec gifts{expansion::gifts, moves, events, featureless};
+const expansion_codec gifts{expansion::gifts, moves, events, featureless, outcomes};
 }  // namespace codecs
 
 }  // namespace carcassonne::protocol

@@ -38,10 +38,27 @@ constexpr std::array<event_codec, 3> events{{
     {hs::event_flock_lost, flock_keys},
 }};
 
+// The tiles put under hills (no event names them: the apply appended them to out_of_play, so the
+// last ones there are this apply's, in order) and the tokens drawn.
+void outcomes(const game_state& after, const event_log& log, bool, placed_outcomes& out) {
+  std::size_t hidden = 0;
+  for (const auto& e : log)
+    if (e.type == hs::event_tile_hidden) ++hidden;
+  const auto& aside = after.out_of_play;
+  std::size_t next = aside.size() - std::min(hidden, aside.size());
+  for (std::size_t i = 0; i < log.size(); ++i) {
+    const auto& e = log[i];
+    if (e.type == hs::event_tile_hidden && next < aside.size())
+      out.push_back({i + 1, {{"hill", tiles()[aside[next++]].id}}});
+    if (e.type == hs::event_token_drawn && e.value < hs::token_kinds)
+      out.push_back({i + 1, {{"sheep", hs::token_names[e.value]}}});
+  }
+}
+
 }  // namespace
 
 namespace codecs {
-const expansion_codec hills_and_sheep{expansion::hills_and_sheep, moves, events, {}};
+const expansion_codec hills_and_sheep{expansion::hills_and_sheep, moves, events, {}, outcomes};
 }  // namespace codecs
 
 }  // namespace carcassonne::protocol

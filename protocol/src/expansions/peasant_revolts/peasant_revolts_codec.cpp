@@ -24,10 +24,18 @@ void revolt_keys(const event& e, json& j) {
 constexpr std::array<move_codec, 1> moves{{{pr::move_protect, read_protect, write_protect}}};
 constexpr std::array<event_codec, 1> events{{{pr::event_revolt, revolt_keys}}};
 
+// The tiles set aside unseen at setup, before anything else the start revealed.
+void outcomes(const game_state& after, const event_log&, bool setup, placed_outcomes& out) {
+  if (!setup || after.ext.peasant_revolts.set_aside.empty()) return;
+  json ids = json::array();
+  for (const auto t : after.ext.peasant_revolts.set_aside) ids.push_back(tiles()[t].id);
+  out.push_back({0, {{"set_aside", std::move(ids)}}});
+}
+
 }  // namespace
 
 namespace codecs {
-const expansion_codec peasant_revolts{expansion::peasant_revolts, moves, events, {}};
+const expansion_codec peasant_revolts{expansion::peasant_revolts, moves, events, {}, outcomes};
 }  // namespace codecs
 
 }  // namespace carcassonne::protocol

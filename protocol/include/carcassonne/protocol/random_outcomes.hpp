@@ -1,0 +1,15 @@
+// The random outcomes of one apply as the fairness record lists them (docs/fairness.md, "The
+// record"): the base game's tile draws and each module's own (its codec's outcomes hook).
+#pragma once
+#include <nlohmann/json.hpp>
+
+#include "carcassonne/engine/events.hpp"
+#include "carcassonne/engine/game.hpp"
+
+namespace carcassonne::protocol {
+
+// The outcomes one apply revealed, in the order they happened; with `setup`, those of the start
+// of the game. `after` is the state the apply left, `events` what it produced.
+nlohmann::json random_outcomes(const game_state& after, const event_log& events, bool setup);
+
+}  // namespace carcassonne::protocol
