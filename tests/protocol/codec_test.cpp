@@ -242,7 +242,8 @@ TEST_CASE("malformed moves give stable error codes") {
       {R"({"seat": 0, "type": "bunny", "path": [[1.5, 0]]})", "malformed_move"},
   };
   for (const auto& [text, code] : cases) {
-    CAPTURE(text);
+    const auto& input = text;  // clang 14 cannot capture a structured binding
+    CAPTURE(input);
     const auto m = move_from_json(json::parse(text), s);
     CHECK_FALSE(m.ok());
     CHECK(m.error.code == code);

@@ -82,7 +82,8 @@ TEST_CASE("parse_record errors") {
        "bad_seat_count"},
   };
   for (const auto& [text, code] : cases) {
-    CAPTURE(text);
+    const auto& input = text;  // clang 14 cannot capture a structured binding
+    CAPTURE(input);
     const auto r = parse_record(text);
     CHECK_FALSE(r.ok());
     CHECK(r.error.code == code);
@@ -120,7 +121,8 @@ TEST_CASE("parse_setup errors") {
       {setup_with("script", {{"deck", {"BA/RFr", "BA/Nope"}}}), "unknown_tile"},
   };
   for (const auto& [setup, code] : cases) {
-    CAPTURE(setup.dump());
+    const auto input = setup.dump();  // clang 14 cannot capture a structured binding
+    CAPTURE(input);
     const auto r = parse_setup(setup);
     CHECK_FALSE(r.ok());
     CHECK(r.error.code == code);

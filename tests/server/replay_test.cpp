@@ -14,7 +14,8 @@ namespace {
 // Checks every key of a record's "expect" object against the replayed state.
 void check_expect(const json& view, const json& expect) {
   for (const auto& [key, want] : expect.items()) {
-    CAPTURE(key);
+    const std::string name = key;  // clang 14 cannot capture a structured binding
+    CAPTURE(name);
     if (key == "supply") {
       REQUIRE(view["players"].size() == want.size());
       for (std::size_t seat = 0; seat < want.size(); ++seat)
