@@ -5,7 +5,7 @@
 // and ends at OWNER; his connection drops, comes back through DOOR, and resumes at OWNER with
 // his seat token. Then a room whose lease names a dead instance (set in Redis by hand): the
 // connection waits on `room_unavailable`, asking again, until the lease is gone and the room
-// turns out unknown. Exits 0 when all of that happened, 1 otherwise.
+// turns out unknown; a join of such a room waits the same way. Exits 0 when all of that happened, 1 otherwise.
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 
@@ -75,6 +75,18 @@ if (refusals.length) fail(`refused while the room was unavailable: ${JSON.string
 redis('DEL', `carcassonne:lease:${ghost}`);
 const last = await entered;
 if (last?.code !== 'no_such_room' || refusals.length !== 1) fail(`after the lease: ${JSON.stringify(last)}`);
+
+// The same for a join (the lobby's "Join"): asked again while unavailable, then the final answer.
+const ghost2 = 'ghostroom02';
+if (redis('SET', `carcassonne:lease:${ghost2}`, 'ghost 1', 'PX', '60000') !== 'OK') fail('cannot set the second ghost lease');
+const dave = await opened(door);
+const daveWaits = [];
+dave.addEventListener('notice', (e) => { if (e.detail.text.includes('being replaced')) daveWaits.push(e.detail.text); });
+const joining = dave.join(ghost2, 'Dave');
+await until('Dave asking again', () => daveWaits.length >= 2);
+redis('DEL', `carcassonne:lease:${ghost2}`);
+const daveLast = await joining;
+if (daveLast?.code !== 'no_such_room' || dave.room !== null) fail(`Dave's join after the lease: ${JSON.stringify(daveLast)}`);
 console.log(`moved_client: room ${room} made and joined at ${owner} through ${door}; Bob resumed there; ` +
-  `Carol waited ${waits.length} times on a dead instance's room`);
+  `Carol waited ${waits.length} times and Dave's join ${daveWaits.length} times on a dead instance's room`);
 process.exit(0);

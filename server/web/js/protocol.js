@@ -220,22 +220,29 @@ export class Connection extends EventTarget {
     return null;
   }
 
+  // A request that enters `room` (join, resume, spectate). In a cluster, a room whose instance
+  // died answers `room_unavailable` until another instance has adopted it (docs/scaling.md
+  // "Failover"): ask again, a little later each time (about 16 s in all). Resolves with null
+  // when the page moved on to another room or the connection dropped meanwhile.
+  async enter(room, message) {
+    let answer = await this.request(message);
+    for (let wait = 250; answer.type === 'error' && answer.code === 'room_unavailable' && wait <= 8000; wait *= 2) {
+      this.notice('The game\'s server is being replaced: waiting…', 'info');
+      await new Promise((r) => setTimeout(r, wait));
+      if (this.room !== room || !this.welcomed) return null;
+      answer = await this.request(message);
+    }
+    return answer;
+  }
+
   async rejoin() {
     if (!this.room || this.stopped) return null;
     const room = this.room;
     this.inRoom = false;
-    const enter = () => (this.mode === 'seat'
-      ? this.request({ type: 'resume', room, token: this.token })
-      : this.request({ type: 'spectate', room }));
-    let answer = await enter();
-    // In a cluster, a room whose instance died answers `room_unavailable` until another instance
-    // has adopted it (docs/scaling.md "Failover"): ask again, a little later each time (30 s).
-    for (let wait = 250; answer.type === 'error' && answer.code === 'room_unavailable' && wait <= 8000; wait *= 2) {
-      this.notice('The game\'s server is being replaced: waiting…', 'info');
-      await new Promise((r) => setTimeout(r, wait));
-      if (this.room !== room || !this.welcomed) return null;  // moved on, or dropped: opened() retries
-      answer = await enter();
-    }
+    let answer = await this.enter(room, this.mode === 'seat'
+      ? { type: 'resume', room, token: this.token }
+      : { type: 'spectate', room });
+    if (!answer) return null;  // moved on, or dropped: opened() retries
     if (answer.type === 'error' && answer.code === 'bad_token') {
       // The seat is gone (left before the start): watch instead.
       this.membership('lost_seat', { room });
@@ -261,7 +268,9 @@ export class Connection extends EventTarget {
     this.room = room;
     this.view = null;
     this.seq = null;
-    const answer = await this.request({ type: 'join', room, name, nonce: nonceFor(room), ...(seat !== undefined ? { seat } : {}) });
+    // room_unavailable means no room saw the join, so asking again takes one seat at most.
+    const answer = await this.enter(room, { type: 'join', room, name, nonce: nonceFor(room), ...(seat !== undefined ? { seat } : {}) })
+      ?? { type: 'error', code: 'connection_lost', message: 'The connection dropped: try again.' };
     if (answer.type === 'joined') {
       this.mode = 'seat';
       this.token = answer.token;
