@@ -5,7 +5,8 @@
 // the sequence numbers of their patches; one client per room, chosen at random, keeps a full view
 // by applying every patch and checks it against a snapshot when the game ends and when the run
 // stops. When a game ends the group starts another. Latency is move sent -> the room's last client
-// has the resulting patch. The tool reports its own CPU, so that its cost can be told apart.
+// has the resulting patch. The tool reports its own CPU, so that its cost can be told apart. At
+// the end a group closes its clients only once its move in flight is answered.
 #include <sys/resource.h>
 
 #include <boost/asio.hpp>
@@ -159,13 +160,27 @@ struct group {
   std::vector<double> latencies_ms;
   std::uint64_t moves = 0, games = 0, errors = 0, seq_gaps = 0, views_checked = 0,
                 view_mismatches = 0;
-  bool stopping = false;
+  int unanswered = 0;  // moves sent, neither accepted nor refused yet
+  bool stopping = false, closing = false;
   clock_type::time_point measure_from{}, measure_until{};
   std::string first_error;
 
   void error(const std::string& what) {
     ++errors;
     if (first_error.empty()) first_error = what;
+  }
+
+  // The run is over: no new move, and the clients close once every move sent is answered. A
+  // seat's going is a change of the room (its seat no longer "connected", a new seq): reaching
+  // the server before another seat's move in flight, it made that move stale_sequence.
+  void stop() {
+    stopping = true;
+    close_when_answered();
+  }
+  void close_when_answered() {
+    if (!stopping || unanswered > 0 || closing) return;
+    closing = true;
+    for (auto& c : clients) c->stop();
   }
 
   json room_setup() const {
@@ -240,6 +255,7 @@ struct group {
     legal_actions(*game, legal);
     if (legal.empty()) return;
     in_flight = legal[chooser.below(legal.size())];
+    ++unanswered;
     pending[c->seq() + 1] = {clock_type::now(), 0};
     c->send_text(R"({"type":"move","move":)" + protocol::move_text(*in_flight, *game) +
                  R"(,"seq":)" + std::to_string(c->seq()) + "}");
@@ -267,11 +283,14 @@ struct group {
   }
 
   void accepted(std::uint64_t seq) {
-    if (!in_flight || !game) return;
-    if (!apply_in_place(*game, *in_flight)) error("own copy refused a move");
-    in_flight.reset();
-    awaited = seq;
-    try_act();
+    if (unanswered > 0) --unanswered;
+    if (in_flight && game) {
+      if (!apply_in_place(*game, *in_flight)) error("own copy refused a move");
+      in_flight.reset();
+      awaited = seq;
+      try_act();
+    }
+    close_when_answered();
   }
 
   // Every client has the patch `seq`: count the move, and after the last one start anew.
@@ -304,7 +323,10 @@ void load_client::start(const tcp::resolver::results_type& endpoints) {
           if (ec2) return self->group_.error("handshake: " + ec2.message());
           self->open_ = true;
           self->send({{"type", "hello"}, {"protocol", 1}, {"client", "loadtest"}});
-          if (self->index_ == 0) self->group_.new_room();
+          if (self->index_ == 0)
+            self->group_.new_room();
+          else
+            self->join_current();  // the room may have been created before this client was open
           self->read();
         });
       });
@@ -312,7 +334,7 @@ void load_client::start(const tcp::resolver::results_type& endpoints) {
 
 void load_client::join_current() {
   auto& g = group_;
-  if (playing_generation_ == g.generation || !room_.empty() || g.room.empty()) return;
+  if (!open_ || playing_generation_ == g.generation || !room_.empty() || g.room.empty()) return;
   playing_generation_ = g.generation;
   send({{"type", "join"}, {"room", g.room}, {"name", "bot" + std::to_string(index_)}});
 }
@@ -403,6 +425,7 @@ void load_client::act_from_view() {
   const auto& legal = game["legal_moves"];
   if (legal.empty()) return;
   acted_at_ = seq_;
+  ++group_.unanswered;
   group_.pending[seq_ + 1] = {clock_type::now(), 0};
   send({{"type", "move"}, {"move", legal[group_.chooser.below(legal.size())]}, {"seq", seq_}});
 }
@@ -472,6 +495,8 @@ void load_client::on_message(const json& m) {
     }
     g.error(m.dump());
     if (g.in_flight && m.value("code", "") != "rate_limited") g.in_flight.reset();
+    if (g.unanswered > 0) --g.unanswered;  // in play, only moves are refused
+    g.close_when_answered();
   }
 }
 
@@ -617,15 +642,13 @@ int run_loadtest(std::span<const std::string> args, std::ostream& out, std::ostr
   warm_timer.async_wait([&](beast::error_code) { cpu_from = cpu_seconds(); });
   net::steady_timer stop_timer(io, std::chrono::duration_cast<clock_type::duration>(
                                        std::chrono::duration<double>(o.duration)));
-  // Checking clients wait for their final snapshot; a server that does not answer is left.
+  // Groups wait for the answers to their moves in flight, checking clients for their final
+  // snapshot; a server that does not answer is left.
   net::steady_timer give_up(io);
   stop_timer.async_wait([&](beast::error_code) {
     cpu_until = cpu_seconds();
     for (std::size_t r = 0; r < groups.size(); ++r)
-      net::post(strands[r], [g = groups[r].get()] {
-        g->stopping = true;
-        for (auto& c : g->clients) c->stop();
-      });
+      net::post(strands[r], [g = groups[r].get()] { g->stop(); });
     give_up.expires_after(std::chrono::seconds(5));
     give_up.async_wait([&](beast::error_code e) {
       if (!e) io.stop();

@@ -33,21 +33,19 @@ json public_room(const std::string& name) {
 }
 
 struct cluster {
-  carcassonne::testing::private_redis redis;
+  std::unique_ptr<carcassonne::testing::private_redis> redis;  // outlives the servers
   std::vector<std::unique_ptr<test_server>> servers;
   std::unique_ptr<room_directory> watcher;
 
   bool start(int n) {
-    std::string why;
-    if (!redis.start(why)) {
-      MESSAGE("skipped: " << why);
-      return false;
-    }
+    redis = carcassonne::testing::started_redis();
+    if (!redis) return false;
     for (int i = 0; i < n; ++i)
       servers.push_back(std::make_unique<test_server>(
-          member_config(redis.url(), std::string(1, static_cast<char>('a' + i)))));
-    watcher = room_directory::open({redis.url(), "watcher", "ws://watcher/ws"}, why);
-    REQUIRE_MESSAGE(watcher, why);
+          member_config(redis->url(), std::string(1, static_cast<char>('a' + i)))));
+    std::string error;
+    watcher = room_directory::open({redis->url(), "watcher", "ws://watcher/ws"}, error);
+    REQUIRE_MESSAGE(watcher, error);
     return true;
   }
   std::uint16_t port(int i) const { return servers[static_cast<std::size_t>(i)]->port(); }
@@ -131,7 +129,7 @@ TEST_CASE("e2e cluster lobby: every instance lists every live instance's public 
   }));
 
   // Back under the same id: the entries of its earlier run leave the directory.
-  k.servers[2] = std::make_unique<test_server>(member_config(k.redis.url(), "c"));
+  k.servers[2] = std::make_unique<test_server>(member_config(k.redis->url(), "c"));
   REQUIRE(eventually([&] {
     std::string error;
     const auto entries = k.watcher->lobby_entries(error);
@@ -206,7 +204,7 @@ TEST_CASE("e2e cluster moved: a request is bounced once at most; a dead owner's 
   CHECK(j["seat"] == 0);
 
   // A lease whose owner has no heartbeat any more: retry later, not a bounce to a dead URL.
-  REQUIRE(k.redis.cli("set carcassonne:lease:ghostroom1 'ghost 1' px 60000"));
+  REQUIRE(k.redis->cli("set carcassonne:lease:ghostroom1 'ghost 1' px 60000"));
   auto dead = b.request({{"type", "spectate"}, {"room", "ghostroom1"}});
   CHECK(dead["type"] == "error");
   CHECK(dead["code"] == "room_unavailable");

@@ -46,16 +46,12 @@ TEST_CASE(
 }
 
 TEST_CASE("e2e cluster: registered with its URL, rooms leased; Redis lost and back") {
-  carcassonne::testing::private_redis redis;
-  std::string why;
-  if (!redis.start(why)) {
-    MESSAGE("skipped: " << why);
-    return;
-  }
-  test_server server(cluster_config(redis.url(), "door1"));
+  auto redis = carcassonne::testing::started_redis();
+  if (!redis) return;
+  test_server server(cluster_config(redis->url(), "door1"));
   CHECK(http_get(server.port(), "/healthz").body == "ok\n");
   std::string error;
-  auto watcher = room_directory::open({redis.url(), "watcher", "ws://watcher/ws"}, error);
+  auto watcher = room_directory::open({redis->url(), "watcher", "ws://watcher/ws"}, error);
   REQUIRE_MESSAGE(watcher, error);
   auto all = watcher->instances(error);
   REQUIRE(all.size() == 1);
@@ -74,13 +70,13 @@ TEST_CASE("e2e cluster: registered with its URL, rooms leased; Redis lost and ba
   t.start(a);
   t.play(4);
 
-  REQUIRE(redis.kill());
+  REQUIRE(redis->kill());
   REQUIRE(health_becomes(server.port(), "degraded: redis unreachable, new rooms refused\n"));
   t.play(4);  // the game here goes on
   auto refused = a.request({{"type", "create_room"}, {"setup", json::object()}, {"seats", 2}});
   CHECK(refused["code"] == "directory_unavailable");
 
-  REQUIRE(redis.restart());
+  REQUIRE(redis->restart());
   REQUIRE(health_becomes(server.port(), "ok\n"));
   ws_client c(server.port());
   create_room(c);

@@ -168,4 +168,59 @@ bool wait_listening(std::uint16_t port, std::chrono::milliseconds timeout) {
   return false;
 }
 
+ws_client& seated_game::acting() {
+  return *clients.at(clients[0]->view["game"]["awaiting"]["seat"].get<std::size_t>());
+}
+
+bool seated_game::finished() const {
+  return clients[0]->view["game"]["status"] == "finished";
+}
+
+void seated_game::sync(std::uint64_t seq) {
+  for (auto& c : clients) c->wait_seq(seq);
+}
+
+void seated_game::start() {
+  auto r = clients[0]->request({{"type", "start"}});
+  REQUIRE_MESSAGE(r["type"] == "started", r.dump());
+  clients[0]->wait_view([](const json& v) { return !v["game"].is_null(); }, "the game");
+  sync(clients[0]->seq);
+}
+
+void seated_game::step(std::mt19937_64& rng) {
+  ws_client& c = acting();
+  const json& legal = c.view["game"]["legal_moves"];
+  REQUIRE(!legal.empty());
+  const json mv = legal[rng() % legal.size()];
+  auto r = c.request({{"type", "move"}, {"move", mv}});
+  REQUIRE_MESSAGE(r["type"] == "move_accepted", r.dump());
+  accepted.push_back(mv);
+  sync(r["seq"].get<std::uint64_t>());
+}
+
+void seated_game::send_in_flight(std::mt19937_64& rng, int id) {
+  ws_client& c = acting();
+  const json& legal = c.view["game"]["legal_moves"];
+  REQUIRE(!legal.empty());
+  in_flight = {{"type", "move"}, {"move", legal[rng() % legal.size()]}, {"id", id}};
+  c.send(in_flight);
+}
+
+json seated_game::resend_in_flight() {
+  sync(clients.back()->seq);
+  ws_client& c = *clients.at(in_flight["move"]["seat"].get<std::size_t>());
+  c.send(in_flight);
+  auto r = c.wait_reply(in_flight["id"]);
+  REQUIRE_MESSAGE(r["type"] == "move_accepted", r.dump());
+  accepted.push_back(in_flight["move"]);
+  sync(r["seq"].get<std::uint64_t>());
+  return r;
+}
+
+void seated_game::check_record(const json& record) const {
+  REQUIRE(record["moves"].size() == accepted.size());
+  for (std::size_t i = 0; i < accepted.size(); ++i)
+    for (const auto& [key, value] : accepted[i].items()) CHECK(record["moves"][i][key] == value);
+}
+
 }  // namespace e2e

@@ -337,4 +337,32 @@ struct table {
   }
 };
 
+// One room's game played by clients of its own, one per seat in seat order, keeping every move
+// answered move_accepted: the tests that kill a server (persistence, failover) compare them with
+// the stored record once the game has resumed and finished. Defined in e2e_client.cpp.
+struct seated_game {
+  std::string room;
+  std::vector<std::unique_ptr<ws_client>> clients;  // by seat
+  std::vector<std::string> tokens;                  // by seat
+  std::vector<json> accepted;                       // every move answered move_accepted, in order
+  json in_flight;  // the move sent as the server died, with its id (send_in_flight)
+
+  // The client of the seat that must act now (the active seat, except in an Easter bunny go).
+  ws_client& acting();
+  bool finished() const;
+  // Every client reads until it has seen seq.
+  void sync(std::uint64_t seq);
+  // The seat-0 client (the creator) starts; everyone reads up to the patch that brings the game.
+  void start();
+  // The seat to act plays a random legal move of its view; everyone reads its patch.
+  void step(std::mt19937_64& rng);
+  // The seat to act sends a random legal move with this id and does not wait for the answer.
+  void send_in_flight(std::mt19937_64& rng, int id);
+  // After every seat resumed: the move in flight sent again with its id is accepted (once, stored
+  // before the kill or not); everyone reads its patch. The answer.
+  json resend_in_flight();
+  // The record's moves are the accepted ones, in order: nothing lost, nothing twice.
+  void check_record(const json& record) const;
+};
+
 }  // namespace e2e

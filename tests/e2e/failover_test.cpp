@@ -57,13 +57,8 @@ void start(instance& i, const std::string& store, const std::string& redis, cons
   REQUIRE_MESSAGE(wait_listening(i.port, std::chrono::seconds(20)), i.process->output());
 }
 
-struct game {
-  std::string room;
+struct game : seated_game {
   int home = 0;  // the instance its clients connected to first
-  std::vector<std::unique_ptr<ws_client>> clients;
-  std::vector<std::string> tokens;
-  std::vector<json> accepted;  // every move answered move_accepted, in order
-  json in_flight;              // sent as its instance died
 };
 
 // The answer of an instance that cannot serve the room yet: its lease still names the dead
@@ -76,46 +71,26 @@ bool not_here(const json& r) {
 }  // namespace
 
 TEST_CASE("e2e failover: SIGKILL of one of three instances; its games resume on the others") {
-  carcassonne::testing::private_redis redis;
-  carcassonne::testing::private_postgres pg;
-  std::string why;
-  if (!redis.start(why) || !pg.start(why)) {
-    MESSAGE("skipped: " << why);
-    return;
-  }
+  auto redis = carcassonne::testing::started_redis();
+  if (!redis) return;
+  auto pg = carcassonne::testing::started_postgres();
+  if (!pg) return;
   temp_dir dir("carcassonne-e2e-failover");
-  const std::string store = pg.url("postgres");
+  const std::string store = pg->url("postgres");
   std::vector<instance> nodes(instances);
   for (int n = 0; n < instances; ++n) {
     nodes[n].id = "node" + std::to_string(n);
     nodes[n].port = free_port();
-    start(nodes[n], store, redis.url(), dir, 1);
+    start(nodes[n], store, redis->url(), dir, 1);
   }
   std::string error;
-  auto watcher = room_directory::open({redis.url(), "watcher", "ws://watcher/ws"}, error);
+  auto watcher = room_directory::open({redis->url(), "watcher", "ws://watcher/ws"}, error);
   REQUIRE_MESSAGE(watcher, error);
   REQUIRE(eventually([&] { return watcher->instances(error).size() == instances; }));
 
   // Two games per instance, each played by clients connected to its instance.
   std::vector<game> games(2 * instances);
   std::mt19937_64 rng(23);
-  const auto acting = [](game& g) -> ws_client& {
-    return *g.clients.at(g.clients[0]->view["game"]["awaiting"]["seat"].get<std::size_t>());
-  };
-  const auto sync = [](game& g, std::uint64_t seq) {
-    for (auto& c : g.clients) c->wait_seq(seq);
-  };
-  const auto finished = [](game& g) { return g.clients[0]->view["game"]["status"] == "finished"; };
-  const auto step = [&](game& g) {
-    ws_client& c = acting(g);
-    const json& legal = c.view["game"]["legal_moves"];
-    REQUIRE(!legal.empty());
-    const json mv = legal[rng() % legal.size()];
-    auto r = c.request({{"type", "move"}, {"move", mv}});
-    REQUIRE_MESSAGE(r["type"] == "move_accepted", r.dump());
-    g.accepted.push_back(mv);
-    sync(g, r["seq"].get<std::uint64_t>());
-  };
   for (std::size_t k = 0; k < games.size(); ++k) {
     auto& g = games[k];
     g.home = static_cast<int>(k % instances);
@@ -131,25 +106,19 @@ TEST_CASE("e2e failover: SIGKILL of one of three instances; its games resume on 
     g.room = created["room"].get<std::string>();
     g.tokens.push_back(join(*g.clients[0], g.room, "Ann"));
     g.tokens.push_back(join(*g.clients[1], g.room, "Bob"));
-    auto r = g.clients[0]->request({{"type", "start"}});
-    REQUIRE_MESSAGE(r["type"] == "started", r.dump());
-    g.clients[0]->wait_view([](const json& v) { return !v["game"].is_null(); }, "the game");
-    sync(g, g.clients[0]->seq);
+    g.start();
     auto lease = watcher->lease_of(g.room, error);
     REQUIRE(lease);
     CHECK(lease->owner == nodes[g.home].id);
   }
   for (int round = 0; round < 12; ++round)
-    for (auto& g : games) step(g);
+    for (auto& g : games) g.step(rng);
 
   // node0 dies with a move in flight in each of its games.
   static int next_id = 700000;
   for (auto& g : games) {
     if (g.home != 0) continue;
-    ws_client& c = acting(g);
-    const json& legal = c.view["game"]["legal_moves"];
-    g.in_flight = {{"type", "move"}, {"move", legal[rng() % legal.size()]}, {"id", ++next_id}};
-    c.send(g.in_flight);
+    g.send_in_flight(rng, ++next_id);
   }
   nodes[0].process->signal(SIGKILL);
   const auto killed_at = steady::now();
@@ -157,7 +126,7 @@ TEST_CASE("e2e failover: SIGKILL of one of three instances; its games resume on 
 
   // The games elsewhere go on meanwhile.
   for (auto& g : games)
-    if (g.home != 0) step(g);
+    if (g.home != 0) g.step(rng);
 
   // Each seat of node0's games comes back through one live instance (seats spread over both),
   // as a client behind the cluster's one address would: `resume` there, follow `moved` once to
@@ -210,13 +179,7 @@ TEST_CASE("e2e failover: SIGKILL of one of three instances; its games resume on 
   // The move in flight, sent again with its id, is accepted once (stored or not before the kill).
   for (auto& g : games) {
     if (g.home != 0) continue;
-    sync(g, g.clients.back()->seq);
-    ws_client& c = *g.clients.at(g.in_flight["move"]["seat"].get<std::size_t>());
-    c.send(g.in_flight);
-    auto r = c.wait_reply(g.in_flight["id"]);
-    REQUIRE_MESSAGE(r["type"] == "move_accepted", r.dump());
-    g.accepted.push_back(g.in_flight["move"]);
-    sync(g, r["seq"].get<std::uint64_t>());
+    g.resend_in_flight();
     auto lease = watcher->lease_of(g.room, error);
     REQUIRE(lease);
     CHECK(lease->owner != nodes[0].id);
@@ -225,11 +188,11 @@ TEST_CASE("e2e failover: SIGKILL of one of three instances; its games resume on 
 
   // node0 comes back: it takes nothing (a resume there is sent on to the owner) and the games go
   // on.
-  start(nodes[0], store, redis.url(), dir, 2);
+  start(nodes[0], store, redis->url(), dir, 2);
   REQUIRE(eventually([&] { return watcher->instances(error).size() == instances; }));
   for (int round = 0; round < 3; ++round)
     for (auto& g : games)
-      if (!finished(g)) step(g);
+      if (!g.finished()) g.step(rng);
   for (auto& g : games) {
     if (g.home != 0) continue;
     ws_client probe(nodes[0].port);
@@ -246,21 +209,17 @@ TEST_CASE("e2e failover: SIGKILL of one of three instances; its games resume on 
   for (int i = 0; i < 2000; ++i) {
     bool any = false;
     for (auto& g : games)
-      if (!finished(g)) step(g), any = true;
+      if (!g.finished()) g.step(rng), any = true;
     if (!any) break;
   }
   for (auto& g : games) {
     CAPTURE(g.room);
-    REQUIRE(finished(g));
+    REQUIRE(g.finished());
     // Any instance serves a finished game's record from the shared store.
     const auto got = http_get(nodes[static_cast<std::size_t>(g.home + 1) % instances].port,
                               "/api/rooms/" + g.room + "/record");
     REQUIRE(got.status == 200);
-    const json record = json::parse(got.body);
-    REQUIRE(record["moves"].size() == g.accepted.size());  // nothing lost, nothing twice
-    for (std::size_t i = 0; i < g.accepted.size(); ++i)
-      for (const auto& [key, value] : g.accepted[i].items())
-        CHECK(record["moves"][i][key] == value);
+    g.check_record(json::parse(got.body));
   }
   for (auto& n : nodes) {
     const auto m = http_get(n.port, "/metrics").body;

@@ -150,57 +150,18 @@ TEST_CASE(
                      dir.str() + "/load.log");
 
   // Four games of different sizes and expansions, each with its own clients.
-  struct game {
+  struct game : seated_game {
     json setup;
-    int seats;
-    std::string room;
-    std::vector<std::unique_ptr<ws_client>> clients;
-    std::vector<std::string> tokens;
-    std::vector<json> accepted;  // every move answered move_accepted, in order
-    json in_flight;              // the move sent as the server died, with its id
+    int seats = 2;
   };
   std::vector<game> games;
-  games.push_back({{{"seed", "kill-1"}}, 2, {}, {}, {}, {}, {}});
-  games.push_back({{{"seed", "kill-2"}, {"expansions", json::array({"hills_and_sheep"})}},
-                   3,
-                   {},
-                   {},
-                   {},
-                   {},
-                   {}});
-  games.push_back({{{"seed", "kill-3"}, {"expansions", json::array({"peasant_revolts", "gifts"})}},
-                   4,
-                   {},
-                   {},
-                   {},
-                   {},
-                   {}});
-  games.push_back({{{"seed", "kill-4"}, {"expansions", json::array({"easter", "festival"})}},
-                   2,
-                   {},
-                   {},
-                   {},
-                   {},
-                   {}});
+  games.push_back({{}, {{"seed", "kill-1"}}, 2});
+  games.push_back({{}, {{"seed", "kill-2"}, {"expansions", json::array({"hills_and_sheep"})}}, 3});
+  games.push_back(
+      {{}, {{"seed", "kill-3"}, {"expansions", json::array({"peasant_revolts", "gifts"})}}, 4});
+  games.push_back(
+      {{}, {{"seed", "kill-4"}, {"expansions", json::array({"easter", "festival"})}}, 2});
   std::mt19937_64 rng(42);
-  const auto acting = [](game& g) -> ws_client& {
-    const auto& view = g.clients[0]->view["game"];
-    return *g.clients.at(view["awaiting"]["seat"].get<std::size_t>());
-  };
-  const auto sync = [](game& g, std::uint64_t seq) {
-    for (auto& c : g.clients) c->wait_seq(seq);
-  };
-  const auto step = [&](game& g) {
-    ws_client& c = acting(g);
-    const json& legal = c.view["game"]["legal_moves"];
-    REQUIRE(!legal.empty());
-    const json mv = legal[rng() % legal.size()];
-    auto r = c.request({{"type", "move"}, {"move", mv}});
-    REQUIRE_MESSAGE(r["type"] == "move_accepted", r.dump());
-    g.accepted.push_back(mv);
-    sync(g, r["seq"].get<std::uint64_t>());
-  };
-  const auto finished = [](game& g) { return g.clients[0]->view["game"]["status"] == "finished"; };
 
   for (auto& g : games) {
     for (int s = 0; s < g.seats; ++s) g.clients.push_back(std::make_unique<ws_client>(port));
@@ -210,22 +171,14 @@ TEST_CASE(
       name += std::to_string(s);
       g.tokens.push_back(join(*g.clients[s], g.room, name));
     }
-    auto r = g.clients[0]->request({{"type", "start"}});
-    REQUIRE_MESSAGE(r["type"] == "started", r.dump());
-    g.clients[0]->wait_view([](const json& v) { return !v["game"].is_null(); }, "the game");
-    sync(g, g.clients[0]->seq);
+    g.start();
   }
   for (int round = 0; round < 25; ++round)
     for (auto& g : games)
-      if (!finished(g)) step(g);
+      if (!g.finished()) g.step(rng);
   // The last moves are sent and not waited for: the server dies with them in flight.
   static int next_id = 900000;
-  for (auto& g : games) {
-    ws_client& c = acting(g);
-    const json& legal = c.view["game"]["legal_moves"];
-    g.in_flight = {{"type", "move"}, {"move", legal[rng() % legal.size()]}, {"id", ++next_id}};
-    c.send(g.in_flight);
-  }
+  for (auto& g : games) g.send_in_flight(rng, ++next_id);
   // The load tool's games were running too.
   std::size_t ours = 0;
   for (auto& g : games) ours += g.accepted.size();
@@ -251,39 +204,30 @@ TEST_CASE(
       REQUIRE_MESSAGE(r["type"] == "resumed", r.dump());
       CHECK(r["seat"] == s);
     }
-    sync(g, g.clients.back()->seq);
+    g.sync(g.clients.back()->seq);
     // The view resumes at the last accepted move, or one further if the move in flight was
     // stored before the kill. Sent again with its id, it is accepted once either way.
-    ws_client& c = *g.clients.at(g.in_flight["move"]["seat"].get<std::size_t>());
-    const auto seq_before = c.seq;
-    c.send(g.in_flight);
-    auto r = c.wait_reply(g.in_flight["id"]);
-    REQUIRE_MESSAGE(r["type"] == "move_accepted", r.dump());
+    const auto seq_before = g.clients.at(g.in_flight["move"]["seat"].get<std::size_t>())->seq;
+    const auto r = g.resend_in_flight();
     // A stored move is answered from before the kill: its seq is not after the snapshot's.
     stored_in_flight += r["seq"].get<std::uint64_t>() <= seq_before;
-    g.accepted.push_back(g.in_flight["move"]);
-    sync(g, r["seq"].get<std::uint64_t>());
   }
   MESSAGE(stored_in_flight << " of " << games.size()
                            << " moves in flight had been stored before the kill");
   for (int i = 0; i < 2000; ++i) {
     bool any = false;
     for (auto& g : games)
-      if (!finished(g)) step(g), any = true;
+      if (!g.finished()) g.step(rng), any = true;
     if (!any) break;
   }
 
   for (auto& g : games) {
     CAPTURE(g.room);
-    REQUIRE(finished(g));
+    REQUIRE(g.finished());
     const auto got = http_get(port, "/api/rooms/" + g.room + "/record");
     REQUIRE(got.status == 200);
     const json record = json::parse(got.body);
-    // Every accepted move is in the journal, once, in order, and nothing else is.
-    REQUIRE(record["moves"].size() == g.accepted.size());
-    for (std::size_t i = 0; i < g.accepted.size(); ++i)
-      for (const auto& [key, value] : g.accepted[i].items())
-        CHECK(record["moves"][i][key] == value);
+    g.check_record(record);  // every accepted move in the journal, once, in order, nothing else
     CHECK(replay_command(record, dir.str())["scores"] == g.clients[0]->view["game"]["scores"]);
   }
   const auto m = http_get(port, "/metrics");

@@ -7,18 +7,14 @@
 #include "private_redis.hpp"
 
 using namespace carcassonne::server;
-using carcassonne::testing::private_redis;
+using carcassonne::testing::started_redis;
 
 TEST_CASE("directory failover: unleased rooms, and a restart's leases given up") {
-  private_redis redis;
-  std::string why;
-  if (!redis.start(why)) {
-    MESSAGE("skipped: " << why);
-    return;
-  }
+  auto redis = started_redis();
+  if (!redis) return;
   std::string error;
-  auto a = room_directory::open({redis.url(), "a", "ws://a/ws"}, error);
-  auto b = room_directory::open({redis.url(), "b", "ws://b/ws"}, error);
+  auto a = room_directory::open({redis->url(), "a", "ws://a/ws"}, error);
+  auto b = room_directory::open({redis->url(), "b", "ws://b/ws"}, error);
   REQUIRE_MESSAGE((a && b), error);
   room_lease holder;
   CHECK(a->acquire("r1", holder, error) == 1u);
@@ -30,7 +26,7 @@ TEST_CASE("directory failover: unleased rooms, and a restart's leases given up")
 
   // "a" comes back: its leases go at once, b's stays; the rooms are anybody's, each with a new
   // generation for whoever takes it.
-  CHECK(redis.cli("SET carcassonne:lease:r2 'b 7'"));  // r2 was meanwhile taken by b
+  CHECK(redis->cli("SET carcassonne:lease:r2 'b 7'"));  // r2 was meanwhile taken by b
   CHECK(a->release_owned(error));
   CHECK(a->unleased({"r1", "r2", "r3"}, error) == std::vector<std::string>{"r1"});
   CHECK(b->acquire("r1", holder, error) == 2u);
@@ -47,7 +43,7 @@ TEST_CASE("directory failover: unleased rooms, and a restart's leases given up")
   CHECK(a->acquire("r1", holder, error) == 10u);
 
   // Redis gone: an error, never a list that says "nobody leases these".
-  REQUIRE(redis.kill());
+  REQUIRE(redis->kill());
   error.clear();
   CHECK(a->unleased({"r1"}, error).empty());
   CHECK_FALSE(error.empty());

@@ -11,18 +11,14 @@
 #include "private_redis.hpp"
 
 using namespace carcassonne::server;
-using carcassonne::testing::private_redis;
+using carcassonne::testing::started_redis;
 
 TEST_CASE("directory lobby: entries with their owner's URL, one entry, the channel") {
-  private_redis redis;
-  std::string why;
-  if (!redis.start(why)) {
-    MESSAGE("skipped: " << why);
-    return;
-  }
+  auto redis = started_redis();
+  if (!redis) return;
   std::string error;
-  auto a = room_directory::open({redis.url(), "a", "ws://a.example/ws"}, error);
-  auto b = room_directory::open({redis.url(), "b", "ws://b.example/ws"}, error);
+  auto a = room_directory::open({redis->url(), "a", "ws://a.example/ws"}, error);
+  auto b = room_directory::open({redis->url(), "b", "ws://b.example/ws"}, error);
   REQUIRE_MESSAGE((a && b), error);
   a->heartbeat(1, error);
   REQUIRE(error.empty());

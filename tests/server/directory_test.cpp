@@ -8,6 +8,7 @@
 using namespace carcassonne::server;
 using carcassonne::testing::free_loopback_port;
 using carcassonne::testing::private_redis;
+using carcassonne::testing::started_redis;
 
 namespace {
 
@@ -32,13 +33,9 @@ TEST_CASE("directory: an unreachable Redis or a bad URL is a clear error at open
 }
 
 TEST_CASE("directory: instances, leases and lobbies shared through Redis") {
-  private_redis redis;
-  std::string why;
-  if (!redis.start(why)) {
-    MESSAGE("skipped: " << why);
-    return;
-  }
-  auto a = open_as(redis, "a"), b = open_as(redis, "b");
+  auto redis = started_redis();
+  if (!redis) return;
+  auto a = open_as(*redis, "a"), b = open_as(*redis, "b");
   std::string error;
   CHECK(a->heartbeat(5, error).empty());
   CHECK(b->heartbeat(2, error).empty());
@@ -61,7 +58,7 @@ TEST_CASE("directory: instances, leases and lobbies shared through Redis") {
   CHECK(a->heartbeat(5, error).empty());  // renewed
   // The lease lapses (as when `a` stops renewing): `b` takes it with the next generation, and
   // `a` learns at its next heartbeat that the room is no longer its own.
-  REQUIRE(redis.cli("del carcassonne:lease:r1"));
+  REQUIRE(redis->cli("del carcassonne:lease:r1"));
   CHECK(b->acquire("r1", holder, error) == 2u);
   CHECK(a->heartbeat(5, error) == std::vector<std::string>{"r1"});
   CHECK_FALSE(a->acquire("r1", holder, error));
@@ -80,12 +77,12 @@ TEST_CASE("directory: instances, leases and lobbies shared through Redis") {
   CHECK(b->lobby(error) == both);
   CHECK(b->unpublish_room("r3", error));
   CHECK(a->lobby(error) == std::vector<std::string>{R"({"id":"r2"})"});
-  REQUIRE(redis.cli("del carcassonne:instance:a"));  // a's heartbeat expired
+  REQUIRE(redis->cli("del carcassonne:instance:a"));  // a's heartbeat expired
   CHECK(b->lobby(error).empty());
   CHECK(b->instances(error).size() == 1);
 
   // Redis gone: every call says so at once; back: the same directory goes on.
-  REQUIRE(redis.kill());
+  REQUIRE(redis->kill());
   error.clear();
   b->heartbeat(2, error);
   CHECK_FALSE(error.empty());
@@ -93,7 +90,7 @@ TEST_CASE("directory: instances, leases and lobbies shared through Redis") {
   error.clear();
   CHECK_FALSE(b->acquire("r4", holder, error));
   CHECK_FALSE(error.empty());
-  REQUIRE(redis.restart());
+  REQUIRE(redis->restart());
   error.clear();
   b->heartbeat(2, error);
   CHECK(error.empty());

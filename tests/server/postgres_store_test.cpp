@@ -10,7 +10,7 @@
 
 using namespace carcassonne::server;
 using carcassonne::testing::free_loopback_port;
-using carcassonne::testing::private_postgres;
+using carcassonne::testing::started_postgres;
 using nlohmann::json;
 
 TEST_CASE("PostgreSQL store: an unreachable or newer database is a clear error at open") {
@@ -36,21 +36,17 @@ TEST_CASE("PostgreSQL store: an unreachable or newer database is a clear error a
 }
 
 TEST_CASE("PostgreSQL store: down, writes fail and nothing is kept; back, writes go on") {
-  private_postgres pg;  // its own server: this case stops it
-  std::string why;
-  if (!pg.start(why)) {
-    MESSAGE("skipped: " << why);
-    return;
-  }
+  auto pg = started_postgres();  // its own server: this case stops it
+  if (!pg) return;
   std::string error;
-  auto s = store::open({pg.url("postgres"), true}, error);
+  auto s = store::open({pg->url("postgres"), true}, error);
   REQUIRE_MESSAGE(s, error);
   bool first = false;
   s->submit(save_room_write{"a", room_state::playing, "{}"}, [&](bool ok) { first = ok; });
   s->flush();
   CHECK(first);
 
-  REQUIRE(pg.kill());
+  REQUIRE(pg->kill());
   bool during = true;
   s->submit(move_write{"a", 0, "{}", "null", 1}, [&](bool ok) { during = ok; });
   s->flush();
@@ -59,7 +55,7 @@ TEST_CASE("PostgreSQL store: down, writes fail and nothing is kept; back, writes
   CHECK(s->unfinished_rooms(error).empty());
   CHECK_FALSE(error.empty());
 
-  REQUIRE(pg.restart());
+  REQUIRE(pg->restart());
   bool after = false;
   s->submit(move_write{"a", 0, R"({"n":0})", "null", 1}, [&](bool ok) { after = ok; });
   s->flush();

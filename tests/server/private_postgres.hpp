@@ -1,14 +1,17 @@
 // A private PostgreSQL server for tests: initdb and pg_ctl from Debian's postgresql package, in a
 // temporary directory, on a free loopback port, stopped and removed at the end. As root it runs
 // as the `postgres` user (PostgreSQL refuses root). Where that is impossible, `start` says why
-// and the caller skips the PostgreSQL case with that message.
+// and the caller skips the PostgreSQL case with that message; `started_postgres()` does both for
+// a test case.
 #pragma once
+#include <doctest/doctest.h>
 #include <libpq-fe.h>
 #include <pwd.h>
 #include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
+#include <memory>
 #include <string>
 
 #include "free_port.hpp"
@@ -107,5 +110,15 @@ class private_postgres {
   int port_ = 0, databases_ = 0;
   bool started_ = false;
 };
+
+// A private PostgreSQL started for the running test case, or nullptr after a "skipped: why"
+// message where it cannot run here: `auto pg = started_postgres(); if (!pg) return;`.
+inline std::unique_ptr<private_postgres> started_postgres() {
+  auto pg = std::make_unique<private_postgres>();
+  std::string why;
+  if (pg->start(why)) return pg;
+  MESSAGE("skipped: " << why);
+  return nullptr;
+}
 
 }  // namespace carcassonne::testing

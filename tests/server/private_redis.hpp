@@ -1,11 +1,14 @@
 // A private Redis for tests: Debian's redis-server on a free loopback port, nothing saved to
 // disk, its files in a temporary directory; shut down and removed at the end. Where redis-server
-// is missing, `start` says so and the caller skips with that message.
+// is missing, `start` says so and the caller skips with that message; `started_redis()` does
+// both for a test case.
 #pragma once
+#include <doctest/doctest.h>
 #include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
+#include <memory>
 #include <string>
 
 #include "free_port.hpp"
@@ -77,5 +80,15 @@ class private_redis {
   int port_ = 0;
   bool started_ = false;
 };
+
+// A private Redis started for the running test case, or nullptr after a "skipped: why" message
+// where redis-server cannot run here: `auto redis = started_redis(); if (!redis) return;`.
+inline std::unique_ptr<private_redis> started_redis() {
+  auto redis = std::make_unique<private_redis>();
+  std::string why;
+  if (redis->start(why)) return redis;
+  MESSAGE("skipped: " << why);
+  return nullptr;
+}
 
 }  // namespace carcassonne::testing
