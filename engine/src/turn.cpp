@@ -257,8 +257,6 @@ void end_game(game_state& s, event_log* events) {
   emit(events, event{.type = event_type::game_finished});
 }
 
-namespace {
-
 status check_legal(const game_state& s, const move& m) {
   using ec = error_code;
   if (s.finished) return make_error(ec::game_over, "the game is over");
@@ -310,16 +308,18 @@ status check_legal(const game_state& s, const move& m) {
   }
 }
 
-}  // namespace
-
-// The move is legal; then every module's precheck sees it (whatever its kind: a base move may
-// start an expansion's automatic step that needs a scripted draw).
-status check_move(const game_state& s, const move& m) {
-  if (auto st = check_legal(s, m); !st) return st;
+// Every module's precheck sees the move (whatever its kind: a base move may start an
+// expansion's automatic step that needs a scripted draw).
+status run_prechecks(const game_state& s, const move& m) {
   for (const auto* x : active_modules(s))
     if (x->precheck)
       if (auto st = x->precheck(s, m); !st) return st;
   return {};
+}
+
+status check_move(const game_state& s, const move& m) {
+  if (auto st = check_legal(s, m); !st) return st;
+  return run_prechecks(s, m);
 }
 
 void perform(game_state& s, const move& m, event_log* events) {
