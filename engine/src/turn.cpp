@@ -204,9 +204,11 @@ int join_tile(game_state& s, square_pos p, tile_type_id type, int quarter_turns)
   const auto first = s.features.add_tile(tiles()[type], index);
   s.board.place(p, type, quarter_turns, first);
   const placed_tile mine = s.board.placed()[index];
+  // Edge e's neighbour is tiles_around[2e + 1] (clockwise from the north-west, N first at 1).
+  const auto around = s.board.tiles_around(p);
   for (int e = 0; e < 4; ++e) {
-    const int n = s.board.tile_at(neighbour(p, e));
-    if (n >= 0 && n != index) join_side(s, mine, e, s.board.placed()[n]);
+    const int n = around[2 * e + 1];
+    if (n >= 0) join_side(s, mine, e, s.board.placed()[n]);
   }
   return index;
 }
