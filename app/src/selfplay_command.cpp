@@ -45,9 +45,9 @@ int run_selfplay(std::span<const std::string> args, std::ostream& out, std::ostr
     }
     game_state& s = game.value();
     while (!s.finished) {
-      legal_actions(s, moves);
-      const auto& m = moves[chooser.below(moves.size())];
-      if (auto st = apply_in_place(s, m); !st) {
+      // The same draw as moves[chooser.below(moves.size())] over legal_actions(s, moves).
+      const move m = random_legal_action(s, chooser, moves);
+      if (auto st = apply_legal_in_place(s, m); !st) {
         err << "carcassonne selfplay: a generated move was refused: " << st.err().message << '\n';
         return 3;
       }

@@ -50,6 +50,10 @@ const move& rollout_move(const game_state& s, const std::vector<move>& moves, rn
 void play_out(game_state& s, int turns, rng& r, std::vector<move>& moves) {
   const int last = s.turn + turns;
   while (!s.finished && s.turn < last) {
+    if (s.awaiting == decision::place_tile) {  // rollout_move's uniform draw, without the list
+      play(s, random_legal_action(s, r, moves));
+      continue;
+    }
     legal_actions(s, moves);
     play(s, rollout_move(s, moves, r));
   }

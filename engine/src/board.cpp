@@ -1,6 +1,7 @@
 #include "carcassonne/engine/board.hpp"
 
 #include <algorithm>
+#include <array>
 
 #include "geometry.hpp"
 
@@ -64,15 +65,17 @@ int board::place(square_pos p, tile_type_id type, int quarter_turns, std::uint16
   }
   cells_[c].placed = static_cast<std::int16_t>(index);
 
-  // Empty orthogonal neighbours become open squares that require our facing side.
+  // Empty orthogonal neighbours become open squares that require our facing side. Their cells
+  // are read by offset in the grid (edge e's neighbour: edge_dx, edge_dy), without bounds tests.
   const int sides = t.packed_sides[quarter_turns];
+  const int w = width_;
+  const std::array<int, 4> step{-w, 1, w, -1};
   for (int e = 0; e < 4; ++e) {
-    const square_pos n = detail::neighbour(p, e);
-    auto& nc = cells_[cell_index(n)];
+    auto& nc = cells_[c + step[e]];
     if (nc.placed >= 0) continue;
     if (nc.open < 0) {
       nc.open = static_cast<std::int16_t>(open_.size());
-      open_.push_back(open_square{n, 0});
+      open_.push_back(open_square{detail::neighbour(p, e), 0});
     }
     const int facing = opposite_edge(e);
     const int kind = sides >> (2 * e) & 3;
@@ -82,7 +85,6 @@ int board::place(square_pos p, tile_type_id type, int quarter_turns, std::uint16
   }
 
   // Surrounding counts (monasteries and other 3x3 rules read them); all 8 lie inside the grid.
-  const int w = width_;
   for (const int offset : {-w - 1, -w, -w + 1, 1, w + 1, w, w - 1, -1}) {
     const int other = cells_[c + offset].placed;
     if (other < 0) continue;

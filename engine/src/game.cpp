@@ -32,14 +32,16 @@ std::uint64_t sets_in_play(expansion_set in_play) {
   return sets;
 }
 
+// The rotations in a tile type's fit mask (tile_type::fitting: bit q, q quarter turns).
+constexpr std::array<std::uint8_t, 16> rotations_in{0, 1, 1, 2, 1, 2, 2, 3,
+                                                    1, 2, 2, 3, 2, 3, 3, 4};  // bits set
+
 // Base rule 4.1, the placements of the drawn tile: open squares in board order, rotations in
 // increasing order. Two passes over each block of squares: the fit of every square (one table
 // lookup by its edge signature, kept by the board as neighbours land) without a branch, the
 // squares that fit packed in order and their moves counted; then those moves, written field by
 // field into space made in one step (a push_back per move cost more than the lookups).
 void list_placements(const game_state& s, std::vector<move>& out) {
-  static constexpr std::array<std::uint8_t, 16> rotations_in{0, 1, 1, 2, 1, 2, 2, 3,
-                                                             1, 2, 2, 3, 2, 3, 3, 4};
   const seat_t seat = s.deciding;
   const auto& t = tiles()[s.drawn];
   const auto& open = s.board.open();
@@ -69,6 +71,33 @@ void list_placements(const game_state& s, std::vector<move>& out) {
       }
     }
   }
+}
+
+// How many moves list_placements writes (the same lookups, nothing written).
+std::size_t count_placements(const game_state& s) {
+  const auto& t = tiles()[s.drawn];
+  std::size_t count = 0;
+  for (const auto& o : s.board.open()) count += rotations_in[t.fitting[o.requirement]];
+  return count;
+}
+
+// The k-th move list_placements writes (k < count_placements(s)).
+move nth_placement(const game_state& s, std::size_t k) {
+  const auto& t = tiles()[s.drawn];
+  for (const auto& o : s.board.open()) {
+    unsigned f = t.fitting[o.requirement];
+    const std::size_t n = rotations_in[f];
+    if (k >= n) {
+      k -= n;
+      continue;
+    }
+    for (; k > 0; --k) f &= f - 1;  // drop the k lower rotations
+    return move{.type = move_type::place_tile,
+                .seat = s.deciding,
+                .at = o.pos,
+                .rotation = static_cast<std::uint8_t>(std::countr_zero(f))};
+  }
+  std::abort();  // unreachable: k is below the count
 }
 
 }  // namespace
@@ -144,25 +173,64 @@ void legal_actions(const game_state& s, std::vector<move>& out) {
   if (s.awaiting == decision::figure) out.push_back(move{.type = move_type::pass, .seat = seat});
 }
 
+move random_legal_action(const game_state& s, rng& r, std::vector<move>& scratch) {
+  if (s.awaiting != decision::place_tile) {
+    legal_actions(s, scratch);
+    return scratch[r.below(scratch.size())];
+  }
+  // legal_actions' order: the placements, then the expansions' moves (legal_actions above).
+  scratch.clear();
+  detail::collect_extra_moves(s, scratch);
+  const std::size_t placements = count_placements(s);
+  const auto k = static_cast<std::size_t>(r.below(placements + scratch.size()));
+  return k < placements ? nth_placement(s, k) : scratch[k - placements];
+}
+
 std::vector<move> legal_actions(const game_state& s) {
   std::vector<move> out;
   legal_actions(s, out);
   return out;
 }
 
-status apply_in_place(game_state& s, const move& m, event_log* events) {
-  // check_move runs the modules' prechecks too (what legality cannot show: scripted draws).
-  if (auto st = detail::check_move(s, m); !st) return st;
-  const auto scores = detail::scores_of(s);
-  const std::size_t first_event = events ? events->size() : 0;
-  detail::perform(s, m, events);
-  detail::settle_forfeits(s, scores, events, first_event);
+namespace {
+
+// A move already known legal: performed, then forfeits settled (and, in debug builds, the
+// state's invariants checked).
+void perform_checked(game_state& s, const move& m, event_log* events) {
+  if (!s.forfeited) {  // no move forfeits a seat (forfeit.hpp does): nothing to settle after it
+    detail::perform(s, m, events);
+  } else {
+    const auto scores = detail::scores_of(s);
+    const std::size_t first_event = events ? events->size() : 0;
+    detail::perform(s, m, events);
+    detail::settle_forfeits(s, scores, events, first_event);
+  }
 #ifndef NDEBUG
   if (auto st = check_invariants(s); !st) {
     std::fprintf(stderr, "invariant broken: %s\n", st.err().message.c_str());
     std::abort();
   }
 #endif
+}
+
+}  // namespace
+
+status apply_in_place(game_state& s, const move& m, event_log* events) {
+  // check_move runs the modules' prechecks too (what legality cannot show: scripted draws).
+  if (auto st = detail::check_move(s, m); !st) return st;
+  perform_checked(s, m, events);
+  return {};
+}
+
+status apply_legal_in_place(game_state& s, const move& m, event_log* events) {
+#ifndef NDEBUG
+  if (auto st = detail::check_legal(s, m); !st) {
+    std::fprintf(stderr, "apply_legal_in_place: not a legal move: %s\n", st.err().message.c_str());
+    std::abort();
+  }
+#endif
+  if (auto st = detail::run_prechecks(s, m); !st) return st;
+  perform_checked(s, m, events);
   return {};
 }
 

@@ -204,9 +204,11 @@ int join_tile(game_state& s, square_pos p, tile_type_id type, int quarter_turns)
   const auto first = s.features.add_tile(tiles()[type], index);
   s.board.place(p, type, quarter_turns, first);
   const placed_tile mine = s.board.placed()[index];
+  // Edge e's neighbour is tiles_around[2e + 1] (clockwise from the north-west, N first at 1).
+  const auto around = s.board.tiles_around(p);
   for (int e = 0; e < 4; ++e) {
-    const int n = s.board.tile_at(neighbour(p, e));
-    if (n >= 0 && n != index) join_side(s, mine, e, s.board.placed()[n]);
+    const int n = around[2 * e + 1];
+    if (n >= 0) join_side(s, mine, e, s.board.placed()[n]);
   }
   return index;
 }
@@ -256,8 +258,6 @@ void end_game(game_state& s, event_log* events) {
   s.awaiting = decision::none;
   emit(events, event{.type = event_type::game_finished});
 }
-
-namespace {
 
 status check_legal(const game_state& s, const move& m) {
   using ec = error_code;
@@ -310,16 +310,18 @@ status check_legal(const game_state& s, const move& m) {
   }
 }
 
-}  // namespace
-
-// The move is legal; then every module's precheck sees it (whatever its kind: a base move may
-// start an expansion's automatic step that needs a scripted draw).
-status check_move(const game_state& s, const move& m) {
-  if (auto st = check_legal(s, m); !st) return st;
+// Every module's precheck sees the move (whatever its kind: a base move may start an
+// expansion's automatic step that needs a scripted draw).
+status run_prechecks(const game_state& s, const move& m) {
   for (const auto* x : active_modules(s))
     if (x->precheck)
       if (auto st = x->precheck(s, m); !st) return st;
   return {};
+}
+
+status check_move(const game_state& s, const move& m) {
+  if (auto st = check_legal(s, m); !st) return st;
+  return run_prechecks(s, m);
 }
 
 void perform(game_state& s, const move& m, event_log* events) {

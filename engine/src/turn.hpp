@@ -19,6 +19,10 @@ void begin_turn(game_state& s, event_log* events);
 void end_game(game_state& s, event_log* events);
 
 // Checks a move against the current decision with the same predicates that generate moves.
+status check_legal(const game_state& s, const move& m);
+// What legality cannot show (the modules' prechecks: an exhausted scripted draw).
+status run_prechecks(const game_state& s, const move& m);
+// Both: check_legal, then run_prechecks.
 status check_move(const game_state& s, const move& m);
 
 // Applies a checked move and runs the automatic steps up to the next decision.

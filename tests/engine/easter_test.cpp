@@ -386,6 +386,12 @@ TEST_CASE("scripted dice that run out refuse the move needing the roll, and chan
     p.place(3, 0, 0);  // no roll yet: Red may still deploy
     CHECK(p.refused(p.pass_move()) == error_code::script_exhausted);
     CHECK(p.refused(p.deploy_move(3, 0, "field0")) == error_code::script_exhausted);
+    // The unchecked apply of a listed move (the playouts') still asks the modules' prechecks.
+    game_state copy = p.s;
+    const auto st = apply_legal_in_place(copy, p.pass_move());
+    REQUIRE_FALSE(st.ok());
+    CHECK(st.err().code == error_code::script_exhausted);
+    CHECK(copy == p.s);
   }
   SUBCASE("the next go's roll, made after a bunny move") {
     position p = ex15(easter_setup({"2"}));

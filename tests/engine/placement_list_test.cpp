@@ -1,7 +1,8 @@
 // The placement list is read from what the board keeps up to date as tiles land (the open squares,
 // each with the edge signature its neighbours require, and the catalogue's fit table by
 // signature); here it is recomputed every turn of random games from the placed tiles alone and
-// must be the same list, in the same order.
+// must be the same list, in the same order. random_legal_action, which counts the placements
+// instead of listing them, must draw the move the list gives.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -100,7 +101,7 @@ void play(const std::string& expansions, int seats, const std::string& seed) {
   REQUIRE(game.ok());
   game_state s = game.value();
   rng chooser = rng::from_string(seed + "/moves");
-  std::vector<move> moves;
+  std::vector<move> moves, scratch;
   int placements = 0;
   while (!s.finished) {
     legal_actions(s, moves);
@@ -109,8 +110,14 @@ void play(const std::string& expansions, int seats, const std::string& seed) {
       check_placements(s, moves);
       ++placements;
     }
+    // The playouts' draw without the list: the same move, the generator left in the same state.
+    rng drawing = chooser;
+    const move drawn = random_legal_action(s, drawing, scratch);
+    const move& chosen = moves[chooser.below(moves.size())];
+    REQUIRE(drawn == chosen);
+    REQUIRE(drawing == chooser);
     const auto placed = s.board.placed().size();
-    REQUIRE(apply_in_place(s, moves[chooser.below(moves.size())]).ok());
+    REQUIRE(apply_in_place(s, chosen).ok());
     if (s.board.placed().size() > placed) check_tiles_around(s);
   }
   CHECK(placements > 40);  // a whole game was checked, not only its start

@@ -102,10 +102,18 @@ result<game_state> new_game(const game_setup& setup, event_log* events = nullptr
 // Every legal move for the seat to act (empty when the game is finished), in a fixed order.
 std::vector<move> legal_actions(const game_state& s);
 void legal_actions(const game_state& s, std::vector<move>& out);
+// legal_actions(s)[r.below(n)] for the list's size n, the same move and draw, without writing
+// out the tile placements (the random playouts' choice). `scratch` is working space; s is not
+// finished.
+move random_legal_action(const game_state& s, rng& r, std::vector<move>& scratch);
 
 // Applies a move in place if (and only if) legal_actions would list it; otherwise returns the
 // error and leaves s untouched. Runs every automatic step up to the next decision.
 status apply_in_place(game_state& s, const move& m, event_log* events = nullptr);
+// The same for a move taken from legal_actions(s) of this very state (selfplay, arena): it is
+// not checked again, only the modules' prechecks run (a scripted draw may be exhausted). Any
+// other move is undefined behaviour (debug builds abort); moves from outside go to apply_in_place.
+status apply_legal_in_place(game_state& s, const move& m, event_log* events = nullptr);
 
 struct applied {
   game_state state;
