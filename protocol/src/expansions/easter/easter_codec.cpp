@@ -72,7 +72,7 @@ void outcomes(const game_state&, const event_log& log, bool, placed_outcomes& ou
 }  // namespace
 
 namespace codecs {
-const expansion_codec easter{easter::id, moves, events, featureless, outcomes};
+extern const expansion_codec easter{easter::id, moves, events, featureless, outcomes};
 }  // namespace codecs
 
 }  // namespace carcassonne::protocol

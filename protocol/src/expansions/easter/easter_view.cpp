@@ -40,7 +40,7 @@ void public_fields(const game_state& s, view_doc& d) {
 }  // namespace
 
 namespace views {
-const expansion_view easter{easter::id, public_fields, nullptr, nullptr, nullptr};
+extern const expansion_view easter{easter::id, public_fields, nullptr, nullptr, nullptr};
 }  // namespace views
 
 }  // namespace carcassonne::protocol

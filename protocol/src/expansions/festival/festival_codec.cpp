@@ -14,7 +14,7 @@ constexpr std::array<move_codec, 1> moves{
 }  // namespace
 
 namespace codecs {
-const expansion_codec festival{festival::id, moves, {}, {}, nullptr};
+extern const expansion_codec festival{festival::id, moves, {}, {}, nullptr};
 }  // namespace codecs
 
 }  // namespace carcassonne::protocol

@@ -89,7 +89,7 @@ void outcomes(const game_state& after, const event_log& log, bool, placed_outcom
 }  // namespace
 
 namespace codecs {
-const expansion_codec gifts{gifts::id, moves, events, featureless, outcomes};
+extern const expansion_codec gifts{gifts::id, moves, events, featureless, outcomes};
 }  // namespace codecs
 
 }  // namespace carcassonne::protocol

@@ -32,7 +32,7 @@ void private_fields(const game_state& s, int viewer, view_doc& d) {
 }  // namespace
 
 namespace views {
-const expansion_view gifts{gifts::id, public_fields, nullptr, private_fields, nullptr};
+extern const expansion_view gifts{gifts::id, public_fields, nullptr, private_fields, nullptr};
 }  // namespace views
 
 }  // namespace carcassonne::protocol

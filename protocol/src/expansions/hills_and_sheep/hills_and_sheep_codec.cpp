@@ -59,7 +59,7 @@ void outcomes(const game_state& after, const event_log& log, bool, placed_outcom
 }  // namespace
 
 namespace codecs {
-const expansion_codec hills_and_sheep{hills_and_sheep::id, moves, events, {}, outcomes};
+extern const expansion_codec hills_and_sheep{hills_and_sheep::id, moves, events, {}, outcomes};
 }  // namespace codecs
 
 }  // namespace carcassonne::protocol

@@ -47,7 +47,8 @@ void supply(const game_state& s, int seat, std::string& out) {
 }  // namespace
 
 namespace views {
-const expansion_view hills_and_sheep{hills_and_sheep::id, public_fields, supply, nullptr, nullptr};
+extern const expansion_view hills_and_sheep{hills_and_sheep::id, public_fields, supply, nullptr,
+                                            nullptr};
 }  // namespace views
 
 }  // namespace carcassonne::protocol

@@ -37,7 +37,7 @@ void outcomes(const game_state& after, const event_log&, bool setup, placed_outc
 }  // namespace
 
 namespace codecs {
-const expansion_codec peasant_revolts{peasant_revolts::id, moves, events, {}, outcomes};
+extern const expansion_codec peasant_revolts{peasant_revolts::id, moves, events, {}, outcomes};
 }  // namespace codecs
 
 }  // namespace carcassonne::protocol

@@ -19,8 +19,8 @@ void figure_fields(const game_state&, const figure_on_board& f, std::string& out
 }  // namespace
 
 namespace views {
-const expansion_view peasant_revolts{peasant_revolts::id, public_fields, nullptr, nullptr,
-                                     figure_fields};
+extern const expansion_view peasant_revolts{peasant_revolts::id, public_fields, nullptr, nullptr,
+                                            figure_fields};
 }  // namespace views
 
 }  // namespace carcassonne::protocol
