@@ -24,7 +24,7 @@ void canonical_tiles(game_state& s) {
 // Gifts: the seat sees its own hand, the discard pile and the other hands' sizes. The deck and
 // the other hands are dealt from the sorted unseen cards: lower seats first, then the deck.
 void canonical_gifts(game_state& s, seat_t seat) {
-  auto& st = s.ext.gifts;
+  auto& st = s.ext.get<gifts::state>();
   auto unseen = bots::unseen_cards(s, seat);
   std::sort(unseen.begin(), unseen.end());
   bots::deal_unseen_cards(s, seat, unseen);
@@ -43,11 +43,11 @@ information_set information_set_of(const game_state& s, seat_t seat) {
   // The generator decides every future draw (dice, sheep, gifts, the Take 2 leftover): reset.
   st.random = rng(0);
   // Scripted draws (tests and puzzles) are hidden like the generator: dropped.
-  auto& sheep = st.ext.hills_and_sheep;
+  auto& sheep = st.ext.get<hills_and_sheep::state>();
   sheep.script.clear();
   sheep.script_next = 0;
   sheep.scripted = false;
-  auto& easter = st.ext.easter;
+  auto& easter = st.ext.get<easter::state>();
   easter.script.clear();
   easter.script_next = 0;
   easter.scripted = false;

@@ -1,10 +1,11 @@
-// The one place that lists expansion modules and their order. Interactions between expansions
-// are documented here as modules are added (house-style.md, "Engine").
+// Lookups over the expansion modules that registry.hpp lists (the one list: slot order is hook
+// order), and the interactions between expansions, documented here as modules are added
+// (house-style.md, "Engine"). Nothing here names a module: a new one needs no line in this file.
 //
-// Order of hooks within a step follows this list: hills_and_sheep, gifts, peasant_revolts,
-// easter, festival. Steps after the figure action are ordered by turn_step (README "Turn
-// structure"), so the list order only matters for hooks two expansions share in one step.
-// An expansion without a module is refused with unsupported_expansion.
+// Order of hooks within a step follows registry.hpp's list: hills_and_sheep, gifts,
+// peasant_revolts, easter, festival. Steps after the figure action are ordered by turn_step (README
+// "Turn structure"), so the list order only matters for hooks two expansions share in one step. An
+// expansion without a module is refused with unsupported_expansion.
 //
 // Interactions written down so far:
 // - Hills & Sheep alone: shepherds are figures of type shepherd in game_state::figures; they never
@@ -39,27 +40,13 @@
 #include <string>
 
 #include "carcassonne/engine/expansion.hpp"
-#include "easter/easter.hpp"
-#include "festival/festival.hpp"
-#include "gifts/gifts.hpp"
-#include "hills_and_sheep/hills_and_sheep.hpp"
-#include "long_roads/long_roads.hpp"
-#include "peasant_revolts/peasant_revolts.hpp"
 
 namespace carcassonne {
 
 namespace {
-// One line per expansion, in slot order (registry.hpp's enum).
-// clang-format off
-constexpr std::array<const expansion_module*, expansion_count> modules{
-    &hills_and_sheep::module,
-    &gifts::module,
-    &peasant_revolts::module,
-    &easter::module,
-    &festival::module,
-    &long_roads::module,
-};
-// clang-format on
+// The modules in slot order, from registry.hpp's list (each slot points at its module, defined in
+// the module's folder; they are constant-initialized, so the pointers are ready at start).
+constexpr auto modules = registered_expansions::modules;
 
 [[noreturn]] void broken_registry(const std::string& what) {
   // The registry is compiled in; a module in the wrong slot is a build defect.
@@ -76,6 +63,8 @@ void check_registry() {
     if (!m) continue;
     if (static_cast<int>(m->id) != e)
       broken_registry(std::string(m->name) + " is in slot " + std::to_string(e));
+    if (m->test_only != registered_expansions::test_only[e])
+      broken_registry(std::string(m->name) + ": test_only differs from its slot's");
     if (m->options.size() > max_options_per_expansion)
       broken_registry(std::string(m->name) + " has too many options");
     for (int f = 0; f < e; ++f) {

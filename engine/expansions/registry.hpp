@@ -1,33 +1,60 @@
-// The registry's header: the expansions by slot and their vocabulary (slots.hpp, each module's
-// vocabulary.hpp), and the state each keeps inside game_state (one plain value per expansion), so
-// that the base game holds them without knowing what they are. registry.cpp lists their modules
-// in the same order and checks each module's id and ranges at start.
+// The registry's header: the one list of expansions, in slot order. Each entry is the `slot` of
+// a module (<name>/slot.hpp: its vocabulary's value ranges, its state type, its module); from
+// the list follow the slot ids (<name>::id), the range table, the states game_state keeps (one
+// plain value per expansion, so that the base game holds them without knowing what they are) and
+// registry.cpp's modules. Adding an expansion: one include and one entry here.
 #pragma once
 #include <cstddef>
+#include <tuple>
 
 #include "carcassonne/engine/options.hpp"
-#include "easter/state.hpp"
-#include "easter/vocabulary.hpp"
-#include "festival/vocabulary.hpp"
-#include "gifts/state.hpp"
-#include "gifts/vocabulary.hpp"
-#include "hills_and_sheep/state.hpp"
-#include "hills_and_sheep/vocabulary.hpp"
-#include "peasant_revolts/state.hpp"
-#include "peasant_revolts/vocabulary.hpp"
+#include "easter/slot.hpp"
+#include "festival/slot.hpp"
+#include "gifts/slot.hpp"
+#include "hills_and_sheep/slot.hpp"
+#include "long_roads/slot.hpp"
+#include "peasant_revolts/slot.hpp"
 #include "slots.hpp"
 
 namespace carcassonne {
 
-struct expansion_states {
-  hills_and_sheep::state hills_and_sheep;
-  peasant_revolts::state peasant_revolts;
-  gifts::state gifts;
-  easter::state easter;
+// The order of slots is the order of hooks within a step (registry.cpp); test-only expansions
+// come last.
+using registered_expansions =
+    expansion_list<hills_and_sheep::slot, gifts::slot, peasant_revolts::slot, easter::slot,
+                   festival::slot, long_roads::slot>;
 
+inline constexpr int expansion_count = registered_expansions::count;
+// The expansions offered to players come first; tests' own expansions take the slots after them.
+inline constexpr int player_expansion_count = registered_expansions::player_count();
+inline constexpr auto slot_ranges = registered_expansions::ranges;
+
+template <class Slot>
+inline constexpr expansion slot_id = [] {
+  constexpr int i = registered_expansions::index_of<Slot>();
+  static_assert(i >= 0, "not in the registry's list");
+  return static_cast<expansion>(i);
+}();
+
+static_assert(expansion_count <= max_expansions);
+static_assert(registered_expansions::test_only_last(), "test-only expansions come last");
+static_assert(registered_expansions::ranges_apart(), "two expansions share a value of one enum");
+
+// Every expansion's state, by its type: s.ext.get<easter::state>().
+struct expansion_states {
+  registered_expansions::states all;
+
+  template <class State>
+  State& get() {
+    return std::get<State>(all);
+  }
+  template <class State>
+  const State& get() const {
+    return std::get<State>(all);
+  }
   std::size_t heap_bytes() const {
-    return hills_and_sheep.heap_bytes() + peasant_revolts.heap_bytes() + gifts.heap_bytes() +
-           easter.heap_bytes();
+    return std::apply([](const auto&... s) { return (std::size_t{0} + ... + s.heap_bytes()); },
+                      all);
   }
   friend bool operator==(const expansion_states&, const expansion_states&) = default;
 };

@@ -1,29 +1,25 @@
-// The expansions by slot, and the values of the engine's vocabulary (move, event, decision,
-// points-reason and figure types) that each slot owns. The base game's values come first; each
-// module names its own as constants in its folder (<name>/vocabulary.hpp) through slot_value, so
-// this table is the one place that gives a module its numbers. The registry checks at start that
-// no two ranges overlap and that each module names as many values as its ranges hold.
+// What the registry knows of an expansion before the game exists: the values of the engine's
+// vocabulary (move, event, decision, points-reason and figure types, tile symbols) each one owns,
+// the type of its state, and its module. Each expansion declares these in its own folder
+// (<name>/slot.hpp, a `slot` struct); registry.hpp lists the slots once, and everything by slot
+// (ids, the range table, the states, registry.cpp's modules) is derived from that list here.
 #pragma once
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <stdexcept>
+#include <tuple>
+#include <type_traits>
 
 #include "carcassonne/engine/options.hpp"
 
 namespace carcassonne {
 
-enum class expansion : std::uint8_t {
-  hills_and_sheep,
-  gifts,
-  peasant_revolts,
-  easter,
-  festival,
-  long_roads,  // a test's (tests/expansions/long_roads)
-};
-inline constexpr int expansion_count = 6;
-// The expansions offered to players come first; tests' own expansions take the slots after them.
-inline constexpr int player_expansion_count = 5;
-static_assert(expansion_count <= max_expansions);
+// An expansion by its slot: its place in registry.hpp's list. Each module names its own as
+// <name>::id (<name>/id.hpp); there is no list of them besides the registry's.
+enum class expansion : std::uint8_t {};
+
+struct expansion_module;  // expansion.hpp
 
 // Values first .. first+count-1 of one enum.
 struct value_range {
@@ -35,35 +31,75 @@ struct vocabulary_ranges {
   value_range symbols;  // tile symbols: bits of tile_type::symbols (max_tile_symbols)
 };
 
-// The base game's own values (moves.hpp, events.hpp, decisions.hpp).
+// The base game's own values (moves.hpp, events.hpp, decisions.hpp). A new expansion takes values
+// after the largest in use (records and checksums do not depend on them).
 inline constexpr vocabulary_ranges base_ranges{{0, 3}, {0, 9}, {0, 3}, {0, 1}, {0, 1}, {0, 0}};
 
-// By slot. The numbers are those the values had when the base listed them all (records and
-// checksums do not depend on them, but keeping them costs nothing); a new expansion takes values
-// after the largest in use.
-// clang-format off
-inline constexpr std::array<vocabulary_ranges, expansion_count> slot_ranges{{
-    //                    moves   events   decisions reasons figures symbols
-    /* hills_and_sheep */ {{3, 1}, { 9, 4}, {3, 1}, {1, 1}, {1, 1}, {0, 2}},
-    /* gifts           */ {{4, 2}, {14, 3}, {5, 1}, {4, 2}, {0, 0}, {0, 0}},
-    /* peasant_revolts */ {{6, 1}, {13, 1}, {4, 1}, {2, 2}, {0, 0}, {5, 3}},
-    /* easter          */ {{8, 1}, {17, 6}, {6, 1}, {6, 1}, {0, 0}, {3, 2}},
-    /* festival        */ {{7, 1}, { 0, 0}, {0, 0}, {0, 0}, {0, 0}, {2, 1}},
-    /* long_roads      */ {},
-}};
-// clang-format on
-
-// The i-th value a slot owns in one enum (a constant expression: an index outside the slot's
-// range does not compile).
+// The i-th value of a range (a constant expression: an index outside the range does not compile).
 template <class Enum>
-constexpr Enum slot_value(expansion e, value_range vocabulary_ranges::*which, int i) {
-  const value_range r = slot_ranges[static_cast<int>(e)].*which;
+constexpr Enum slot_value(value_range r, int i) {
   if (i < 0 || i >= r.count) throw std::logic_error("value outside the slot's range");
   return static_cast<Enum>(r.first + i);
 }
 
-// At start: aborts when two ranges overlap or a module names more or fewer values than its
-// ranges hold (vocabulary.cpp; the registry calls it).
+// The state of an expansion that keeps none.
+struct no_state {
+  std::size_t heap_bytes() const { return 0; }
+  friend bool operator==(const no_state&, const no_state&) = default;
+};
+
+namespace detail {
+constexpr bool overlap(value_range a, value_range b) {
+  return a.count && b.count && a.first < b.first + b.count && b.first < a.first + a.count;
+}
+constexpr bool overlap(const vocabulary_ranges& a, const vocabulary_ranges& b) {
+  return overlap(a.moves, b.moves) || overlap(a.events, b.events) ||
+         overlap(a.decisions, b.decisions) || overlap(a.reasons, b.reasons) ||
+         overlap(a.figures, b.figures) || overlap(a.symbols, b.symbols);
+}
+}  // namespace detail
+
+// The expansions in slot order, and what follows from the order. Each Slot has `ranges`
+// (vocabulary_ranges), `state` (a plain value with heap_bytes and ==, or no_state), `test_only`
+// (a test's expansion, not offered to players) and `module` (a pointer to its expansion_module).
+template <class... Slots>
+struct expansion_list {
+  static constexpr int count = sizeof...(Slots);
+  static constexpr std::array<vocabulary_ranges, count> ranges{Slots::ranges...};
+  static constexpr std::array<bool, count> test_only{Slots::test_only...};
+  static constexpr std::array<const expansion_module*, count> modules{Slots::module...};
+  using states = std::tuple<typename Slots::state...>;
+
+  template <class Slot>
+  static constexpr int index_of() {
+    int i = 0, found = -1;
+    ((std::is_same_v<Slot, Slots> ? (found = i, ++i) : ++i), ...);
+    return found;
+  }
+  // The expansions offered to players: those before the first test-only one.
+  static constexpr int player_count() {
+    int n = 0;
+    while (n < count && !test_only[n]) ++n;
+    return n;
+  }
+  static constexpr bool test_only_last() {
+    for (int i = player_count(); i < count; ++i)
+      if (!test_only[i]) return false;
+    return true;
+  }
+  // No two slots (nor a slot and the base) share a value of one enum.
+  static constexpr bool ranges_apart() {
+    for (int i = 0; i < count; ++i) {
+      if (detail::overlap(ranges[i], base_ranges)) return false;
+      for (int j = 0; j < i; ++j)
+        if (detail::overlap(ranges[i], ranges[j])) return false;
+    }
+    return true;
+  }
+};
+
+// At start: aborts when a module names more or fewer values than its ranges hold, or two names
+// collide (vocabulary.cpp; the registry calls it).
 void check_vocabulary();
 
 }  // namespace carcassonne

@@ -92,12 +92,4 @@ void write_figure_move(move_writer& w);
 void write_feature_at(const event& e, json& j);  // x, y, feature, kind
 json seat_list(std::uint8_t bits);
 
-namespace codecs {
-extern const expansion_codec hills_and_sheep;
-extern const expansion_codec gifts;
-extern const expansion_codec peasant_revolts;
-extern const expansion_codec easter;
-extern const expansion_codec festival;
-}  // namespace codecs
-
 }  // namespace carcassonne::protocol

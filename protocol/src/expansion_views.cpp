@@ -1,29 +1,63 @@
+// The protocol's list of expansions: one object per expansion that shows on the wire, each
+// defined in its folder (src/expansions/<name>/<name>_protocol.cpp; a test's in
+// tests/expansions/<name>/), found by its slot. The engine's list (registry.hpp) gives the slots;
+// this one exists because the engine may never name JSON.
 #include "expansion_views.hpp"
 
-#include "codec_parts.hpp"
-
 #include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <initializer_list>
+
+#include "codec_parts.hpp"
+#include "expansion_protocol.hpp"
 
 namespace carcassonne::protocol {
 
-namespace {
-constexpr std::array<const expansion_view*, expansion_count> views_by_id{
-    &views::hills_and_sheep, &views::gifts, &views::peasant_revolts, &views::easter, nullptr};
+// One line per expansion (any order).
+extern const expansion_protocol hills_and_sheep_protocol, gifts_protocol, peasant_revolts_protocol,
+    easter_protocol, festival_protocol;
 
-// By slot, like the views: each module's moves and events on the wire (json_codec.cpp builds its
-// dispatch table from these).
-constexpr std::array<const expansion_codec*, expansion_count> codecs_by_id{
-    &codecs::hills_and_sheep, &codecs::gifts,    &codecs::peasant_revolts,
-    &codecs::easter,          &codecs::festival, nullptr};
+namespace {
+
+struct by_slot {
+  std::array<const expansion_view*, expansion_count> views{};
+  std::array<const expansion_codec*, expansion_count> codecs{};
+};
+
+[[noreturn]] void broken(const char* what) {
+  // The list is compiled in; an object in a wrong or shared slot is a build defect.
+  std::fprintf(stderr, "carcassonne: broken protocol registry: %s\n", what);
+  std::abort();
+}
+
+const by_slot& table() {
+  static const by_slot t = [] {
+    by_slot out;
+    std::array<bool, expansion_count> seen{};
+    for (const auto* p : {&hills_and_sheep_protocol, &gifts_protocol, &peasant_revolts_protocol,
+                          &easter_protocol, &festival_protocol}) {
+      const auto i = static_cast<int>(p->id);
+      if (i >= expansion_count || seen[i]) broken("a slot outside the registry or twice");
+      if ((p->view && p->view->id != p->id) || (p->codec && p->codec->id != p->id))
+        broken("a view or codec of another slot");
+      seen[i] = true;
+      out.views[i] = p->view;
+      out.codecs[i] = p->codec;
+    }
+    return out;
+  }();
+  return t;
+}
 
 }  // namespace
 
 const expansion_view* find_view(expansion e) {
-  return views_by_id[static_cast<int>(e)];
+  return table().views[static_cast<int>(e)];
 }
 
 const expansion_codec* find_codec(expansion e) {
-  return codecs_by_id[static_cast<int>(e)];
+  return table().codecs[static_cast<int>(e)];
 }
 
 }  // namespace carcassonne::protocol

@@ -1,6 +1,7 @@
 // Internal: what each expansion adds to the views. One writer per expansion, in its folder
-// (expansions/<name>/<name>_view.cpp, next to its codec), listed in expansion_views.cpp with the
-// codecs (codec_parts.hpp); the base view code calls them without knowing what they write.
+// (expansions/<name>/<name>_view.cpp, next to its codec), exposed with its codec as one object
+// (expansion_protocol.hpp) that expansion_views.cpp lists; the base view code calls them without
+// knowing what they write.
 #pragma once
 #include <nlohmann/json.hpp>
 
@@ -32,12 +33,5 @@ void for_each_view(const game_state& s, F&& f) {
     if (s.expansions.has(static_cast<expansion>(e)))
       if (const auto* v = find_view(static_cast<expansion>(e))) f(*v);
 }
-
-namespace views {
-extern const expansion_view hills_and_sheep;
-extern const expansion_view peasant_revolts;
-extern const expansion_view gifts;
-extern const expansion_view easter;
-}  // namespace views
 
 }  // namespace carcassonne::protocol

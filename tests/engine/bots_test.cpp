@@ -9,6 +9,10 @@
 #include <string>
 
 #include "carcassonne/engine/bot.hpp"
+#include "easter/id.hpp"
+#include "gifts/id.hpp"
+#include "hills_and_sheep/id.hpp"
+#include "peasant_revolts/id.hpp"
 #include "peasant_revolts/peasant_revolts.hpp"
 #include "random_play.hpp"
 
@@ -67,12 +71,12 @@ TEST_CASE("information set: the deck's order and the generator are hidden") {
 
 TEST_CASE("information set: the tile under a hill and the tiles set aside by the revolts") {
   expansion_set e;
-  e.add(expansion::hills_and_sheep);
-  e.add(expansion::peasant_revolts);
+  e.add(hills_and_sheep::id);
+  e.add(peasant_revolts::id);
   const auto a = play_until(e, 3, "is-hill", [](const game_state& s) {
     return !s.out_of_play.empty() && s.awaiting == decision::place_tile;
   });
-  REQUIRE(a.ext.peasant_revolts.set_aside.size() == 3);
+  REQUIRE(a.ext.get<peasant_revolts::state>().set_aside.size() == 3);
   auto b = a;
   // Swap the tile under the hill with a different one still in the supply.
   auto other = std::find_if(b.supply.begin() + b.next_draw, b.supply.end(),
@@ -81,9 +85,11 @@ TEST_CASE("information set: the tile under a hill and the tiles set aside by the
   std::iter_swap(other, b.out_of_play.begin());
   // Swap a set-aside revolt tile with a different revolt tile of the supply (if any is left).
   auto revolt = std::find_if(b.supply.begin() + b.next_draw, b.supply.end(), [&](tile_type_id t) {
-    return peasant_revolts::is_revolt_tile(t) && t != b.ext.peasant_revolts.set_aside[0];
+    return peasant_revolts::is_revolt_tile(t) &&
+           t != b.ext.get<peasant_revolts::state>().set_aside[0];
   });
-  if (revolt != b.supply.end()) std::iter_swap(revolt, b.ext.peasant_revolts.set_aside.begin());
+  if (revolt != b.supply.end())
+    std::iter_swap(revolt, b.ext.get<peasant_revolts::state>().set_aside.begin());
   // The drawn part of the supply records which tile went under the hill: it must not leak.
   const auto hidden_at =
       std::find(b.supply.begin(), b.supply.begin() + b.next_draw, a.out_of_play[0]);
@@ -95,17 +101,17 @@ TEST_CASE("information set: the tile under a hill and the tiles set aside by the
 
 TEST_CASE("information set: the other seats' gift cards and the deck, but not one's own hand") {
   expansion_set e;
-  e.add(expansion::gifts);
+  e.add(gifts::id);
   const auto a = play_until(e, 3, "is-gifts", [](const game_state& s) {
-    const auto& h = s.ext.gifts.hands;
+    const auto& h = s.ext.get<gifts::state>().hands;
     return s.awaiting == decision::place_tile && !h[(s.active + 1) % 3].empty() &&
-           std::any_of(s.ext.gifts.deck.begin(), s.ext.gifts.deck.end(),
+           std::any_of(s.ext.get<gifts::state>().deck.begin(), s.ext.get<gifts::state>().deck.end(),
                        [&](std::uint8_t c) { return c != h[(s.active + 1) % 3][0]; });
   });
   const seat_t seat = to_act(a);
   const int other = (seat + 1) % 3;
   auto b = a;
-  auto& st = b.ext.gifts;
+  auto& st = b.ext.get<gifts::state>();
   auto card = std::find_if(st.deck.begin(), st.deck.end(),
                            [&](std::uint8_t c) { return c != st.hands[other][0]; });
   std::iter_swap(card, st.hands[other].begin());
@@ -115,7 +121,7 @@ TEST_CASE("information set: the other seats' gift cards and the deck, but not on
   same_moves(a, b);
   // The seat's own hand is its to see: a different hand is a different information set.
   auto c = a;
-  auto& own = c.ext.gifts;
+  auto& own = c.ext.get<gifts::state>();
   if (!own.deck.empty()) {
     own.hands[seat].push_back(own.deck.back());
     own.deck.pop_back();
@@ -125,15 +131,15 @@ TEST_CASE("information set: the other seats' gift cards and the deck, but not on
 
 TEST_CASE("information set: future dice, the sheep bag's draws and scripted draws are hidden") {
   expansion_set e;
-  e.add(expansion::easter);
-  e.add(expansion::hills_and_sheep);
+  e.add(easter::id);
+  e.add(hills_and_sheep::id);
   const auto a = play_until(e, 2, "is-dice", [](const game_state& s) { return s.turn >= 20; });
   auto b = a;
   b.random = rng(777);  // every future die and sheep token comes out differently
-  b.ext.easter.scripted = true;
-  b.ext.easter.script = {3, 1, 2};
-  b.ext.hills_and_sheep.scripted = true;
-  b.ext.hills_and_sheep.script = {4, 0};
+  b.ext.get<easter::state>().scripted = true;
+  b.ext.get<easter::state>().script = {3, 1, 2};
+  b.ext.get<hills_and_sheep::state>().scripted = true;
+  b.ext.get<hills_and_sheep::state>().script = {4, 0};
   REQUIRE(differ(a, b));
   same_moves(a, b);
   // A public difference shows: a score.

@@ -7,6 +7,9 @@
 #include <string>
 
 #include "easter/easter.hpp"
+#include "easter/id.hpp"
+#include "festival/id.hpp"
+#include "hills_and_sheep/id.hpp"
 #include "position.hpp"
 
 using namespace carcassonne;
@@ -20,8 +23,8 @@ game_setup easter_setup(std::vector<std::string> dice = {},
                         std::vector<std::pair<std::string, std::string>> options = {},
                         bool with_hills = false) {
   game_setup g;
-  g.expansions.add(expansion::easter);
-  if (with_hills) g.expansions.add(expansion::hills_and_sheep);
+  g.expansions.add(easter::id);
+  if (with_hills) g.expansions.add(hills_and_sheep::id);
   if (!dice.empty()) g.script.draws["dice"] = std::move(dice);
   for (const auto& [name, value] : options) {
     if (value == "true" || value == "false")
@@ -181,7 +184,7 @@ TEST_CASE("a nest not surrounded gives nothing, during play or at the end") {
 
 TEST_CASE("Festival: a figure taken back at step 8 lays no egg in the nest scored that turn") {
   auto setup = easter_setup();
-  setup.expansions.add(expansion::festival);
+  setup.expansions.add(festival::id);
   position p = ex14(setup, {"FE/CR", "BA/L"});
   p.place(1, 2, 0);
   auto back = p.deploy_move(1, 0, "road0");  // Red's thief, on the nest's 9 squares
@@ -222,7 +225,7 @@ TEST_CASE("EX-15 the bunny phase (HiG): each seat rolls and hops; Green finds th
   // Green rolls 3 although the bunny cannot move: its go is skipped, the turn ends.
   CHECK(count(events, easter::event_die_rolled) == 1);
   CHECK(count(events, easter::event_bunny_stuck) == 1);
-  CHECK(p.s.ext.easter.script_next == 3);
+  CHECK(p.s.ext.get<easter::state>().script_next == 3);
   CHECK(*easter::bunny(p.s) == sq(1, 1));
   CHECK(p.s.awaiting == decision::place_tile);
   CHECK(p.s.active == 1);
@@ -272,7 +275,8 @@ TEST_CASE(
     const auto events = p.play(p.bunny_move({{1, 1}}));
     CHECK(count(events, easter::event_die_rolled) == 2);
     CHECK(count(events, easter::event_bunny_stuck) == 2);
-    CHECK(p.s.ext.easter.script_next == 4);  // one roll per go, also for the skipped ones
+    CHECK(p.s.ext.get<easter::state>().script_next ==
+          4);  // one roll per go, also for the skipped ones
     CHECK(p.s.awaiting == decision::place_tile);
     CHECK(p.s.active == 1);
   }
@@ -436,7 +440,7 @@ TEST_CASE("easter.hops = fixed_2: always two hops, no die rolled") {
   CHECK(easter::current_go(p.s)->roll == 2);
   CHECK(offered_paths(p.s) == std::vector<square_list>{{{1, 1}}, {{0, 0}}});  // dead ends early
   p.play(p.bunny_move({{0, 0}}));
-  CHECK(p.s.ext.easter.script_next == 0);
+  CHECK(p.s.ext.get<easter::state>().script_next == 0);
   CHECK(p.s.awaiting == decision::place_tile);
 }
 
@@ -479,7 +483,8 @@ std::vector<int> final_egg_points(const std::vector<int>& eggs,
                                   std::vector<std::pair<std::string, std::string>> options = {}) {
   position p(with_seats(easter_setup({}, std::move(options)), static_cast<int>(eggs.size())),
              {"BA/L"});
-  for (std::size_t seat = 0; seat < eggs.size(); ++seat) p.s.ext.easter.eggs[seat] = eggs[seat];
+  for (std::size_t seat = 0; seat < eggs.size(); ++seat)
+    p.s.ext.get<easter::state>().eggs[seat] = eggs[seat];
   p.place(0, 1, 0);
   const auto events = p.pass();
   REQUIRE(p.s.finished);
@@ -523,16 +528,17 @@ TEST_CASE("the Easter state is part of the game state and its invariants") {
   p.pass();
   CHECK(check_invariants(p.s).ok());
   auto broken = p.s;
-  broken.ext.easter.eggs[1] = -1;
+  broken.ext.get<easter::state>().eggs[1] = -1;
   CHECK_FALSE(check_invariants(broken).ok());
   broken = p.s;
-  broken.ext.easter.bunny = sq(9, 9);
+  broken.ext.get<easter::state>().bunny = sq(9, 9);
   CHECK_FALSE(check_invariants(broken).ok());
   broken = p.s;
   broken.deciding = 1;
   CHECK_FALSE(check_invariants(broken).ok());
   broken = p.s;
-  broken.ext.easter.visited[broken.ext.easter.visited_count++] = sq(3, 0);
+  broken.ext.get<easter::state>().visited[broken.ext.get<easter::state>().visited_count++] =
+      sq(3, 0);
   CHECK_FALSE(check_invariants(broken).ok());
   CHECK(state_bytes(p.s) >= sizeof(game_state));
 }

@@ -3,7 +3,9 @@
 // festival.shepherd_flock, festival.return_scope, and illegal returns.
 #include <string>
 
+#include "festival/id.hpp"
 #include "hills_and_sheep/hills_and_sheep.hpp"
+#include "hills_and_sheep/id.hpp"
 #include "position.hpp"
 
 using namespace carcassonne;
@@ -15,8 +17,8 @@ namespace {
 game_setup festival_setup(bool with_hills, std::vector<std::string> sheep = {},
                           std::vector<std::pair<std::string, std::string>> options = {}) {
   game_setup g;
-  g.expansions.add(expansion::festival);
-  if (with_hills) g.expansions.add(expansion::hills_and_sheep);
+  g.expansions.add(festival::id);
+  if (with_hills) g.expansions.add(hills_and_sheep::id);
   if (!sheep.empty()) g.script.draws["sheep"] = std::move(sheep);
   for (const auto& [name, value] : options)
     REQUIRE(g.options.set(name, std::string_view(value)).ok());

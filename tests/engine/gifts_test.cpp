@@ -6,6 +6,8 @@
 #include <string>
 
 #include "gifts/gifts.hpp"
+#include "gifts/id.hpp"
+#include "hills_and_sheep/id.hpp"
 #include "position.hpp"
 
 using namespace carcassonne;
@@ -19,8 +21,8 @@ game_setup gifts_setup(int seats, std::vector<std::pair<std::string, std::string
   game_setup g;
   g.seats = seats;
   g.seed = "gifts-test";
-  g.expansions.add(expansion::gifts);
-  if (with_hills) g.expansions.add(expansion::hills_and_sheep);
+  g.expansions.add(gifts::id);
+  if (with_hills) g.expansions.add(hills_and_sheep::id);
   for (const auto& [name, value] : options)
     REQUIRE(g.options.set(name, std::string_view(value)).ok());
   return g;
@@ -28,7 +30,7 @@ game_setup gifts_setup(int seats, std::vector<std::pair<std::string, std::string
 
 // Moves a card of the kind from the deck into the seat's hand (as if received earlier).
 void give(position& p, int seat, gf::card c) {
-  auto& st = p.s.ext.gifts;
+  auto& st = p.s.ext.get<gifts::state>();
   const auto it = std::find(st.deck.begin(), st.deck.end(), static_cast<std::uint8_t>(c));
   REQUIRE(it != st.deck.end());
   st.deck.erase(it);
@@ -54,7 +56,7 @@ bool legal(const game_state& s, const move& m) {
 }
 
 std::size_t hand(const position& p, int seat) {
-  return p.s.ext.gifts.hands[seat].size();
+  return p.s.ext.get<gifts::state>().hands[seat].size();
 }
 
 }  // namespace
@@ -65,7 +67,7 @@ TEST_CASE("EX-08 one gift for extending others' road and city, however many") {
   p.follower(1, -1, 0, "road0").follower(2, 1, -1, "city0");
   p.place(1, 0, 0);
   CHECK(hand(p, 0) == 1);
-  CHECK(p.s.ext.gifts.deck.size() == 24);
+  CHECK(p.s.ext.get<gifts::state>().deck.size() == 24);
   p.pass();
   CHECK(p.score_of(2) == 4);
   CHECK(p.score_of(1) == 0);
@@ -88,7 +90,7 @@ TEST_CASE("EX-09 Synod: a second Red monk wins the monastery 2-1-1") {
   CHECK(p.score_of(2) == 0);
   CHECK(p.supply_of(0) == 7);
   CHECK(hand(p, 0) == 0);  // the extended city had no follower: no gift
-  CHECK(p.s.ext.gifts.discard.size() == 1);
+  CHECK(p.s.ext.get<gifts::state>().discard.size() == 1);
 }
 
 TEST_CASE("EX-10 Cash Out: 2 points per follower on the city, the one taken back included") {
@@ -191,7 +193,7 @@ TEST_CASE("a card with no possible effect is opened alone and still used up") {
   CHECK(legal(p.s, open_move(p, gf::card::cash_out)));
   p.play(open_move(p, gf::card::cash_out));
   CHECK(hand(p, 0) == 0);
-  CHECK(p.s.ext.gifts.discard.size() == 1);
+  CHECK(p.s.ext.get<gifts::state>().discard.size() == 1);
 }
 
 TEST_CASE("Take 2: an unplaceable extra draw is discarded; the tile not chosen goes back") {
@@ -203,7 +205,7 @@ TEST_CASE("Take 2: an unplaceable extra draw is discarded; the tile not chosen g
   REQUIRE(p.s.awaiting == gifts::decision_choose_tile);
   REQUIRE(p.s.discarded.size() == 1);
   CHECK(tiles()[p.s.discarded[0]].id == "BA/Cccc+");
-  CHECK(tiles()[static_cast<tile_type_id>(p.s.ext.gifts.extra)].id == "BA/L");
+  CHECK(tiles()[static_cast<tile_type_id>(p.s.ext.get<gifts::state>().extra)].id == "BA/L");
   p.play(move{.type = gifts::move_choose_tile, .seat = 0, .choice = 1});  // place BA/L
   CHECK(tiles()[p.s.drawn].id == "BA/L");
   REQUIRE(check_invariants(p.s).ok());
@@ -219,7 +221,7 @@ TEST_CASE("Take 2 with an empty supply has no effect") {
   give(p, 0, gf::card::take_two);
   p.play(open_move(p, gf::card::take_two));
   CHECK(p.s.awaiting == decision::place_tile);
-  CHECK(p.s.ext.gifts.extra == -1);
+  CHECK(p.s.ext.get<gifts::state>().extra == -1);
 }
 
 TEST_CASE("Take 2 in a seeded game puts the leftover back among the tiles to come") {
@@ -227,8 +229,9 @@ TEST_CASE("Take 2 in a seeded game puts the leftover back among the tiles to com
   g.seed = "take-two";
   auto s = new_game(g).value();
   const auto c = static_cast<std::uint8_t>(gf::card::take_two);
-  s.ext.gifts.deck.erase(std::find(s.ext.gifts.deck.begin(), s.ext.gifts.deck.end(), c));
-  s.ext.gifts.hands[0].push_back(c);
+  s.ext.get<gifts::state>().deck.erase(
+      std::find(s.ext.get<gifts::state>().deck.begin(), s.ext.get<gifts::state>().deck.end(), c));
+  s.ext.get<gifts::state>().hands[0].push_back(c);
   const auto left_before = s.tiles_left();
   REQUIRE(apply_in_place(s, move{.type = gifts::move_open_gift, .seat = 0, .choice = c}).ok());
   REQUIRE(s.awaiting == gifts::decision_choose_tile);
@@ -245,7 +248,7 @@ TEST_CASE("an empty deck is refilled from the discard pile; with every card in h
   position p(gifts_setup(3), {"BA/RCr", "BA/L"});
   p.tile(-1, 0, "BA/RFr", 0).tile(0, -1, "BA/C", 180).tile(1, -1, "BA/C", 180);
   p.follower(1, -1, 0, "road0");
-  auto& st = p.s.ext.gifts;
+  auto& st = p.s.ext.get<gifts::state>();
   // Everything but one synod in hands, that synod on the discard pile.
   while (!st.deck.empty()) {
     st.hands[1].push_back(st.deck.back());

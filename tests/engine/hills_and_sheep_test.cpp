@@ -4,6 +4,7 @@
 #include <string>
 
 #include "hills_and_sheep/hills_and_sheep.hpp"
+#include "hills_and_sheep/id.hpp"
 #include "position.hpp"
 
 using namespace carcassonne;
@@ -16,7 +17,7 @@ game_setup hills_setup(int seats, std::vector<std::string> sheep = {},
                        std::vector<std::pair<std::string, std::string>> options = {}) {
   game_setup g;
   g.seats = seats;
-  g.expansions.add(expansion::hills_and_sheep);
+  g.expansions.add(hills_and_sheep::id);
   if (!sheep.empty()) g.script.draws["sheep"] = std::move(sheep);
   for (const auto& [name, value] : options)
     REQUIRE(g.options.set(name, std::string_view(value)).ok());
@@ -40,7 +41,7 @@ void put_shepherd(position& p, int seat, int x, int y, const std::string& featur
   REQUIRE(local.has_value());
   p.s.figures.push_back(figure_on_board{static_cast<seat_t>(seat), hills_and_sheep::figure_shepherd,
                                         static_cast<segment_t>(pt.first_segment + *local)});
-  auto& st = p.s.ext.hills_and_sheep;
+  auto& st = p.s.ext.get<hills_and_sheep::state>();
   st.on_board = static_cast<std::uint8_t>(st.on_board | 1 << seat);
   st.at[seat] = p.s.figures.back().segment;
   ++p.s.features.data(p.s.features.root(st.at[seat])).other_figures;

@@ -5,6 +5,10 @@
 #include <set>
 #include <string>
 
+#include "festival/id.hpp"
+#include "gifts/id.hpp"
+#include "hills_and_sheep/id.hpp"
+#include "peasant_revolts/id.hpp"
 #include "peasant_revolts/peasant_revolts.hpp"
 #include "position.hpp"
 
@@ -18,8 +22,8 @@ game_setup revolts_setup(int seats, bool with_hills = false,
                          std::vector<std::pair<std::string, std::string>> options = {}) {
   game_setup g;
   g.seats = seats;
-  g.expansions.add(expansion::peasant_revolts);
-  if (with_hills) g.expansions.add(expansion::hills_and_sheep);
+  g.expansions.add(peasant_revolts::id);
+  if (with_hills) g.expansions.add(hills_and_sheep::id);
   for (const auto& [name, value] : options)
     REQUIRE(g.options.set(name, std::string_view(value)).ok());
   return g;
@@ -234,7 +238,7 @@ TEST_CASE("setup: 3 of the 12 revolt tiles are set aside, secretly and by the se
     game_setup g = revolts_setup(2);
     g.seed = seed;
     const auto s = new_game(g).value();
-    const auto& aside = s.ext.peasant_revolts.set_aside;
+    const auto& aside = s.ext.get<peasant_revolts::state>().set_aside;
     REQUIRE(aside.size() == 3);
     int in_supply = 0;
     for (auto t : s.supply) in_supply += peasant_revolts::is_revolt_tile(t);
@@ -252,7 +256,7 @@ TEST_CASE("setup: 3 of the 12 revolt tiles are set aside, secretly and by the se
   game_setup g = revolts_setup(2);
   g.script.draws["revolt_removed"] = {"PR/01", "PR/02", "PR/12"};
   const auto s = new_game(g).value();
-  CHECK(s.ext.peasant_revolts.set_aside.size() == 3);
+  CHECK(s.ext.get<peasant_revolts::state>().set_aside.size() == 3);
   CHECK(std::count(s.supply.begin(), s.supply.end(), *tiles().find("PR/12")) == 0);
   g.script.draws["revolt_removed"] = {"PR/01", "PR/01", "PR/12"};
   CHECK(new_game(g).err().code == error_code::bad_script);
@@ -275,7 +279,7 @@ game_setup with(std::initializer_list<expansion> more,
   return g;
 }
 void give_card(position& p, int seat, int card) {
-  auto& st = p.s.ext.gifts;
+  auto& st = p.s.ext.get<gifts::state>();
   const auto it = std::find(st.deck.begin(), st.deck.end(), static_cast<std::uint8_t>(card));
   REQUIRE(it != st.deck.end());
   st.deck.erase(it);
@@ -285,7 +289,7 @@ void give_card(position& p, int seat, int card) {
 
 TEST_CASE(
     "Festival: a protected follower taken back loses its protection; protect-for-2 stays open") {
-  position p(with({expansion::festival}), {"FE/RrRr", "BA/L"});
+  position p(with({festival::id}), {"FE/RrRr", "BA/L"});
   lying(p, 0, 0, 0, "city0");
   p.follower(0, 0, 0, "road0");
   p.place(-1, 0, 0);  // a festival tile
@@ -300,7 +304,7 @@ TEST_CASE(
 }
 
 TEST_CASE("Gifts: Synod may protect its monk for 4") {
-  position p(with({expansion::gifts}), {"BA/RFr", "BA/L"});
+  position p(with({gifts::id}), {"BA/RFr", "BA/L"});
   p.tile(0, 1, "BA/L", 0);
   lying(p, 0, 0, 0, "road0");
   give_card(p, 0, 0);  // synod
@@ -320,7 +324,7 @@ TEST_CASE("Gifts: Synod may protect its monk for 4") {
 TEST_CASE("Gifts: Take 2 extra draws revolt unless revolts.extra_draws_trigger is false") {
   for (const char* trigger : {"true", "false"}) {
     CAPTURE(trigger);
-    game_setup g = with({expansion::gifts});
+    game_setup g = with({gifts::id});
     REQUIRE(g.options.set("revolts.extra_draws_trigger", std::string(trigger) == "true").ok());
     position p(g, {"BA/RFr", "PR/07", "BA/L"});
     p.follower(0, 0, 0, "road0");
@@ -336,7 +340,7 @@ TEST_CASE("Gifts: Take 2 extra draws revolt unless revolts.extra_draws_trigger i
 TEST_CASE(
     "of two followers of one seat on a segment, Cash Out and the Festival take the unprotected "
     "one") {
-  position p(with({expansion::gifts, expansion::festival}), {"FE/RrRr", "BA/L"});
+  position p(with({gifts::id, festival::id}), {"FE/RrRr", "BA/L"});
   lying(p, 0, 0, 0, "city0");
   p.follower(0, 0, 0, "city0");
   give_card(p, 0, 2);  // cash_out

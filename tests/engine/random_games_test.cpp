@@ -5,7 +5,12 @@
 #include <string>
 
 #include "carcassonne/engine/game.hpp"
+#include "easter/id.hpp"
 #include "easter/options.hpp"
+#include "festival/id.hpp"
+#include "gifts/id.hpp"
+#include "hills_and_sheep/id.hpp"
+#include "peasant_revolts/id.hpp"
 #include "peasant_revolts/options.hpp"
 
 using namespace carcassonne;
@@ -56,7 +61,7 @@ std::vector<move> corruptions(const move& m, const game_state& s) {
       out.push_back(shorter);
     }
     auto home = m;
-    home.path[m.path_length - 1] = s.ext.easter.bunny;
+    home.path[m.path_length - 1] = s.ext.get<easter::state>().bunny;
     out.push_back(home);
     auto longer = m;
     if (longer.path_length < max_bunny_hops) {
@@ -165,7 +170,7 @@ TEST_CASE("random games with Hills & Sheep, under every option value") {
   int games = 0;
   for (int variant = 0; variant < 4; ++variant) {
     game_setup setup;
-    setup.expansions.add(expansion::hills_and_sheep);
+    setup.expansions.add(hills_and_sheep::id);
     REQUIRE(
         setup.options
             .set("hills.tiebreak", std::string_view(variant & 1 ? "count_on_hill" : "any_on_hill"))
@@ -186,10 +191,10 @@ TEST_CASE("random games with the Peasant Revolts, alone and with the others") {
   int games = 0;
   for (int variant = 0; variant < 3; ++variant) {
     game_setup setup;
-    setup.expansions.add(expansion::peasant_revolts);
+    setup.expansions.add(peasant_revolts::id);
     if (variant >= 1) {
-      setup.expansions.add(expansion::hills_and_sheep);
-      setup.expansions.add(expansion::festival);
+      setup.expansions.add(hills_and_sheep::id);
+      setup.expansions.add(festival::id);
     }
     if (variant == 2)
       REQUIRE(setup.options.set("revolts.protect_for_2", std::string_view("no_follower_deployed"))
@@ -205,11 +210,11 @@ TEST_CASE("random games with the Gifts, alone and with the others") {
   int games = 0;
   for (int variant = 0; variant < 3; ++variant) {
     game_setup setup;
-    setup.expansions.add(expansion::gifts);
+    setup.expansions.add(gifts::id);
     if (variant >= 1) {
-      setup.expansions.add(expansion::hills_and_sheep);
-      setup.expansions.add(expansion::peasant_revolts);
-      setup.expansions.add(expansion::festival);
+      setup.expansions.add(hills_and_sheep::id);
+      setup.expansions.add(peasant_revolts::id);
+      setup.expansions.add(festival::id);
     }
     if (variant == 2) {
       REQUIRE(setup.options.set("gifts.receipt_owners", std::string_view("followers_only")).ok());
@@ -238,8 +243,8 @@ TEST_CASE("random games with the Festival, alone and with Hills & Sheep") {
   int games = 0;
   for (int variant = 0; variant < 4; ++variant) {
     game_setup setup;
-    setup.expansions.add(expansion::festival);
-    if (variant >= 1) setup.expansions.add(expansion::hills_and_sheep);
+    setup.expansions.add(festival::id);
+    if (variant >= 1) setup.expansions.add(hills_and_sheep::id);
     if (variant == 2)
       REQUIRE(setup.options.set("festival.shepherd_flock", std::string_view("stays")).ok());
     if (variant == 3)
@@ -256,7 +261,7 @@ TEST_CASE("random games with Easter, alone and with Hills & Sheep and the Festiv
   easter_stats stats;
   for (int variant = 0; variant < 6; ++variant) {
     game_setup setup;
-    setup.expansions.add(expansion::easter);
+    setup.expansions.add(easter::id);
     const auto set = [&](const char* name, const char* value) {
       REQUIRE(setup.options.set(name, std::string_view(value)).ok());
     };
@@ -265,20 +270,20 @@ TEST_CASE("random games with Easter, alone and with Hills & Sheep and the Festiv
       set("easter.nest_timing", "during_scoring");
     }
     if (variant == 2) {
-      setup.expansions.add(expansion::hills_and_sheep);
+      setup.expansions.add(hills_and_sheep::id);
       set("easter.hops", "fixed_2");
       set("easter.second_place", "competition");
       REQUIRE(setup.options.set("easter.shepherd_eggs", false).ok());
     }
     if (variant == 3) {
-      setup.expansions.add(expansion::hills_and_sheep);
-      setup.expansions.add(expansion::festival);
+      setup.expansions.add(hills_and_sheep::id);
+      setup.expansions.add(festival::id);
       set("easter.variant", "original");
     }
-    if (variant == 4) setup.expansions.add(expansion::festival);
+    if (variant == 4) setup.expansions.add(festival::id);
     if (variant == 5) {  // compact boards: nests get surrounded, also by nests placed into holes
       set("easter.nest_timing", "during_scoring");
-      setup.expansions.add(expansion::hills_and_sheep);
+      setup.expansions.add(hills_and_sheep::id);
     }
     stats.compact = variant == 5;
     const auto [played, refused] =

@@ -5,6 +5,7 @@
 #include "carcassonne/engine/rng.hpp"
 #include "carcassonne/protocol/view.hpp"
 #include "carcassonne/protocol/view_doc.hpp"
+#include "easter/id.hpp"
 
 using namespace carcassonne;
 using namespace carcassonne::protocol;
@@ -28,7 +29,7 @@ TEST_CASE("public and private diffs replay every move of whole games") {
     game_setup setup;
     setup.seats = 3;
     setup.seed = "doc-" + std::to_string(g);
-    if (g >= 3) setup.expansions.add(expansion::easter);  // other seats' bunny goes
+    if (g >= 3) setup.expansions.add(easter::id);  // other seats' bunny goes
     game_state s = new_game(setup).value();
     rng chooser(g);
     auto pub = public_doc(s, names);

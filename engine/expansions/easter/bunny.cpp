@@ -21,7 +21,7 @@ bool original_variant(const game_state& s) {
 }
 
 void put_bunny(game_state& s, square_pos at, event_log* events) {
-  auto& st = s.ext.easter;
+  auto& st = s.ext.get<easter::state>();
   st.bunny_on_board = true;
   st.bunny = at;
   emit(events, event{.type = easter::event_bunny_placed, .seat = s.active, .at = at});
@@ -30,7 +30,7 @@ void put_bunny(game_state& s, square_pos at, event_log* events) {
 // A square the bunny may hop onto next: it holds a tile and is neither visited in this phase
 // nor on the path being built (E-3).
 bool open_for_hop(const game_state& s, square_pos q, const square_pos* path, int length) {
-  const auto& st = s.ext.easter;
+  const auto& st = s.ext.get<easter::state>();
   if (s.board.tile_at(q) < 0) return false;
   const auto* v = st.visited.begin();
   if (std::find(v, v + st.visited_count, q) != v + st.visited_count) return false;
@@ -46,7 +46,7 @@ bool can_hop_from(const game_state& s, square_pos from, const square_pos* path, 
 // Every legal path of the go (E-4): `roll` hops, or fewer when the bunny reaches a square with
 // no legal hop left. Depth first, neighbours in edge order N, E, S, W.
 void paths(const game_state& s, square_pos from, move& m, std::vector<move>& out) {
-  const int roll = s.ext.easter.roll;
+  const int roll = s.ext.get<easter::state>().roll;
   bool hopped = false;
   if (m.path_length < roll) {
     for (int e = 0; e < 4; ++e) {
@@ -63,7 +63,7 @@ void paths(const game_state& s, square_pos from, move& m, std::vector<move>& out
 
 // The die of the current go (§1: uniform over 1-3), or the scripted roll; 2 without a die.
 std::uint8_t roll_die(game_state& s, event_log* events) {
-  auto& st = s.ext.easter;
+  auto& st = s.ext.get<easter::state>();
   if (hops_option(s.options) == hops_rule::fixed_2) return 2;  // E-8 "fixed_2": no die
   std::uint8_t roll = 1;
   if (!st.scripted) {
@@ -80,7 +80,7 @@ std::uint8_t roll_die(game_state& s, event_log* events) {
 // Runs goes from the current one: each rolls; the first that can hop is awaited (the seat decides
 // with its roll known); a go that cannot is skipped (§5.3). Returns false when the phase is over.
 bool next_go(game_state& s, event_log* events) {
-  auto& st = s.ext.easter;
+  auto& st = s.ext.get<easter::state>();
   while (st.goes_left > 0) {
     st.roll = roll_die(s, events);
     if (can_hop_from(s, st.bunny, nullptr, 0)) {
@@ -107,7 +107,7 @@ bool next_go(game_state& s, event_log* events) {
 void bunny_tile_placed(game_state& s, event_log* events) {
   const auto& pt = s.board.placed()[s.placed];
   const auto& t = tiles()[pt.type];
-  auto& st = s.ext.easter;
+  auto& st = s.ext.get<easter::state>();
   if (t.has(easter::symbol_bunny)) {
     st.phase_due = true;
     if (!original_variant(s) || !st.bunny_on_board) put_bunny(s, pt.pos, events);
@@ -119,7 +119,7 @@ void bunny_tile_placed(game_state& s, event_log* events) {
 // §5: the phase of this turn's bunny tile (step 13, or 10a in the original variant). Every seat
 // has one go, the active seat first; the bunny's square is visited from the start.
 bool start_phase(game_state& s, event_log* events) {
-  auto& st = s.ext.easter;
+  auto& st = s.ext.get<easter::state>();
   if (!st.phase_due) return false;
   st.phase_due = false;
   if (!st.bunny_on_board) return false;  // no bunny, no phase (cannot happen with these tiles)
@@ -134,15 +134,15 @@ bool start_phase(game_state& s, event_log* events) {
 
 void bunny_moves(const game_state& s, std::vector<move>& out) {
   if (s.awaiting != easter::decision_bunny) return;
-  move m{.type = easter::move_bunny, .seat = s.ext.easter.go};
-  paths(s, s.ext.easter.bunny, m, out);
+  move m{.type = easter::move_bunny, .seat = s.ext.get<easter::state>().go};
+  paths(s, s.ext.get<easter::state>().bunny, m, out);
 }
 
 // A go (already checked against bunny_moves): each hop lands, is visited and gives eggs (E-5);
 // then the next seat's go, or the rest of the turn.
 bool apply_bunny_move(game_state& s, const move& m, event_log* events) {
   if (m.type != easter::move_bunny) return false;
-  auto& st = s.ext.easter;
+  auto& st = s.ext.get<easter::state>();
   for (int i = 0; i < m.path_length; ++i) {
     st.bunny = m.path[i];
     st.visited[st.visited_count++] = m.path[i];
@@ -156,7 +156,7 @@ bool apply_bunny_move(game_state& s, const move& m, event_log* events) {
 }
 
 status check_bunny(const game_state& s) {
-  const auto& st = s.ext.easter;
+  const auto& st = s.ext.get<easter::state>();
   const auto broken = [](std::string what) {
     return make_error(error_code::game_over, std::move(what));
   };

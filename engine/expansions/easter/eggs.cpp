@@ -33,7 +33,7 @@ void count_figures(const game_state& s, const Indexes& tiles_at,
 
 void give(game_state& s, int seat, int eggs, square_pos at, event_log* events) {
   if (eggs == 0) return;
-  s.ext.easter.eggs[seat] += eggs;
+  s.ext.get<easter::state>().eggs[seat] += eggs;
   emit(events, event{.type = easter::event_eggs_collected,
                      .seat = static_cast<seat_t>(seat),
                      .at = at,
@@ -52,7 +52,7 @@ bool is_surrounded_nest(const game_state& s, int index) {
 
 void award(game_state& s, std::int32_t count, int points, event_log* events) {
   for (int seat = 0; seat < s.seats; ++seat) {
-    if (s.ext.easter.eggs[seat] != count) continue;
+    if (s.ext.get<easter::state>().eggs[seat] != count) continue;
     s.players[seat].score += points;
     emit(events, event{.type = event_type::points,
                        .seat = static_cast<seat_t>(seat),
@@ -68,7 +68,7 @@ void award(game_state& s, std::int32_t count, int points, event_log* events) {
 // of its 8 neighbours and the count of neighbours is now 8. The count only grows and reaches 8
 // once, so each nest is noted (and scored) once.
 void note_surrounded_nests(game_state& s) {
-  auto& st = s.ext.easter;
+  auto& st = s.ext.get<easter::state>();
   const auto& pt = s.board.placed()[s.placed];
   const auto note = [&](int index) {
     if (index >= 0 && is_surrounded_nest(s, index))
@@ -81,7 +81,7 @@ void note_surrounded_nests(game_state& s) {
 // §4, step 12 (or 10a with easter.nest_timing = "during_scoring"): for each nest surrounded this
 // turn, 2 eggs to the active seat, then 1 per figure on its 9 squares to the figures' owners.
 void score_nests(game_state& s, event_log* events) {
-  auto& st = s.ext.easter;
+  auto& st = s.ext.get<easter::state>();
   for (int n = 0; n < st.nest_count; ++n) {
     const auto& pt = s.board.placed()[st.nests[n]];
     emit(events, event{.type = easter::event_nest_scored, .seat = s.active, .at = pt.pos});
@@ -109,7 +109,7 @@ void collect_eggs(game_state& s, int tile_index, event_log* events) {
 // more seats tied for the most leave no second place. Original variant: 5 points only with 3 or
 // more players.
 void egg_points(game_state& s, event_log* events) {
-  const auto& eggs = s.ext.easter.eggs;
+  const auto& eggs = s.ext.get<easter::state>().eggs;
   std::int32_t first = 0, second = 0;
   int at_first = 0;
   for (int seat = 0; seat < s.seats; ++seat) first = std::max(first, eggs[seat]);

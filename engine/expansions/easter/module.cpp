@@ -3,6 +3,7 @@
 #include <string>
 
 #include "easter.hpp"
+#include "id.hpp"
 #include "options.hpp"
 
 namespace carcassonne::easter {
@@ -18,7 +19,7 @@ bool nests_during_scoring(const game_state& s) {
 
 // §2: the bunny off the board, 0 eggs each; setup.script.dice fixes the rolls ("1", "2", "3").
 status setup(game_state& s, const game_setup& g) {
-  auto& st = s.ext.easter;
+  auto& st = s.ext.get<easter::state>();
   const auto it = g.script.draws.find("dice");
   if (it == g.script.draws.end()) return {};
   st.scripted = true;
@@ -62,21 +63,21 @@ bool run_step(game_state& s, turn_step step, event_log* events) {
 // the move is tried on a copy of the state whose rolls past the end are only noted, and refused
 // if the copy needed one. Nothing is rolled early, so a record may end just before a roll.
 status precheck(const game_state& s, const move& m) {
-  const auto& st = s.ext.easter;
+  const auto& st = s.ext.get<easter::state>();
   if (!st.scripted || st.trial || hops_option(s.options) == hops_rule::fixed_2) return {};
   const int left = static_cast<int>(st.script.size()) - st.script_next;
   const int most = s.awaiting == easter::decision_bunny ? st.goes_left - 1 : s.seats;
   if (left >= most) return {};
   game_state trial = s;
-  trial.ext.easter.trial = true;
+  trial.ext.get<easter::state>().trial = true;
   if (!apply_in_place(trial, m).ok()) return {};  // unreachable: the move passed every check
-  if (trial.ext.easter.trial_short)
+  if (trial.ext.get<easter::state>().trial_short)
     return make_error(error_code::script_exhausted, "script.dice has no roll left");
   return {};
 }
 
 status check_invariants(const game_state& s) {
-  const auto& st = s.ext.easter;
+  const auto& st = s.ext.get<easter::state>();
   const auto broken = [](std::string what) {
     return make_error(error_code::game_over, std::move(what));
   };
@@ -95,7 +96,7 @@ status check_invariants(const game_state& s) {
 constexpr std::array<event_type, 1> quiet_events{event_bunny_placed};
 
 const expansion_module module{
-    .id = expansion::easter,
+    .id = easter::id,
     .name = "easter",
     .label = "Easter in Carcassonne",
     .options = options,
@@ -122,16 +123,16 @@ const expansion_module module{
 };
 
 std::int32_t eggs(const game_state& s, int seat) {
-  return s.ext.easter.eggs[seat];
+  return s.ext.get<easter::state>().eggs[seat];
 }
 
 std::optional<square_pos> bunny(const game_state& s) {
-  if (!s.ext.easter.bunny_on_board) return std::nullopt;
-  return s.ext.easter.bunny;
+  if (!s.ext.get<easter::state>().bunny_on_board) return std::nullopt;
+  return s.ext.get<easter::state>().bunny;
 }
 
 std::optional<go_info> current_go(const game_state& s) {
-  const auto& st = s.ext.easter;
+  const auto& st = s.ext.get<easter::state>();
   if (s.awaiting != easter::decision_bunny || !st.in_phase) return std::nullopt;
   go_info out{st.go, st.roll, {}};
   out.visited.assign(st.visited.begin(), st.visited.begin() + st.visited_count);

@@ -4,7 +4,7 @@
 #include <array>
 
 #include "carcassonne/engine/options.hpp"
-#include "registry.hpp"
+#include "id.hpp"
 
 namespace carcassonne::easter {
 
@@ -32,20 +32,20 @@ enum class second_place_rule : std::uint8_t { dense, competition };
 enum class shepherd_eggs_rule : std::uint8_t { collect, none };  // true, false
 
 inline variant_rule variant_option(const rule_options& o) {
-  return o.read<variant_rule>(expansion::easter, 0);
+  return o.read<variant_rule>(id, 0);
 }
 inline nest_timing_rule nest_timing_option(const rule_options& o) {
-  return o.read<nest_timing_rule>(expansion::easter, 1);
+  return o.read<nest_timing_rule>(id, 1);
 }
 inline hops_rule hops_option(const rule_options& o) {
-  return o.read<hops_rule>(expansion::easter, 2);
+  return o.read<hops_rule>(id, 2);
 }
 inline second_place_rule second_place_option(const rule_options& o) {
-  return o.read<second_place_rule>(expansion::easter, 3);
+  return o.read<second_place_rule>(id, 3);
 }
 // easter.shepherd_eggs: shepherds collect eggs like followers.
 inline bool shepherds_collect_eggs(const rule_options& o) {
-  return o.read<shepherd_eggs_rule>(expansion::easter, 4) == shepherd_eggs_rule::collect;
+  return o.read<shepherd_eggs_rule>(id, 4) == shepherd_eggs_rule::collect;
 }
 
 }  // namespace carcassonne::easter

@@ -7,6 +7,7 @@
 
 #include "carcassonne/engine/scoring.hpp"
 #include "hills_and_sheep/hills_and_sheep.hpp"
+#include "id.hpp"
 #include "options.hpp"
 
 namespace carcassonne::festival {
@@ -64,7 +65,7 @@ status refuse_move(const game_state& s, const move&) {
 }  // namespace
 
 const expansion_module module{
-    .id = expansion::festival,
+    .id = festival::id,
     .name = "festival",
     .label = "The Festival",
     .options = options,

@@ -4,7 +4,7 @@
 #include <array>
 
 #include "carcassonne/engine/options.hpp"
-#include "registry.hpp"
+#include "id.hpp"
 
 namespace carcassonne::festival {
 
@@ -26,11 +26,11 @@ enum class return_scope_rule : std::uint8_t { any_figure, followers_only };
 enum class shepherd_flock_rule : std::uint8_t { return_to_bag, stays };
 
 inline return_scope_rule return_scope_option(const rule_options& o) {
-  return o.read<return_scope_rule>(expansion::festival, 0);
+  return o.read<return_scope_rule>(id, 0);
 }
 // Read by Hills & Sheep when the Festival takes a shepherd back (registry.cpp, interactions).
 inline shepherd_flock_rule shepherd_flock_option(const rule_options& o) {
-  return o.read<shepherd_flock_rule>(expansion::festival, 1);
+  return o.read<shepherd_flock_rule>(id, 1);
 }
 
 }  // namespace carcassonne::festival

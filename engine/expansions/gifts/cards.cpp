@@ -5,6 +5,7 @@
 
 #include "carcassonne/engine/scoring.hpp"
 #include "gifts.hpp"
+#include "peasant_revolts/id.hpp"
 #include "peasant_revolts/peasant_revolts.hpp"
 
 namespace carcassonne::gifts::detail {
@@ -32,7 +33,7 @@ move gift_move(const game_state& s, card c, segment_t seg) {
 // The targets of one card; the card alone when it has none (G-8: it is still opened).
 void targets(const game_state& s, card c, std::vector<move>& out) {
   const auto first = out.size();
-  const bool revolts = s.expansions.has(expansion::peasant_revolts);
+  const bool revolts = s.expansions.has(peasant_revolts::id);
   const auto with_protection = [&](move m) {
     out.push_back(m);
     if (revolts) {
@@ -104,12 +105,12 @@ void targets(const game_state& s, card c, std::vector<move>& out) {
 void card_moves(const game_state& s, std::vector<move>& out) {
   // The distinct cards held, in card order: a bit per card kind (no copy of the hand to sort).
   unsigned held = 0;
-  for (auto c : s.ext.gifts.hands[s.active]) held |= 1u << c;
+  for (auto c : s.ext.get<gifts::state>().hands[s.active]) held |= 1u << c;
   for (; held != 0; held &= held - 1) targets(s, static_cast<card>(std::countr_zero(held)), out);
 }
 
 void open_card(game_state& s, const move& m, event_log* events) {
-  auto& st = s.ext.gifts;
+  auto& st = s.ext.get<gifts::state>();
   auto& hand = st.hands[m.seat];
   hand.erase(std::find(hand.begin(), hand.end(), m.choice));
   st.discard.push_back(m.choice);

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "carcassonne/engine/scoring.hpp"
+#include "id.hpp"
 #include "options.hpp"
 #include "turn.hpp"
 
@@ -21,7 +22,7 @@ void emit(event_log* events, event e) {
 // G-9: the top card, reshuffling the discard pile when the deck is empty; none when every card
 // is in a hand. A scripted list names the card (checked to be drawable by precheck/setup).
 bool draw_card(game_state& s, int seat, event_log* events) {
-  auto& st = s.ext.gifts;
+  auto& st = s.ext.get<gifts::state>();
   if (st.deck.empty()) {
     st.deck.swap(st.discard);
     if (!st.scripted) s.random.shuffle(std::span<std::uint8_t>(st.deck));
@@ -43,7 +44,7 @@ bool draw_card(game_state& s, int seat, event_log* events) {
 
 // A scripted card draw that cannot be made refuses the move that would make it.
 status check_script(const game_state& s) {
-  const auto& st = s.ext.gifts;
+  const auto& st = s.ext.get<gifts::state>();
   if (!st.scripted) return {};
   if (st.script_next >= st.script.size())
     return make_error(error_code::script_exhausted, "script.gifts has no draw left");
@@ -78,7 +79,7 @@ bool earns_gift(const game_state& s) {
 // Would this move draw a card that a scripted list cannot give? Only a placement earns one: it
 // is tried on a copy (scripted games only: tests and puzzles) so that a refusal changes nothing.
 status precheck(const game_state& s, const move& m) {
-  if (!s.ext.gifts.scripted || m.type != move_type::place_tile) return {};
+  if (!s.ext.get<gifts::state>().scripted || m.type != move_type::place_tile) return {};
   game_state trial = s;
   trial.placed =
       static_cast<std::int16_t>(carcassonne::detail::join_tile(trial, m.at, s.drawn, m.rotation));
@@ -87,7 +88,7 @@ status precheck(const game_state& s, const move& m) {
 }
 
 status setup(game_state& s, const game_setup& g) {
-  auto& st = s.ext.gifts;
+  auto& st = s.ext.get<gifts::state>();
   st.scripted_deck = g.script.deck.has_value();
   for (int c = 0; c < card_kinds; ++c)
     for (int i = 0; i < copies_per_card; ++i) st.deck.push_back(static_cast<std::uint8_t>(c));
@@ -108,7 +109,7 @@ status setup(game_state& s, const game_setup& g) {
 // Steps 6c and 7: the Take 2 tile not chosen goes back into the supply (after a hill took its
 // tile), then the gift for extending someone else's road or city.
 void tile_placed(game_state& s, event_log* events) {
-  auto& st = s.ext.gifts;
+  auto& st = s.ext.get<gifts::state>();
   if (st.extra >= 0) {
     // The leftover leaves the drawn part of the supply and goes back at a uniformly random
     // position among the tiles still to draw (the bottom of a scripted deck, game-record.md).
@@ -126,7 +127,7 @@ void tile_placed(game_state& s, event_log* events) {
 }
 
 bool apply_move(game_state& s, const move& m, event_log* events) {
-  auto& st = s.ext.gifts;
+  auto& st = s.ext.get<gifts::state>();
   if (m.type == gifts::move_open_gift) {
     detail::open_card(s, m, events);
     if (s.awaiting == decision::none) s.awaiting = decision::place_tile;
@@ -149,13 +150,14 @@ void moves(const game_state& s, std::vector<move>& out) {
     out.push_back(move{.type = gifts::move_choose_tile, .seat = s.active, .choice = 1});
     return;
   }
-  if (s.awaiting == decision::place_tile && !s.ext.gifts.opened) detail::card_moves(s, out);
+  if (s.awaiting == decision::place_tile && !s.ext.get<gifts::state>().opened)
+    detail::card_moves(s, out);
 }
 
 // §5: 2 points per unopened card.
 void final_scoring(game_state& s, event_log* events) {
   for (int seat = 0; seat < s.seats; ++seat) {
-    const int n = static_cast<int>(s.ext.gifts.hands[seat].size());
+    const int n = static_cast<int>(s.ext.get<gifts::state>().hands[seat].size());
     if (n == 0) continue;
     s.players[seat].score += 2 * n;
     emit(events, event{.type = event_type::points,
@@ -167,13 +169,13 @@ void final_scoring(game_state& s, event_log* events) {
 }
 
 int tiles_held(const game_state& s) {
-  const auto& st = s.ext.gifts;
+  const auto& st = s.ext.get<gifts::state>();
   if (st.extra < 0) return 0;
   return s.awaiting == gifts::decision_choose_tile ? 2 : 1;  // both tiles, or the leftover
 }
 
 status check(const game_state& s) {
-  const auto& st = s.ext.gifts;
+  const auto& st = s.ext.get<gifts::state>();
   std::array<int, card_kinds> n{};
   for (auto c : st.deck) ++n[c];
   for (auto c : st.discard) ++n[c];
@@ -192,7 +194,7 @@ namespace detail {
 // §4.5: draw until a placeable extra tile shows or the supply runs out; each draw is a draw
 // (other expansions see it: a revolt tile revolts); unplaceable ones are discarded (G-7).
 void draw_extra_tile(game_state& s, event_log* events) {
-  auto& st = s.ext.gifts;
+  auto& st = s.ext.get<gifts::state>();
   const auto first = s.drawn;
   st.first_index = static_cast<std::uint16_t>(s.next_draw - 1);
   st.drawing_extra = true;
@@ -218,7 +220,7 @@ void draw_extra_tile(game_state& s, event_log* events) {
 constexpr std::array<event_type, 1> quiet_events{event_figure_moved};
 
 const expansion_module module{
-    .id = expansion::gifts,
+    .id = gifts::id,
     .name = "gifts",
     .label = "The Gifts",
     .options = options,

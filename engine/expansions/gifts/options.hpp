@@ -4,7 +4,7 @@
 #include <array>
 
 #include "carcassonne/engine/options.hpp"
-#include "registry.hpp"
+#include "id.hpp"
 
 namespace carcassonne::gifts {
 
@@ -20,7 +20,7 @@ inline constexpr std::array<option_def, 1> options{{
 enum class receipt_owners_rule : std::uint8_t { with_tiebreak, followers_only };
 
 inline receipt_owners_rule receipt_owners_option(const rule_options& o) {
-  return o.read<receipt_owners_rule>(expansion::gifts, 0);
+  return o.read<receipt_owners_rule>(id, 0);
 }
 
 }  // namespace carcassonne::gifts

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "hills_and_sheep.hpp"
+#include "id.hpp"
 #include "options.hpp"
 
 namespace carcassonne::hills_and_sheep {
@@ -12,7 +13,7 @@ namespace {
 
 // §2: all 18 tokens into the bag; setup.script.sheep fixes the draws.
 status setup(game_state& s, const game_setup& g) {
-  auto& st = s.ext.hills_and_sheep;
+  auto& st = s.ext.get<hills_and_sheep::state>();
   st.bag = tokens_in_box;
   const auto it = g.script.draws.find("sheep");
   if (it == g.script.draws.end()) return {};
@@ -33,7 +34,7 @@ status precheck(const game_state& s, const move& m) {
 }  // namespace
 
 const expansion_module module{
-    .id = expansion::hills_and_sheep,
+    .id = hills_and_sheep::id,
     .name = "hills_and_sheep",
     .label = "Hills & Sheep",
     .options = options,

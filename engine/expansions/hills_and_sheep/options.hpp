@@ -4,7 +4,7 @@
 #include <array>
 
 #include "carcassonne/engine/options.hpp"
-#include "registry.hpp"
+#include "id.hpp"
 
 namespace carcassonne::hills_and_sheep {
 
@@ -32,13 +32,13 @@ enum class under_tile_rule : std::uint8_t { from_supply, none };
 enum class closed_field_rule : std::uint8_t { score_immediately, wait };
 
 inline hill_tiebreak_rule hill_tiebreak_option(const rule_options& o) {
-  return o.read<hill_tiebreak_rule>(expansion::hills_and_sheep, 0);
+  return o.read<hill_tiebreak_rule>(id, 0);
 }
 inline under_tile_rule under_tile_option(const rule_options& o) {
-  return o.read<under_tile_rule>(expansion::hills_and_sheep, 1);
+  return o.read<under_tile_rule>(id, 1);
 }
 inline closed_field_rule closed_field_option(const rule_options& o) {
-  return o.read<closed_field_rule>(expansion::hills_and_sheep, 2);
+  return o.read<closed_field_rule>(id, 2);
 }
 
 }  // namespace carcassonne::hills_and_sheep

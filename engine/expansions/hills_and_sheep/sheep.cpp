@@ -17,12 +17,12 @@ void emit(event_log* events, event e) {
 }
 
 bool on_board(const game_state& s, int seat) {
-  return s.ext.hills_and_sheep.on_board >> seat & 1;
+  return s.ext.get<hills_and_sheep::state>().on_board >> seat & 1;
 }
 
 // The field (root segment) of the seat's shepherd, which must be on the board.
 segment_t shepherd_field(const game_state& s, int seat) {
-  return s.features.root(s.ext.hills_and_sheep.at[seat]);
+  return s.features.root(s.ext.get<hills_and_sheep::state>().at[seat]);
 }
 
 // Shepherds are the only figures on fields that are not followers.
@@ -45,7 +45,7 @@ bool new_tile_touches_shepherd(const game_state& s) {
 // Draws one token (uniform over the bag, or the next scripted one; check_draw has made sure it
 // can be drawn) and takes it out of the bag.
 token draw(game_state& s, event_log* events) {
-  auto& st = s.ext.hills_and_sheep;
+  auto& st = s.ext.get<hills_and_sheep::state>();
   int kind = 0;
   if (st.scripted) {
     kind = st.script[st.script_next++];
@@ -65,7 +65,7 @@ token draw(game_state& s, event_log* events) {
 // Every shepherd on the field goes home and every token of its flock back into the bag (§4.2
 // wolf, §4.4 after scoring); `type` says which (flock_lost or flock_scored, with its points).
 void end_flock(game_state& s, segment_t root, event_type type, event_log* events) {
-  auto& st = s.ext.hills_and_sheep;
+  auto& st = s.ext.get<hills_and_sheep::state>();
   std::uint8_t seats = 0;
   int sheep = 0;
   segment_t where = 0;
@@ -124,7 +124,7 @@ void end_flock(game_state& s, segment_t root, event_type type, event_log* events
 // §4.2 Grow or §4.1 the placement draw: a sheep joins the seat's flock; the wolf goes back into
 // the bag and takes the whole flock of the field (§4.3) - at placement, that is just the shepherd.
 void grow(game_state& s, int seat, event_log* events) {
-  auto& st = s.ext.hills_and_sheep;
+  auto& st = s.ext.get<hills_and_sheep::state>();
   const token t = draw(s, events);
   if (t != token::wolf) {
     ++st.flock[seat][static_cast<int>(t)];
@@ -149,7 +149,7 @@ void score_closed_fields(game_state& s, event_log* events) {
 // extended its field (a shepherd deployed this turn stands on the new tile: it does not count).
 bool flock_extended(const game_state& s, int seat) {
   if (!on_board(s, seat)) return false;
-  const auto seg = s.ext.hills_and_sheep.at[seat];
+  const auto seg = s.ext.get<hills_and_sheep::state>().at[seat];
   if (s.features.node(seg).tile == static_cast<std::uint16_t>(s.placed)) return false;
   const auto root = s.features.root(seg);
   const auto& pt = s.board.placed()[s.placed];
@@ -194,7 +194,7 @@ void shepherd_moves(const game_state& s, std::vector<move>& out) {
 
 // A scripted bag: the next entry must exist and be in the bag (game-record.md, "Script formats").
 status check_draw(const game_state& s, const move& m) {
-  const auto& st = s.ext.hills_and_sheep;
+  const auto& st = s.ext.get<hills_and_sheep::state>();
   if (!draws_token(m) || !st.scripted) return {};
   if (st.script_next >= st.script.size())
     return make_error(error_code::script_exhausted, "script.sheep has no draw left");
@@ -211,7 +211,7 @@ bool apply_shepherd_move(game_state& s, const move& m, event_log* events) {
     const auto& pt = s.board.placed()[s.placed];
     s.figures.push_back(figure_on_board{m.seat, hills_and_sheep::figure_shepherd,
                                         static_cast<segment_t>(pt.first_segment + m.feature)});
-    auto& st = s.ext.hills_and_sheep;
+    auto& st = s.ext.get<hills_and_sheep::state>();
     st.on_board = static_cast<std::uint8_t>(st.on_board | 1 << m.seat);
     s.deployed = static_cast<std::uint8_t>(s.deployed |
                                            1 << static_cast<int>(hills_and_sheep::figure_shepherd));
@@ -248,7 +248,7 @@ bool shepherd_step(game_state& s, turn_step step, event_log* events) {
 }
 
 status check_sheep(const game_state& s) {
-  const auto& st = s.ext.hills_and_sheep;
+  const auto& st = s.ext.get<hills_and_sheep::state>();
   const auto broken = [](std::string what) {
     return make_error(error_code::game_over, std::move(what));
   };
@@ -280,7 +280,7 @@ status check_sheep(const game_state& s) {
 }  // namespace detail
 
 void return_shepherd(game_state& s, int seat, event_log* events) {
-  auto& st = s.ext.hills_and_sheep;
+  auto& st = s.ext.get<hills_and_sheep::state>();
   const auto seg = st.at[seat];
   const auto root = s.features.root(seg);
   for (std::size_t i = 0; i < s.figures.size(); ++i)
@@ -314,7 +314,7 @@ void return_shepherd(game_state& s, int seat, event_log* events) {
 std::vector<flock_info> flocks(const game_state& s) {
   std::vector<flock_info> out;
   std::vector<segment_t> roots;
-  const auto& st = s.ext.hills_and_sheep;
+  const auto& st = s.ext.get<hills_and_sheep::state>();
   for (std::size_t i = 0; i < s.figures.size(); ++i) {
     const auto& f = s.figures[i];
     if (f.type != hills_and_sheep::figure_shepherd) continue;
@@ -353,7 +353,7 @@ std::vector<flock_info> flocks(const game_state& s) {
 
 int bag_size(const game_state& s) {
   int n = 0;
-  for (auto k : s.ext.hills_and_sheep.bag) n += k;
+  for (auto k : s.ext.get<hills_and_sheep::state>().bag) n += k;
   return n;
 }
 

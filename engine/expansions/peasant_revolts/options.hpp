@@ -4,7 +4,7 @@
 #include <array>
 
 #include "carcassonne/engine/options.hpp"
-#include "registry.hpp"
+#include "id.hpp"
 
 namespace carcassonne::peasant_revolts {
 
@@ -26,11 +26,11 @@ enum class protect_for_2_rule : std::uint8_t { no_figure_deployed, no_follower_d
 enum class extra_draws_rule : std::uint8_t { revolt, no_revolt };  // true, false
 
 inline protect_for_2_rule protect_for_2_option(const rule_options& o) {
-  return o.read<protect_for_2_rule>(expansion::peasant_revolts, 0);
+  return o.read<protect_for_2_rule>(id, 0);
 }
 // revolts.extra_draws_trigger: Take 2's extra draws revolt.
 inline bool extra_draws_revolt(const rule_options& o) {
-  return o.read<extra_draws_rule>(expansion::peasant_revolts, 1) == extra_draws_rule::revolt;
+  return o.read<extra_draws_rule>(id, 1) == extra_draws_rule::revolt;
 }
 
 }  // namespace carcassonne::peasant_revolts

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "carcassonne/engine/scoring.hpp"
+#include "id.hpp"
 #include "options.hpp"
 #include "turn.hpp"
 
@@ -48,7 +49,7 @@ void pay(game_state& s, const figure_on_board& f, int points, event_log* events)
 // §2: 3 of the 12 revolt tiles are set aside unseen; the other 9 stay in the supply (shuffled
 // with it). Scripted: script.revolt_removed names them (with a scripted deck, only checked).
 status setup(game_state& s, const game_setup& g) {
-  auto& st = s.ext.peasant_revolts;
+  auto& st = s.ext.get<peasant_revolts::state>();
   if (const auto it = g.script.draws.find("revolt_removed"); it != g.script.draws.end()) {
     if (it->second.size() != set_aside_count)
       return make_error(error_code::bad_script, "script.revolt_removed names exactly 3 tiles");
@@ -86,7 +87,7 @@ void revolt(game_state& s, event_log* events) {
   if (!t.has(symbol_revolt_city) && !t.has(symbol_revolt_road) && !t.has(symbol_revolt_monastery))
     return;
   // a Take 2 extra draw revolts unless revolts.extra_draws_trigger is false.
-  if (s.ext.gifts.drawing_extra && !extra_draws_revolt(s.options)) return;
+  if (s.ext.get<gifts::state>().drawing_extra && !extra_draws_revolt(s.options)) return;
   const auto k = t.has(symbol_revolt_city)   ? feature_kind::city
                  : t.has(symbol_revolt_road) ? feature_kind::road
                                              : feature_kind::monastery;
@@ -208,7 +209,7 @@ void protect(game_state& s, std::size_t index, int points, event_log* events) {
 }
 
 const expansion_module module{
-    .id = expansion::peasant_revolts,
+    .id = peasant_revolts::id,
     .name = "peasant_revolts",
     .label = "The Peasant Revolts",
     .options = options,

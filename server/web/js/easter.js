@@ -43,6 +43,7 @@ function moveTheBunny(d, game, legal) {
 
 export const easter = {
   id: 'easter',
+  order: 1,
   events: {
     bunny_placed: (e, { who, at }) => `The bunny hopped onto ${who}'s tile${at(e)}.`,
     nest_scored: (e, { who, at }) => `${who} surrounded the nest${at(e)}.`,
@@ -74,3 +75,5 @@ export const easter = {
     words: (d, m) => (m.type === 'bunny' ? describeMove(m, d.own.bunnyStart) : undefined),
   },
 };
+
+export default easter;

@@ -1,6 +1,6 @@
 // The page's expansions: what each one adds to the panel and the board, one file per expansion
 // (the server's /api/options gives their names and options). An expansion without a file here
-// shows nothing of its own. Hooks, each optional:
+// shows nothing of its own. Hooks, each optional (`order`: its place in the panel, lower first):
 //   seatDetails(game, player, el) -> elements for that seat's line of the panel
 //   gameInfo(game) -> strings for the panel's game line
 //   ownPanel(game, el) -> elements after the panel (what only you see, and what is face up)
@@ -26,14 +26,16 @@
 //   markerKeySuffix: {type: (m) -> text} telling apart moves on one spot with separate markers
 //   markerFigure: {type: (m) -> figure or null} the figure a move's marker shows
 //   hidesFigure(m) -> true for a move whose marker shows no figure of its own (a variant)
-import { hillsAndSheep } from './hills_and_sheep.js';
-import { gifts } from './gifts.js';
-import { peasantRevolts } from './peasant_revolts.js';
-import { easter } from './easter.js';
-import { festival } from './festival.js';
+// No list here: loadExpansions gets the ids from /api/options (names.js) and imports ./<id>.js for
+// each; a module's default export is its hooks, `order` its place among the panel's lines.
+const ALL = [];
 
-// In the order the panel shows their lines.
-const ALL = [hillsAndSheep, easter, gifts, peasantRevolts, festival];
+// Once, before the page renders (loadVocabulary calls it).
+export async function loadExpansions(ids) {
+  if (ALL.length) return;
+  const found = await Promise.all(ids.map((id) => import(`./${id}.js`).then((m) => m.default, () => undefined)));
+  ALL.push(...found.filter((x) => x && !ALL.includes(x)).sort((a, b) => (a.order ?? 99) - (b.order ?? 99)));
+}
 
 // The hooks of the expansions in play, in this order; for a view without its list, all of them.
 export function expansionsOf(game) {

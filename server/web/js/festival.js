@@ -4,6 +4,7 @@ import { figureWord } from './moves_text.js';
 
 export const festival = {
   id: 'festival',
+  order: 4,
   moves: { return_figure: (m, on) => `Take back your ${figureWord(m.figure)} from the ${featureWords(m.feature)}${on}` },
   actions: {
     prompts: {
@@ -14,3 +15,5 @@ export const festival = {
     markerKeySuffix: { return_figure: (m) => `:${m.figure ?? 'meeple'}` },
   },
 };
+
+export default festival;

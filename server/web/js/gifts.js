@@ -78,6 +78,7 @@ function cardButtons(d, game, legal) {
 
 export const gifts = {
   id: 'gifts',
+  order: 2,
   events: {
     figure_moved: (e, { who, at, kindWord }) => `${who}'s follower moved from the ${featureWords(e.from)} to the ${kindWord(e)}${at(e)}.`,
     gift_received: (e, { who }) => `${who} received a gift card.`,
@@ -125,3 +126,5 @@ export const gifts = {
     markerFigure: { open_gift: (m) => (m.card === 'synod' ? 'meeple' : null) },
   },
 };
+
+export default gifts;

@@ -7,6 +7,7 @@ export const TOKENS = { sheep1: '1 sheep', sheep2: '2 sheep', sheep3: '3 sheep',
 
 export const hillsAndSheep = {
   id: 'hills_and_sheep',
+  order: 0,
   events: {
     tile_hidden: () => 'A tile went face down under the hill.',
     token_drawn: (e, { who }) => `${who} drew ${TOKENS[e.token] ?? e.token} from the bag.`,
@@ -38,3 +39,5 @@ export const hillsAndSheep = {
   },
   actions: { prompts: { flock: () => 'Your shepherd’s field grew: Grow or Gather?' } },
 };
+
+export default hillsAndSheep;

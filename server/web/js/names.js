@@ -1,6 +1,6 @@
 // Words for the game's ids: expansions and their rule options (from the server), feature kinds,
-// and the seats' colours. An expansion's own words are in its file (expansions.js lists them).
-import { expansionWords } from './expansions.js';
+// and the seats' colours. An expansion's own words are in its file (expansions.js loads them).
+import { expansionWords, loadExpansions } from './expansions.js';
 
 // The expansions and their rule options come from the server (/api/options, the engine's
 // modules): [id, label] pairs, and every option with its expansion, label, values (the default
@@ -18,6 +18,7 @@ export async function loadVocabulary() {
     EXPANSIONS.push([x.id, x.label]);
     for (const o of x.options) OPTIONS.push({ ...o, expansion: x.id });
   }
+  await loadExpansions(data.expansions.map((x) => x.id));
 }
 // An option's value in words, as the lobby's menus show it.
 export const optionWords = (o, i) => `${o.words?.[i] ?? String(o.values[i])}${i === 0 ? ' (usual)' : ''}`;

@@ -3,6 +3,7 @@ import { featureWords } from './names.js';
 
 export const peasantRevolts = {
   id: 'peasant_revolts',
+  order: 3,
   events: { revolt: (e, { who }) => `${who} drew a revolt tile: a revolt against ${e.kind === 'city' ? 'cities' : `${e.kind}s`}!` },
   reasons: {
     revolt: (who, pts) => `${who}'s protected follower earned ${pts} in the revolt.`,
@@ -18,3 +19,5 @@ export const peasantRevolts = {
     hidesFigure: (m) => Boolean(m.protect),
   },
 };
+
+export default peasantRevolts;

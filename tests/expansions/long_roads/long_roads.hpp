@@ -1,7 +1,8 @@
 // Long Roads, a test-only expansion (proof that an expansion lives in its own folder): two tile
 // types of its own, one option, one rule. A completed road of five segments or more scores a
-// bonus (long_roads.bonus: 5 by default, or 10). Registered in engine/expansions/registry.cpp by
-// one line, hidden from clients' vocabulary (/api/options) as a test's expansion.
+// bonus (long_roads.bonus: 5 by default, or 10). Registered by one include and one entry in
+// engine/expansions/registry.hpp (its slot.hpp here), hidden from clients' vocabulary
+// (/api/options) as a test's expansion.
 #pragma once
 #include <array>
 

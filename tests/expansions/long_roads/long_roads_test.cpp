@@ -7,6 +7,7 @@
 #include "carcassonne/protocol/options_doc.hpp"
 #include "carcassonne/protocol/record.hpp"
 #include "e2e_client.hpp"
+#include "id.hpp"
 #include "long_roads/long_roads.hpp"
 
 using namespace e2e;
@@ -102,13 +103,13 @@ TEST_CASE("long roads: a road of 4 segments scores no bonus; its tiles need the 
 
 TEST_CASE(
     "long roads: the module sits in its slot, its options are its own, clients never see it") {
-  const auto* m = carcassonne::find_module(expansion::long_roads);
+  const auto* m = carcassonne::find_module(carcassonne::long_roads::id);
   REQUIRE(m == &carcassonne::long_roads::module);
-  CHECK(carcassonne::find_expansion("long_roads") == expansion::long_roads);
+  CHECK(carcassonne::find_expansion("long_roads") == carcassonne::long_roads::id);
   CHECK(carcassonne::tiles().find_set("long_roads").has_value());
   const auto o = carcassonne::find_option("long_roads.bonus");
   REQUIRE(o.has_value());
-  CHECK(o->owner == expansion::long_roads);
+  CHECK(o->owner == carcassonne::long_roads::id);
   const auto offered = carcassonne::protocol::options_catalogue();
   CHECK(offered["expansions"].size() == 5);
   for (const auto& x : offered["expansions"]) CHECK(x["id"] != "long_roads");

@@ -1,4 +1,5 @@
 // Long Roads: its tiles (as JSON, in this folder), its option and its rule (long_roads.hpp).
+#include "id.hpp"
 #include "long_roads.hpp"
 
 namespace carcassonne::long_roads {
@@ -33,7 +34,7 @@ int long_road_bonus(const game_state& s, segment_t root) {
 }  // namespace
 
 const expansion_module module{
-    .id = expansion::long_roads,
+    .id = long_roads::id,
     .name = "long_roads",
     .label = "Long Roads (test)",
     .options = options,

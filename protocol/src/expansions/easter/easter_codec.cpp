@@ -2,6 +2,7 @@
 // scored, eggs and rolls; egg points belong to no feature.
 #include "codec_parts.hpp"
 #include "easter/easter.hpp"
+#include "easter/id.hpp"
 
 namespace carcassonne::protocol {
 
@@ -71,7 +72,7 @@ void outcomes(const game_state&, const event_log& log, bool, placed_outcomes& ou
 }  // namespace
 
 namespace codecs {
-const expansion_codec easter{expansion::easter, moves, events, featureless, outcomes};
+extern const expansion_codec easter{easter::id, moves, events, featureless, outcomes};
 }  // namespace codecs
 
 }  // namespace carcassonne::protocol

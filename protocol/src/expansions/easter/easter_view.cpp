@@ -2,6 +2,7 @@
 // waits for a bunny move, whose go it is, its roll and the squares visited in this phase. Event
 // fields: eggs, rolls. The scripted dice are never written.
 #include "easter/easter.hpp"
+#include "easter/id.hpp"
 #include "expansion_views.hpp"
 
 namespace carcassonne::protocol {
@@ -39,7 +40,7 @@ void public_fields(const game_state& s, view_doc& d) {
 }  // namespace
 
 namespace views {
-const expansion_view easter{expansion::easter, public_fields, nullptr, nullptr, nullptr};
+extern const expansion_view easter{easter::id, public_fields, nullptr, nullptr, nullptr};
 }  // namespace views
 
 }  // namespace carcassonne::protocol

@@ -2,6 +2,7 @@
 // feature).
 #include "codec_parts.hpp"
 #include "festival/festival.hpp"
+#include "festival/id.hpp"
 
 namespace carcassonne::protocol {
 
@@ -13,7 +14,7 @@ constexpr std::array<move_codec, 1> moves{
 }  // namespace
 
 namespace codecs {
-const expansion_codec festival{expansion::festival, moves, {}, {}, nullptr};
+extern const expansion_codec festival{festival::id, moves, {}, {}, nullptr};
 }  // namespace codecs
 
 }  // namespace carcassonne::protocol

@@ -2,6 +2,7 @@
 // opened and the follower moved; points for unopened cards belong to no feature.
 #include "codec_parts.hpp"
 #include "gifts/gifts.hpp"
+#include "gifts/id.hpp"
 
 namespace carcassonne::protocol {
 
@@ -73,13 +74,13 @@ void outcomes(const game_state& after, const event_log& log, bool, placed_outcom
     if (e.type == gf::event_gift_received && e.seat < max_seats) ++dealt[e.seat];
   std::array<std::size_t, max_seats> next{};
   for (int s = 0; s < max_seats; ++s) {
-    const auto& hand = after.ext.gifts.hands[s];
+    const auto& hand = after.ext.get<gifts::state>().hands[s];
     next[s] = hand.size() - std::min(dealt[s], hand.size());
   }
   for (std::size_t i = 0; i < log.size(); ++i) {
     const auto& e = log[i];
     if (e.type != gf::event_gift_received) continue;
-    const auto& hand = after.ext.gifts.hands[e.seat];
+    const auto& hand = after.ext.get<gifts::state>().hands[e.seat];
     if (next[e.seat] < hand.size())
       out.push_back({i + 1, {{"gift", gf::card_names[hand[next[e.seat]++]]}, {"seat", e.seat}}});
   }
@@ -88,7 +89,7 @@ void outcomes(const game_state& after, const event_log& log, bool, placed_outcom
 }  // namespace
 
 namespace codecs {
-const expansion_codec gifts{expansion::gifts, moves, events, featureless, outcomes};
+extern const expansion_codec gifts{gifts::id, moves, events, featureless, outcomes};
 }  // namespace codecs
 
 }  // namespace carcassonne::protocol

@@ -2,6 +2,7 @@
 // holds; a seat's own cards only in its private part ("hand"). The Take 2 second tile is public.
 #include "expansion_views.hpp"
 #include "gifts/gifts.hpp"
+#include "gifts/id.hpp"
 
 namespace carcassonne::protocol {
 
@@ -10,7 +11,7 @@ namespace {
 namespace gf = carcassonne::gifts;
 
 void public_fields(const game_state& s, view_doc& d) {
-  const auto& st = s.ext.gifts;
+  const auto& st = s.ext.get<gifts::state>();
   d.scalar("gift_deck", std::to_string(st.deck.size()));
   auto& discard = d.array("gift_discard");
   for (auto c : st.discard) discard.items.push_back(json_string(gf::card_names[c]));
@@ -24,13 +25,14 @@ void public_fields(const game_state& s, view_doc& d) {
 
 void private_fields(const game_state& s, int viewer, view_doc& d) {
   auto& hand = d.array("hand");
-  for (auto c : s.ext.gifts.hands[viewer]) hand.items.push_back(json_string(gf::card_names[c]));
+  for (auto c : s.ext.get<gifts::state>().hands[viewer])
+    hand.items.push_back(json_string(gf::card_names[c]));
 }
 
 }  // namespace
 
 namespace views {
-const expansion_view gifts{expansion::gifts, public_fields, nullptr, private_fields, nullptr};
+extern const expansion_view gifts{gifts::id, public_fields, nullptr, private_fields, nullptr};
 }  // namespace views
 
 }  // namespace carcassonne::protocol

@@ -2,6 +2,7 @@
 // flocks scored or lost (game-record.md, docs/protocol.md).
 #include "codec_parts.hpp"
 #include "hills_and_sheep/hills_and_sheep.hpp"
+#include "hills_and_sheep/id.hpp"
 
 namespace carcassonne::protocol {
 
@@ -58,7 +59,7 @@ void outcomes(const game_state& after, const event_log& log, bool, placed_outcom
 }  // namespace
 
 namespace codecs {
-const expansion_codec hills_and_sheep{expansion::hills_and_sheep, moves, events, {}, outcomes};
+extern const expansion_codec hills_and_sheep{hills_and_sheep::id, moves, events, {}, outcomes};
 }  // namespace codecs
 
 }  // namespace carcassonne::protocol

@@ -3,6 +3,7 @@
 // shrinks), and the bag's order is never written.
 #include "expansion_views.hpp"
 #include "hills_and_sheep/hills_and_sheep.hpp"
+#include "hills_and_sheep/id.hpp"
 
 namespace carcassonne::protocol {
 
@@ -46,8 +47,8 @@ void supply(const game_state& s, int seat, std::string& out) {
 }  // namespace
 
 namespace views {
-const expansion_view hills_and_sheep{expansion::hills_and_sheep, public_fields, supply, nullptr,
-                                     nullptr};
+extern const expansion_view hills_and_sheep{hills_and_sheep::id, public_fields, supply, nullptr,
+                                            nullptr};
 }  // namespace views
 
 }  // namespace carcassonne::protocol

@@ -1,6 +1,7 @@
 // The Peasant Revolts on the wire: protecting a follower (square and feature), and the revolt
 // (the feature kind it is against).
 #include "codec_parts.hpp"
+#include "peasant_revolts/id.hpp"
 #include "peasant_revolts/peasant_revolts.hpp"
 
 namespace carcassonne::protocol {
@@ -26,16 +27,17 @@ constexpr std::array<event_codec, 1> events{{{pr::event_revolt, revolt_keys}}};
 
 // The tiles set aside unseen at setup, before anything else the start revealed.
 void outcomes(const game_state& after, const event_log&, bool setup, placed_outcomes& out) {
-  if (!setup || after.ext.peasant_revolts.set_aside.empty()) return;
+  if (!setup || after.ext.get<peasant_revolts::state>().set_aside.empty()) return;
   json ids = json::array();
-  for (const auto t : after.ext.peasant_revolts.set_aside) ids.push_back(tiles()[t].id);
+  for (const auto t : after.ext.get<peasant_revolts::state>().set_aside)
+    ids.push_back(tiles()[t].id);
   out.push_back({0, {{"set_aside", std::move(ids)}}});
 }
 
 }  // namespace
 
 namespace codecs {
-const expansion_codec peasant_revolts{expansion::peasant_revolts, moves, events, {}, outcomes};
+extern const expansion_codec peasant_revolts{peasant_revolts::id, moves, events, {}, outcomes};
 }  // namespace codecs
 
 }  // namespace carcassonne::protocol

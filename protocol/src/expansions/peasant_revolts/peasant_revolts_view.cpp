@@ -1,6 +1,7 @@
 // The Peasant Revolts in the views: a protected (lying) follower carries "protected": true; the
 // number of revolt tiles set aside is public, which ones never is.
 #include "expansion_views.hpp"
+#include "peasant_revolts/id.hpp"
 #include "peasant_revolts/peasant_revolts.hpp"
 
 namespace carcassonne::protocol {
@@ -8,7 +9,7 @@ namespace carcassonne::protocol {
 namespace {
 
 void public_fields(const game_state& s, view_doc& d) {
-  d.scalar("set_aside", std::to_string(s.ext.peasant_revolts.set_aside.size()));
+  d.scalar("set_aside", std::to_string(s.ext.get<peasant_revolts::state>().set_aside.size()));
 }
 
 void figure_fields(const game_state&, const figure_on_board& f, std::string& out) {
@@ -18,8 +19,8 @@ void figure_fields(const game_state&, const figure_on_board& f, std::string& out
 }  // namespace
 
 namespace views {
-const expansion_view peasant_revolts{expansion::peasant_revolts, public_fields, nullptr, nullptr,
-                                     figure_fields};
+extern const expansion_view peasant_revolts{peasant_revolts::id, public_fields, nullptr, nullptr,
+                                            figure_fields};
 }  // namespace views
 
 }  // namespace carcassonne::protocol

@@ -1,0 +1,9 @@
+// Easter's slot: its place in the registry's list (registry.hpp).
+#pragma once
+#include "registry.hpp"
+
+namespace carcassonne::easter {
+
+inline constexpr expansion id = slot_id<slot>;
+
+}  // namespace carcassonne::easter

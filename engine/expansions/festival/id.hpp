@@ -1,0 +1,9 @@
+// Festival's slot: its place in the registry's list (registry.hpp).
+#pragma once
+#include "registry.hpp"
+
+namespace carcassonne::festival {
+
+inline constexpr expansion id = slot_id<slot>;
+
+}  // namespace carcassonne::festival

@@ -1,0 +1,9 @@
+// Peasant Revolts's slot: its place in the registry's list (registry.hpp).
+#pragma once
+#include "registry.hpp"
+
+namespace carcassonne::peasant_revolts {
+
+inline constexpr expansion id = slot_id<slot>;
+
+}  // namespace carcassonne::peasant_revolts
