@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "carcassonne/engine/game.hpp"
+#include "random_play.hpp"
 
 using namespace carcassonne;
 
@@ -25,13 +26,7 @@ bool same_events(const event_log& a, const event_log& b) {
 }
 
 int play_both_ways(expansion_set expansions, int seats, const std::string& seed) {
-  game_setup setup;
-  setup.seats = seats;
-  setup.expansions = expansions;
-  setup.seed = seed;
-  auto game = new_game(setup);
-  REQUIRE(game.ok());
-  game_state trusted = game.value();
+  game_state trusted = test::seeded_game(expansions, seats, seed);
   game_state checked = trusted;
   rng chooser = rng::from_string(seed + "/moves");
   std::vector<move> scratch;

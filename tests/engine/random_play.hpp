@@ -9,16 +9,21 @@
 
 namespace carcassonne::test {
 
-// A game of `seats` after random moves until `until` holds (or the game nears its end).
-template <class Pred>
-game_state play_until(expansion_set expansions, int seats, const std::string& seed, Pred until) {
+// A new game of `seats` with these expansions and seed.
+inline game_state seeded_game(expansion_set expansions, int seats, const std::string& seed) {
   game_setup setup;
   setup.seats = seats;
   setup.expansions = expansions;
   setup.seed = seed;
   auto game = new_game(setup);
   REQUIRE(game.ok());
-  game_state s = game.value();
+  return game.value();
+}
+
+// A game of `seats` after random moves until `until` holds (or the game nears its end).
+template <class Pred>
+game_state play_until(expansion_set expansions, int seats, const std::string& seed, Pred until) {
+  game_state s = seeded_game(expansions, seats, seed);
   rng chooser = rng::from_string(seed + "/moves");
   while (!s.finished && !until(s)) {
     const auto moves = legal_actions(s);
