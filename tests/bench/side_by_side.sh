@@ -6,6 +6,7 @@
 #   BUILD_DIR: a Release build with `carcassonne` and `echo_bench` built. ROOMS of 4 clients.
 #   LOADTEST_BIN: another build's carcassonne for the load tool (to compare load tools).
 #   PERF=stat: also counts the server's syscalls and context switches (perf stat, root).
+#   WARM=SECONDS: how long to let the rooms join and start before measuring.
 set -euo pipefail
 build=$1
 rooms=$2
@@ -56,7 +57,8 @@ anon0=$(awk '/RssAnon/{print $2}' "/proc/$serve_pid/status")
   ${LOADTEST_ARGS:-} >"$data/load.json" &
 load_pid=$!
 # Measure the steady part: after the load tool's warm-up (a fifth, at most 2 s), until its end.
-warm=$(awk -v s="$seconds" 'BEGIN { w = s / 5; print (w < 2 ? w : 2) + 0.3 }')
+# WARM=SECONDS overrides it (thousands of rooms take longer to join and start).
+warm=${WARM:-$(awk -v s="$seconds" 'BEGIN { w = s / 5; print (w < 2 ? w : 2) + 0.3 }')}
 sleep "$warm"
 f0=$(frames)
 m0=$(moves)
