@@ -47,6 +47,11 @@ void bind_text(sqlite3_stmt* s, int i, const std::string& v) {
   sqlite3_bind_text(s, i, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT);
 }
 
+// For a value that outlives the statement's step (the writer's binds): SQLite does not copy it.
+void bind_static(sqlite3_stmt* s, int i, const std::string& v) {
+  sqlite3_bind_text(s, i, v.data(), static_cast<int>(v.size()), SQLITE_STATIC);
+}
+
 bool exec(sqlite3* db, const char* sql, std::string* error = nullptr) {
   char* message = nullptr;
   const int rc = sqlite3_exec(db, sql, nullptr, nullptr, &message);
@@ -129,19 +134,6 @@ sqlite_store::~sqlite_store() {
   sqlite3_close(write_db_);
 }
 
-bool sqlite_store::commit_batch(const std::vector<const store_write*>& batch, std::vector<char>&,
-                                std::string& error) {
-  bool ok = exec(write_db_, "BEGIN IMMEDIATE");
-  for (const auto* w : batch)
-    if (ok) ok = apply(*w);
-  if (ok) ok = exec(write_db_, "COMMIT");
-  if (!ok) {
-    error = sqlite3_errmsg(write_db_);
-    exec(write_db_, "ROLLBACK");
-  }
-  return ok;
-}
-
 struct sqlite_store::write_statements {
   explicit write_statements(sqlite3* db)
       : save(db,
@@ -150,9 +142,30 @@ struct sqlite_store::write_statements {
              "ON CONFLICT(id) DO UPDATE SET state = excluded.state, meta = excluded.meta"),
         append(db, "INSERT INTO moves(room, n, move, client_id, seq) VALUES(?1, ?2, ?3, ?4, ?5)"),
         drop_moves(db, "DELETE FROM moves WHERE room = ?1"),
-        drop_room(db, "DELETE FROM rooms WHERE id = ?1") {}
-  statement save, append, drop_moves, drop_room;
+        drop_room(db, "DELETE FROM rooms WHERE id = ?1"),
+        begin(db, "BEGIN IMMEDIATE"),
+        commit(db, "COMMIT") {}
+  // BEGIN and COMMIT prepared once too: sqlite3_exec would parse them for every transaction.
+  statement save, append, drop_moves, drop_room, begin, commit;
 };
+
+bool sqlite_store::commit_batch(const std::vector<const store_write*>& batch, std::vector<char>&,
+                                std::string& error) {
+  const auto run = [](sqlite3_stmt* s) {
+    const int rc = sqlite3_step(s);
+    sqlite3_reset(s);
+    return rc == SQLITE_DONE;
+  };
+  bool ok = run(statements_->begin.s);
+  for (const auto* w : batch)
+    if (ok) ok = apply(*w);
+  if (ok) ok = run(statements_->commit.s);
+  if (!ok) {
+    error = sqlite3_errmsg(write_db_);
+    exec(write_db_, "ROLLBACK");
+  }
+  return ok;
+}
 
 bool sqlite_store::apply(const store_write& w) {
   auto& st = *statements_;
@@ -166,20 +179,21 @@ bool sqlite_store::apply(const store_write& w) {
       [&](const auto& op) {
         using T = std::decay_t<decltype(op)>;
         if constexpr (std::is_same_v<T, save_room_write>) {
-          bind_text(st.save.s, 1, op.id);
-          bind_text(st.save.s, 2, std::string(to_string(op.state)));
-          bind_text(st.save.s, 3, op.meta);
+          bind_static(st.save.s, 1, op.id);
+          const std::string state(to_string(op.state));
+          bind_static(st.save.s, 2, state);
+          bind_static(st.save.s, 3, op.meta);
           return run(st.save.s);
         } else if constexpr (std::is_same_v<T, move_write>) {
-          bind_text(st.append.s, 1, op.room);
+          bind_static(st.append.s, 1, op.room);
           sqlite3_bind_int64(st.append.s, 2, op.index);
-          bind_text(st.append.s, 3, op.move);
-          bind_text(st.append.s, 4, op.client_id);
+          bind_static(st.append.s, 3, op.move);
+          bind_static(st.append.s, 4, op.client_id);
           sqlite3_bind_int64(st.append.s, 5, static_cast<std::int64_t>(op.seq));
           return run(st.append.s);
         } else {
-          bind_text(st.drop_moves.s, 1, op.id);
-          bind_text(st.drop_room.s, 1, op.id);
+          bind_static(st.drop_moves.s, 1, op.id);
+          bind_static(st.drop_room.s, 1, op.id);
           return run(st.drop_moves.s) && run(st.drop_room.s);
         }
       },
