@@ -211,7 +211,7 @@ std::optional<protocol::proto_error> room::play_move(int seat, const carcassonne
   outcomes_.push_back(fairness::outcomes(*game_, events));
   // In the journal before anyone hears of it: the answer and the patch wait for the commit.
   persist(move_write{settings_.id, stored_moves_++, normal.dump(), id.dump(), seq_ + 1});
-  after_move(std::move(before), mv, events);
+  after_move(before, mv, events);
   if (game_->finished) persist_meta();
   spdlog::debug("room {} seat {}: {}", settings_.id, seat, normal.dump());
   if (game_->finished) {

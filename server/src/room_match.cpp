@@ -59,13 +59,18 @@ void room::attach_timer(room_timer_ptr t) {
   info_ = room_info().dump();
 }
 
-std::optional<game_state> room::undo_snapshot() const {
-  if (!game_ || settings_.match.undo == undo_mode::off) return std::nullopt;
-  return *game_;
+// The position before a move, for undo. Most moves draw or score and keep no undo point, so the
+// copy goes into a buffer kept from one move to the next: its vectors are reused, not allocated.
+game_state* room::undo_snapshot() {
+  if (!game_ || settings_.match.undo == undo_mode::off) return nullptr;
+  if (undo_scratch_)
+    *undo_scratch_ = *game_;
+  else
+    undo_scratch_.emplace(*game_);
+  return &*undo_scratch_;
 }
 
-void room::after_move(std::optional<game_state> before, const carcassonne::move& m,
-                      const event_log& events) {
+void room::after_move(game_state* before, const carcassonne::move& m, const event_log& events) {
   if (before && !reveals_or_scores(events))
     undo_points_.push_back({std::move(*before), {m, events}});
   else
@@ -131,7 +136,7 @@ void room::on_clock_timeout() {
     return forfeit_seats(static_cast<std::uint8_t>(1u << seat), "timeout", true);
   }
   journal_entry(entry, nullptr, events);
-  after_move(std::move(before), choice.chosen, events);
+  after_move(before, choice.chosen, events);
   undo_points_.clear();  // a move made on timeout is nobody's to take back
   if (game_->finished) {
     persist_meta();

@@ -233,10 +233,9 @@ class room {
 
   // Match (room_match.cpp): clocks, timeouts, forfeits, presence.
   json with_match_info(json info) const;
-  std::optional<game_state> undo_snapshot() const;
+  game_state* undo_snapshot();
   // Every change of the game goes through here before its patch: history, clocks, requests.
-  void after_move(std::optional<game_state> before, const carcassonne::move& m,
-                  const event_log& events);
+  void after_move(game_state* before, const carcassonne::move& m, const event_log& events);
   void clock_changed(bool decided);  // decided: a new decision (else only the timers)
   void on_clock_timeout();
   void note_presence();
@@ -324,7 +323,8 @@ class room {
     game_state before;
     step_taken step;
   };
-  std::vector<undo_point> undo_points_;  // the last moves that showed and scored nothing
+  std::vector<undo_point> undo_points_;     // the last moves that showed and scored nothing
+  std::optional<game_state> undo_scratch_;  // undo_snapshot's copy, its memory kept for the next
   struct undo_request {
     int seat = 0;
     std::uint8_t waiting = 0;  // bit per seat still to answer
