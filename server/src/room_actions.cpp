@@ -157,7 +157,7 @@ void room::start(const client_ptr& c, const json& id) {
   record_setup_ = setup;
   game_ = std::move(g.value());
   outcomes_ = {fairness::outcomes(*game_, first_turn, true)};
-  if (settings_.spectator_delay > 0) spectator_game_ = *game_;
+  if (settings_.spectator_delay > 0) spectator_game_ = std::make_unique<game_state>(*game_);
   if (metrics_) metrics_->games_started.fetch_add(1, std::memory_order_relaxed);
   spdlog::info("room {}: game started with {} seats", settings_.id, seats_.size());
   persist_meta();

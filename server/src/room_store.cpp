@@ -131,7 +131,7 @@ std::unique_ptr<room> room::restore(const stored_room& stored, metrics* m, std::
       r->record_setup_ = setup;
       r->game_ = std::move(g.value());
       for (const auto& seat : r->seats_) r->names_.push_back(seat.name);
-      if (s.spectator_delay > 0) r->spectator_game_ = *r->game_;
+      if (s.spectator_delay > 0) r->spectator_game_ = std::make_unique<game_state>(*r->game_);
       r->clock_ = room_clock(s.match, static_cast<int>(r->seats_.size()));
       for (const auto& e : stored.moves) {
         const auto n = std::to_string(r->stored_moves_);

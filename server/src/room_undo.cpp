@@ -94,7 +94,7 @@ void room::rebuild_spectators() {
   if (!parsed.ok()) return;
   auto g = new_game(parsed.value->setup);
   if (!g.ok()) return;
-  spectator_game_ = std::move(g.value());
+  *spectator_game_ = std::move(g.value());
   spectator_moves_ = 0;
   advance_spectators();
 }

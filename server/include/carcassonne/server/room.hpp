@@ -273,7 +273,9 @@ class room {
   json record_setup_;
   std::vector<json> journal_;   // accepted moves in record form
   std::vector<json> outcomes_;  // random outcomes revealed: the start's, then one list per move
-  std::optional<game_state> spectator_game_;  // lags spectator_delay moves behind
+  // Lags spectator_delay moves behind; on the heap: most rooms have no delay, and a game state
+  // is about 1 KB (docs/performance.md "Memory").
+  std::unique_ptr<game_state> spectator_game_;
   std::size_t spectator_moves_ = 0;
   std::uint64_t seq_ = 0;
 
