@@ -112,16 +112,16 @@ TEST_CASE("e2e: a message near the limit is served after a wait; fragments over 
   CHECK(eventually([&] { return server.get().stats().dropped_oversize.load() == 1; }));
 }
 
-TEST_CASE("e2e: keep-alive pings keep a reading client; a silent one is closed (1 s idle)") {
+TEST_CASE("e2e: keep-alive pings keep a reading client; a silent one is closed (2 s idle)") {
   auto cfg = test_config();
-  cfg.idle_timeout_seconds = 1;  // pings after 0.5 s of silence, the close 0.5 s after that
+  cfg.idle_timeout_seconds = 2;  // a ping after 1 s of silence, the close 1 s after it
   test_server server(cfg);
   ws_client reader(server.port()), silent(server.port());
   CHECK(reader.request({{"type", "ping"}})["type"] == "pong");
   CHECK(silent.request({{"type", "ping"}})["type"] == "pong");
-  // The reader reads (its WebSocket stream answers the server's pings) for 3 s: three idle
+  // The reader reads (its WebSocket stream answers the server's pings) for 4.5 s: over two idle
   // timeouts. Nothing else comes, so its read ends at its own deadline, the connection open.
-  std::thread reading([&] { CHECK_FALSE(reader.read_frame(milliseconds(3000))); });
+  std::thread reading([&] { CHECK_FALSE(reader.read_frame(milliseconds(4500))); });
   // The silent client does not read, so it never answers a ping: the server closes it.
   CHECK(eventually([&] { return server.get().stats().connections.load() == 1; }));
   reading.join();
