@@ -290,7 +290,7 @@ bool room::abandoned() const {
 }
 
 json room::record() const {
-  json r = protocol::record_to_json(record_setup_, journal_);
+  json r = protocol::record_to_json(record_setup(), journal_);
   if (!settings_.secret.empty()) {
     std::vector<std::string> nonces;
     for (const auto& s : seats_) nonces.push_back(s.nonce);

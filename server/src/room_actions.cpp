@@ -154,10 +154,10 @@ void room::start(const client_ptr& c, const json& id) {
   settings_.seats = static_cast<int>(seats_.size());
   names_.clear();
   for (const auto& s : seats_) names_.push_back(s.name);
-  record_setup_ = setup;
+  record_setup_ = setup.dump();
   game_ = std::move(g.value());
   outcomes_ = {fairness::outcomes(*game_, first_turn, true)};
-  if (settings_.spectator_delay > 0) spectator_game_ = *game_;
+  if (settings_.spectator_delay > 0) spectator_game_ = std::make_unique<game_state>(*game_);
   if (metrics_) metrics_->games_started.fetch_add(1, std::memory_order_relaxed);
   spdlog::info("room {}: game started with {} seats", settings_.id, seats_.size());
   persist_meta();

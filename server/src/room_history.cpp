@@ -24,7 +24,7 @@ void room::history(const client_ptr& c, const protocol::history_msg& m, const js
   const std::size_t from = std::min(static_cast<std::size_t>(m.from), total);
   const std::size_t to = std::min(total, from + static_cast<std::size_t>(history_page));
 
-  auto parsed = protocol::parse_setup(record_setup_);
+  auto parsed = protocol::parse_setup(record_setup());
   if (!parsed.ok()) return fail(c, id, parsed.error.code, parsed.error.message);
   event_log events;
   auto g = new_game(parsed.value->setup, &events);

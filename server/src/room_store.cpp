@@ -79,7 +79,7 @@ json room::stored_meta() const {
           {"secret", settings_.secret},
           {"seat_list", seats},
           {"creator_seat", creator_seat_},
-          {"record_setup", game_ ? record_setup_ : json(nullptr)},
+          {"record_setup", game_ ? record_setup() : json(nullptr)},
           {"bots", bot_meta()},
           {"match", settings_.match.to_json()},
           {"clock", clock_.enabled() && timer_ ? clock_.saved(timer_->now()) : json(nullptr)},
@@ -128,10 +128,10 @@ std::unique_ptr<room> room::restore(const stored_room& stored, metrics* m, std::
       if (!parsed.ok()) return fail("stored setup: " + parsed.error.message);
       auto g = new_game(parsed.value->setup);
       if (!g.ok()) return fail("stored setup: " + g.err().message);
-      r->record_setup_ = setup;
+      r->record_setup_ = setup.dump();
       r->game_ = std::move(g.value());
       for (const auto& seat : r->seats_) r->names_.push_back(seat.name);
-      if (s.spectator_delay > 0) r->spectator_game_ = *r->game_;
+      if (s.spectator_delay > 0) r->spectator_game_ = std::make_unique<game_state>(*r->game_);
       r->clock_ = room_clock(s.match, static_cast<int>(r->seats_.size()));
       for (const auto& e : stored.moves) {
         const auto n = std::to_string(r->stored_moves_);

@@ -90,11 +90,11 @@ void room::take_back() {
 
 void room::rebuild_spectators() {
   if (!spectator_game_ || spectator_moves_ <= journal_.size()) return;
-  auto parsed = protocol::parse_setup(record_setup_);
+  auto parsed = protocol::parse_setup(record_setup());
   if (!parsed.ok()) return;
   auto g = new_game(parsed.value->setup);
   if (!g.ok()) return;
-  spectator_game_ = std::move(g.value());
+  *spectator_game_ = std::move(g.value());
   spectator_moves_ = 0;
   advance_spectators();
 }

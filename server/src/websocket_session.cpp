@@ -1,9 +1,14 @@
 // One WebSocket connection. Runs on its own strand; rooms reach it through client_link, which
 // posts onto that strand. Every limit is enforced here: frame size, message rate, and the
 // outbound queue (a client that does not read is dropped; the room goes on).
+// An idle connection holds as little as Beast allows (docs/performance.md "Memory"): the stream
+// sits on the bare socket (the HTTP stream's timers are not needed: the WebSocket stream keeps
+// its own), and no message buffer is held between messages.
 #include <spdlog/spdlog.h>
 
 #include <chrono>
+#include <optional>
+#include <string>
 #include <utility>
 
 #include "address_limits.hpp"
@@ -19,9 +24,9 @@ namespace carcassonne::server {
 class websocket_session : public client_link,
                           public std::enable_shared_from_this<websocket_session> {
  public:
-  websocket_session(beast::tcp_stream stream, std::shared_ptr<shared_state> state,
+  websocket_session(tcp::socket socket, std::shared_ptr<shared_state> state,
                     std::unique_ptr<address_limits::lease> address)
-      : ws_(std::move(stream)),
+      : ws_(std::move(socket)),
         state_(std::move(state)),
         address_(std::move(address)),
         tokens_(state_->cfg.message_burst) {}
@@ -83,13 +88,29 @@ class websocket_session : public client_link,
     read();
   }
 
+  // Between messages a one-byte read waits for the next data frame's header (Beast answers pings
+  // and reads pongs meanwhile, and refuses a frame over the limit from its header); only then is
+  // the rest of the message read, into a string that its length sizes and that handle() takes.
+  // (Not a zero-byte read: in Beast 1.81 it crashes in the UTF-8 check of the empty buffer.)
   void read() {
-    ws_.async_read(buffer_,
-                   beast::bind_front_handler(&websocket_session::on_read, shared_from_this()));
+    ws_.async_read_some(
+        net::buffer(&first_byte_, 1),
+        beast::bind_front_handler(&websocket_session::on_first_byte, shared_from_this()));
+  }
+
+  void on_first_byte(beast::error_code ec, std::size_t bytes) {
+    if (finished_) return;
+    text_.assign(&first_byte_, bytes);
+    if (ec || ws_.is_message_done()) return on_read(ec, bytes);  // an error, or a short message
+    text_buffer_.emplace(text_);
+    ws_.async_read(*text_buffer_, [self = shared_from_this()](beast::error_code e, std::size_t n) {
+      self->on_read(e, n + 1);
+    });
   }
 
   void on_read(beast::error_code ec, std::size_t bytes) {
     if (finished_) return;  // finished by a failed write meanwhile: its address is released
+    text_buffer_.reset();
     if (ec) {
       if (ec == websocket::error::message_too_big) {
         state_->stats.dropped_oversize.fetch_add(1);
@@ -100,8 +121,7 @@ class websocket_session : public client_link,
     }
     state_->stats.messages_in.fetch_add(1, std::memory_order_relaxed);
     state_->stats.bytes_in.fetch_add(static_cast<std::int64_t>(bytes), std::memory_order_relaxed);
-    const std::string text = beast::buffers_to_string(buffer_.data());
-    buffer_.consume(buffer_.size());
+    const std::string text = std::exchange(text_, std::string());
     // Every frame costs a token, text or binary (docs/protocol.md §15): the connection's own,
     // then one of its address's shared budget.
     const bool own = within_rate();
@@ -198,7 +218,7 @@ class websocket_session : public client_link,
                    queue_.size());
       closing_ = true;
       beast::error_code ignored;
-      beast::get_lowest_layer(ws_).socket().shutdown(tcp::socket::shutdown_both, ignored);
+      beast::get_lowest_layer(ws_).shutdown(tcp::socket::shutdown_both, ignored);
       beast::get_lowest_layer(ws_).close();
       return;
     }
@@ -256,15 +276,21 @@ class websocket_session : public client_link,
     }
   }
 
-  websocket::stream<beast::tcp_stream> ws_;
+  // No permessage-deflate (the server never offers it): the stream then holds no deflate state.
+  websocket::stream<tcp::socket, false> ws_;
   std::shared_ptr<shared_state> state_;
   std::unique_ptr<address_limits::lease> address_;  // released when the connection finishes
-  beast::flat_buffer buffer_;
+  char first_byte_ = 0;                             // of the next message
+  std::string text_;  // the message being read (empty between messages: no capacity)
+  std::optional<net::dynamic_string_buffer<char, std::char_traits<char>, std::allocator<char>>>
+      text_buffer_;  // Beast's view of text_ while a message is read
   fifo<frame_ptr> queue_;
   std::size_t queue_bytes_ = 0;
   bool writing_ = false, closing_ = false, close_after_queue_ = false, finished_ = false,
        counted_ = false;
-  websocket::close_reason close_code_{websocket::close_code::going_away};
+  // The code of our close frame (a close_reason would hold 123 bytes of reason: ~130 B a
+  // connection).
+  websocket::close_code close_code_ = websocket::close_code::going_away;
   double tokens_;
   std::chrono::steady_clock::time_point last_refill_ = std::chrono::steady_clock::now();
   int strikes_ = 0;
@@ -538,7 +564,8 @@ void websocket_session::replay(const protocol::replay_msg& m, const nlohmann::js
 void start_websocket_session(beast::tcp_stream stream, http::request<http::string_body> request,
                              std::shared_ptr<shared_state> state,
                              std::unique_ptr<address_limits::lease> address) {
-  std::make_shared<websocket_session>(std::move(stream), std::move(state), std::move(address))
+  // The HTTP stream's socket alone: its timers and state are freed.
+  std::make_shared<websocket_session>(stream.release_socket(), std::move(state), std::move(address))
       ->run(std::move(request));
 }
 

@@ -108,6 +108,19 @@ beast::error_code ws_client::try_send_text(const std::string& text) {
   return run_one(conn_->ioc, [&](auto h) { ws.async_write(net::buffer(text), h); });
 }
 
+beast::error_code ws_client::send_raw(const std::string& bytes, std::size_t piece) {
+  auto& layer = beast::get_lowest_layer(conn_->ws);
+  beast::error_code ec;
+  layer.socket().set_option(tcp::no_delay(true), ec);
+  for (std::size_t at = 0; at < bytes.size() && !ec; at += piece) {
+    const auto n = std::min(piece, bytes.size() - at);
+    layer.expires_after(io_timeout);
+    ec = run_one(conn_->ioc,
+                 [&](auto h) { net::async_write(layer, net::buffer(bytes.data() + at, n), h); });
+  }
+  return ec;
+}
+
 std::optional<json> ws_client::read_frame(milliseconds timeout) {
   if (ended_) return std::nullopt;
   auto& ws = conn_->ws;

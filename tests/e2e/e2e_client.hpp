@@ -192,6 +192,9 @@ class ws_client {
     REQUIRE_MESSAGE(!ec, "send: " << ec.message());
   }
   void send(const json& j) { send_text(j.dump()); }
+  // Writes `bytes` as they are (WebSocket frames the test encoded itself, masked), `piece` bytes
+  // a TCP write with Nagle off: frames that reach the server in many small pieces.
+  beast::error_code send_raw(const std::string& bytes, std::size_t piece);
   // Sends with a fresh id and waits for the answer carrying it (a reply or an error). Ids are
   // unique in the process: the server remembers a seat's answered ids across connections.
   json request(json j) {

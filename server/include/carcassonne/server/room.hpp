@@ -269,10 +269,17 @@ class room {
 
   std::optional<game_state> game_;
   std::vector<std::string> names_;
-  json record_setup_;
+  // The setup as the record has it, kept as its JSON text: a tree of it costs ~1 KB a room
+  // (docs/performance.md "Memory"), and it is read only for records, history and take-backs.
+  std::string record_setup_;  // "" before the start
+  json record_setup() const {
+    return record_setup_.empty() ? json() : json::parse(record_setup_, nullptr, false);
+  }
   std::vector<json> journal_;   // accepted moves in record form
   std::vector<json> outcomes_;  // random outcomes revealed: the start's, then one list per move
-  std::optional<game_state> spectator_game_;  // lags spectator_delay moves behind
+  // Lags spectator_delay moves behind; on the heap: most rooms have no delay, and a game state
+  // is about 1 KB (docs/performance.md "Memory").
+  std::unique_ptr<game_state> spectator_game_;
   std::size_t spectator_moves_ = 0;
   std::uint64_t seq_ = 0;
 

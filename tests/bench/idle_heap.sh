@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# The live heap of idle seated rooms (docs/performance.md "Memory"): `serve` under heaptrack,
+# `loadtest --idle` seats and starts ROOMS rooms of 4 and plays nothing, the server is killed
+# (SIGKILL) while they idle, and what it still had allocated is summed by where it was
+# allocated, per room. Needs heaptrack (Debian package `heaptrack`).
+#   tests/bench/idle_heap.sh BUILD_DIR [ROOMS]
+#   SETTLE=SECONDS: how long the rooms get to be seated and started before the kill (11).
+# One-time costs (SQLite's bounded page cache, OpenSSL's tables, static data) are divided by
+# ROOMS too: compare two room counts for the cost of one more room.
+set -euo pipefail
+build=$1
+rooms=${2:-250}
+settle=${SETTLE:-11}
+port=$((20000 + RANDOM % 20000))
+data=$(mktemp -d)
+trap 'rm -rf "$data"' EXIT
+heaptrack -o "$data/heap" "$build/carcassonne" serve --port "$port" --threads 1 \
+  --data-dir "$data/db" --log-level warn --message-rate 100000 --message-burst 100000 \
+  --max-connections 100000 --max-connections-per-address 100000 --allow-scripted true \
+  >/dev/null 2>&1 &
+for _ in $(seq 100); do curl -sf "http://127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.2; done
+"$build/carcassonne" loadtest --port "$port" --rooms "$rooms" --clients-per-room 4 --idle \
+  --duration $((settle + 3)) >"$data/load.json" &
+load_pid=$!
+sleep "$settle"  # every room seated and started (the load tool's warm-up), none closed yet
+started=$(curl -s "http://127.0.0.1:$port/metrics" | awk '/^carcassonne_games_started_total /{print $2}')
+connections=$(curl -s "http://127.0.0.1:$port/metrics" | awk '/^carcassonne_connections /{print $2}')
+kill -9 "$(pgrep -f "^$build/carcassonne serve --port $port" | head -1)"
+wait "$load_pid" || true
+wait || true
+heaptrack_print -f "$data"/heap*.zst -p 0 -a 0 -T 0 -l 0 --flamegraph-cost-type leaked \
+  -F "$data/stacks" >/dev/null 2>&1
+# Each line of $data/stacks: the call stack (outermost first, frames joined by ';'), a space,
+# the bytes still allocated from it. Named by the innermost frame that matches a pattern.
+awk -v rooms="$rooms" -v started="$started" -v connections="$connections" '
+  BEGIN {
+    n = split("sqlite3|SQLite (bounded page cache)#" \
+      "CRYPTO_|OpenSSL (one-time)#" \
+      "update_timer|Asio: the WebSocket idle timer wait#" \
+      "websocket::stream<>::read_some_op|Asio: the pending frame read#" \
+      "websocket::stream<>::read_op|the pending message read (its buffer)#" \
+      "basic_stream<>::impl_type|the HTTP stream (tcp_stream)#" \
+      "make_shared<>(boost::beast::basic_stream<>&&|Beast WebSocket streams#" \
+      "make_shared<>(boost::asio::basic_stream_socket<>&&|Beast WebSocket streams#" \
+      "epoll_reactor|Asio: socket descriptors#" \
+      "strand_executor_service::create_implementation|Asio: strands#" \
+      "websocket_session::enqueue|sessions: outbound queues#" \
+      "start_websocket_session|sessions: objects#" \
+      "websocket_session::on_accept|sessions: the live-session set#" \
+      "public_doc|room: public view text#" \
+      "private_doc|room: private views#" \
+      "new_game|room: engine state#" \
+      "room::start|room: seats, names, setup at the start#" \
+      "room::broadcast|room: room part, frames held#" \
+      "lobby::|room: object, timer, lobby entry#" \
+      "room::join|room: joins#" \
+      "address_limits|address limits", rules, "#")
+    for (i = 1; i <= n; i++) { split(rules[i], kv, "|"); pat[i] = kv[1]; name[i] = kv[2] }
+  }
+  {
+    bytes = $NF
+    k = split(substr($0, 1, length($0) - length($NF) - 1), frame, ";")
+    what = "other"
+    for (f = k; f >= 1 && what == "other"; f--)
+      for (i = 1; i <= n; i++)
+        if (index(frame[f], pat[i])) { what = name[i]; break }
+    sum[what] += bytes; total += bytes
+  }
+  END {
+    for (w in sum) printf "%8.2f KB  %s\n", sum[w] / rooms / 1024, w | "sort -rn"
+    close("sort -rn")
+    printf "%8.2f KB  live heap per room (%d rooms; %s games started, %s connections)\n",
+      total / rooms / 1024, rooms, started, connections
+  }' "$data/stacks"

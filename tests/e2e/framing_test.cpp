@@ -1,0 +1,132 @@
+// How the server reads WebSocket frames over real sockets: between messages a connection holds
+// no message buffer and waits for the next frame's header (docs/performance.md "Memory"), so
+// these check the ways a message can arrive after such a wait: in one-byte TCP pieces, in
+// fragments with control frames between them, several in one write, empty, one byte long, near
+// the size limit and over it in fragments; and that keep-alive pings still keep a reading
+// client and close a silent one.
+#include <thread>
+
+#include "e2e_client.hpp"
+
+namespace {
+
+using namespace e2e;
+
+enum opcode { continuation = 0, text = 1, binary = 2, ping_op = 9 };
+
+// One client frame (RFC 6455 §5.2): masked, as a client must send it.
+std::string frame(int op, bool fin, const std::string& payload) {
+  std::string f;
+  f += static_cast<char>((fin ? 0x80 : 0) | op);
+  const std::uint64_t n = payload.size();
+  if (n < 126) {
+    f += static_cast<char>(0x80 | n);
+  } else if (n < 65536) {
+    f += static_cast<char>(0x80 | 126);
+    for (int shift : {8, 0}) f += static_cast<char>((n >> shift) & 0xff);
+  } else {
+    f += static_cast<char>(0x80 | 127);
+    for (int shift = 56; shift >= 0; shift -= 8) f += static_cast<char>((n >> shift) & 0xff);
+  }
+  const char key[4] = {0x3a, 0x5c, 0x71, 0x0e};
+  f.append(key, 4);
+  for (std::size_t i = 0; i < n; ++i) f += static_cast<char>(payload[i] ^ key[i % 4]);
+  return f;
+}
+
+std::string ping_text(int id, std::size_t pad) {
+  return json{{"type", "ping"}, {"id", id}, {"pad", std::string(pad, 'x')}}.dump();
+}
+
+}  // namespace
+
+TEST_CASE("e2e: a message in one-byte TCP pieces after an idle wait is read whole") {
+  test_server server;
+  ws_client c(server.port());
+  CHECK(c.request({{"type", "ping"}})["type"] == "pong");  // the connection now waits, idle
+  // Longer than Beast's 1,536-byte frame buffer, so that it is read in many parts.
+  const auto long_ping = ping_text(501, 3000);
+  REQUIRE(!c.send_raw(frame(text, true, long_ping), 1));
+  CHECK(c.wait_reply(501)["type"] == "pong");
+  // Three fragments, a ping control frame between the first two, in 7-byte pieces.
+  const auto split = ping_text(502, 400);
+  const std::string fragments = frame(text, false, split.substr(0, 5)) +
+                                frame(ping_op, true, "are you there") +
+                                frame(continuation, false, split.substr(5, 300)) +
+                                frame(continuation, true, split.substr(305));
+  REQUIRE(!c.send_raw(fragments, 7));
+  CHECK(c.wait_reply(502)["type"] == "pong");
+  CHECK(c.request({{"type", "ping"}})["type"] == "pong");
+  CHECK(server.get().stats().messages_in.load() == 4);
+}
+
+TEST_CASE("e2e: messages that arrive in one write are each answered, in order") {
+  test_server server;
+  ws_client c(server.port());
+  std::string together;
+  for (int id = 601; id <= 604; ++id) together += frame(text, true, ping_text(id, 10 * id % 97));
+  together += frame(text, false, ping_text(605, 2).substr(0, 3));  // and the start of a fifth
+  REQUIRE(!c.send_raw(together, together.size()));
+  for (int id = 601; id <= 604; ++id) {
+    const auto m = c.read_frame();
+    REQUIRE(m);
+    CHECK((*m)["type"] == "pong");
+    CHECK((*m)["id"] == id);
+  }
+  REQUIRE(!c.send_raw(frame(continuation, true, ping_text(605, 2).substr(3)), 1));
+  CHECK(c.wait_reply(605)["type"] == "pong");
+}
+
+TEST_CASE("e2e: empty, one-byte and binary messages after a wait get their usual errors") {
+  test_server server;
+  ws_client c(server.port());
+  REQUIRE(!c.send_raw(frame(text, true, ""), 1));
+  CHECK(c.wait_type("error")["code"] == "bad_json");
+  REQUIRE(!c.send_raw(frame(text, true, "7"), 1));  // valid JSON, not a message
+  const auto one = c.wait_type("error");
+  CHECK(one["code"] != "bad_json");
+  REQUIRE(!c.send_raw(frame(binary, true, "{}"), 1));
+  CHECK(c.wait_type("error")["code"] == "bad_message");
+  CHECK(c.request({{"type", "ping"}})["type"] == "pong");
+}
+
+TEST_CASE("e2e: a message near the limit is served after a wait; fragments over it close 1009") {
+  auto cfg = test_config();
+  test_server server(cfg);
+  ws_client c(server.port());
+  CHECK(c.request({{"type", "ping"}})["type"] == "pong");
+  const auto near = ping_text(701, cfg.max_message_bytes - 100);
+  REQUIRE(near.size() <= cfg.max_message_bytes);
+  REQUIRE(near.size() > cfg.max_message_bytes - 100);
+  REQUIRE(!c.send_raw(frame(text, true, near), 4096));
+  CHECK(c.wait_reply(701)["type"] == "pong");
+  // Two fragments, each under the limit, together over it.
+  const auto over = ping_text(702, cfg.max_message_bytes);
+  const auto half = over.size() / 2;
+  (void)c.send_raw(
+      frame(text, false, over.substr(0, half)) + frame(continuation, true, over.substr(half)),
+      1024);
+  REQUIRE(c.wait_end());
+  CHECK(c.close_code() == static_cast<int>(websocket::close_code::too_big));
+  for (const auto& f : c.frames) CHECK(f.value("id", json()) != 702);  // never answered
+  CHECK(eventually([&] { return server.get().stats().dropped_oversize.load() == 1; }));
+}
+
+TEST_CASE("e2e: keep-alive pings keep a reading client; a silent one is closed (2 s idle)") {
+  auto cfg = test_config();
+  cfg.idle_timeout_seconds = 2;  // a ping after 1 s of silence, the close 1 s after it
+  test_server server(cfg);
+  ws_client reader(server.port()), silent(server.port());
+  CHECK(reader.request({{"type", "ping"}})["type"] == "pong");
+  CHECK(silent.request({{"type", "ping"}})["type"] == "pong");
+  // The reader reads (its WebSocket stream answers the server's pings) for 4.5 s: over two idle
+  // timeouts. Nothing else comes, so its read ends at its own deadline, the connection open.
+  std::thread reading([&] { CHECK_FALSE(reader.read_frame(milliseconds(4500))); });
+  // The silent client does not read, so it never answers a ping: the server closes it.
+  CHECK(eventually([&] { return server.get().stats().connections.load() == 1; }));
+  reading.join();
+  // Its own deadline, not the server's close (that would have ended the read early, as EOF).
+  CHECK(reader.end_error() == beast::error::timeout);
+  CHECK(silent.wait_end());
+  CHECK(silent.end_error() != beast::error::timeout);
+}
