@@ -98,7 +98,8 @@ std::string apply_op(json::value& doc, json::object& op) {
   if (!read_index(last, i) || i > a->size() || (!add && i == a->size()))
     return "no element at " + std::string(pointer);
   if (add)
-    a->insert(a->begin() + static_cast<std::ptrdiff_t>(i), json::value(std::move(*value), doc.storage()));
+    a->insert(a->begin() + static_cast<std::ptrdiff_t>(i),
+              json::value(std::move(*value), doc.storage()));
   else if (replace)
     (*a)[i] = json::value(std::move(*value), doc.storage());
   else
@@ -110,14 +111,14 @@ std::string apply_op(json::value& doc, json::object& op) {
 
 block_pool::~block_pool() {
   for (std::size_t c = 0; c < std::size(free_); ++c)
-    for (void* p : free_[c]) ::operator delete(p, c * grain);
+    for (void* p : free_[c]) ::operator delete(p, c* grain);
 }
 
 void* block_pool::do_allocate(std::size_t bytes, std::size_t align) {
   if (bytes > largest || align > alignof(std::max_align_t))
     return ::operator new(bytes, std::align_val_t(align));
   const std::size_t c = (bytes + grain - 1) / grain;
-  if (free_[c].empty()) return ::operator new(c * grain);
+  if (free_[c].empty()) return ::operator new(c* grain);
   void* p = free_[c].back();
   free_[c].pop_back();
   return p;
@@ -138,7 +139,9 @@ std::string apply_json_patch(json::value& doc, json::array& ops) {
   return "";
 }
 
-const json::value& patched_view::parse(std::string_view frame) { return parse_frame(frame); }
+const json::value& patched_view::parse(std::string_view frame) {
+  return parse_frame(frame);
+}
 
 json::value& patched_view::parse_frame(std::string_view frame) {
   frame_.reset();  // its memory is the scratch arena's: gone before the arena is made anew
@@ -172,7 +175,7 @@ std::string patched_view::apply_frame(std::string_view frame) {
   auto* o = m.if_object();
   auto* patch = o ? o->if_contains("patch") : nullptr;
   std::string failed = !patch || !patch->is_array() ? "a patch frame without a patch"
-                                                     : apply_json_patch(view_, patch->get_array());
+                                                    : apply_json_patch(view_, patch->get_array());
   if (!failed.empty()) view_.emplace_null();
   return failed;
 }

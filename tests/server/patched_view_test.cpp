@@ -14,7 +14,9 @@ using carcassonne::app::patched_view;
 
 namespace {
 
-boost::json::value parsed(const std::string& text) { return boost::json::parse(text); }
+boost::json::value parsed(const std::string& text) {
+  return boost::json::parse(text);
+}
 
 std::string snapshot_of(const std::string& view) {
   return R"({"type":"snapshot","room":"r1","seq":3,"view":)" + view + "}";
@@ -68,10 +70,12 @@ void mutate(nlohmann::json& doc, std::mt19937& rng, int depth) {
 TEST_CASE("patched_view: the server's add, remove and replace, worked") {
   patched_view view;
   CHECK_FALSE(view.holds());
-  view.reset(view.parse(snapshot_of(
-      R"({"game":{"turn":1,"board":[{"x":0}],"legal_moves":[1,2]},"a/b":1,"m~n":2})"))
-                 .as_object()
-                 .at("view"));
+  view.reset(
+      view
+          .parse(snapshot_of(
+              R"({"game":{"turn":1,"board":[{"x":0}],"legal_moves":[1,2]},"a/b":1,"m~n":2})"))
+          .as_object()
+          .at("view"));
   REQUIRE(view.holds());
   const auto failed = view.apply_frame(patch_frame(R"([
       {"op":"replace","path":"/game/turn","value":2},
@@ -87,8 +91,9 @@ TEST_CASE("patched_view: the server's add, remove and replace, worked") {
   CHECK(view.value() ==
         parsed(R"({"game":{"turn":2,"board":[{"x":-1},{"x":7}],"status":"finished"},"a/b":[5]})"));
   // A view that differs in one value is not equal: the load tool's view_mismatches.
-  CHECK_FALSE(view.value() ==
-              parsed(R"({"game":{"turn":3,"board":[{"x":-1},{"x":7}],"status":"finished"},"a/b":[5]})"));
+  CHECK_FALSE(
+      view.value() ==
+      parsed(R"({"game":{"turn":3,"board":[{"x":-1},{"x":7}],"status":"finished"},"a/b":[5]})"));
   view.clear();
   CHECK_FALSE(view.holds());
 }
