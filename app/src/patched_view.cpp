@@ -110,15 +110,15 @@ std::string apply_op(json::value& doc, json::object& op) {
 }  // namespace
 
 block_pool::~block_pool() {
-  for (std::size_t c = 0; c < std::size(free_); ++c)
-    for (void* p : free_[c]) ::operator delete(p, c* grain);
+  for (auto& list : free_)
+    for (void* p : list) ::operator delete(p);  // unsized: clang has no sized delete by default
 }
 
 void* block_pool::do_allocate(std::size_t bytes, std::size_t align) {
   if (bytes > largest || align > alignof(std::max_align_t))
     return ::operator new(bytes, std::align_val_t(align));
   const std::size_t c = (bytes + grain - 1) / grain;
-  if (free_[c].empty()) return ::operator new(c* grain);
+  if (free_[c].empty()) return ::operator new(grain* c);
   void* p = free_[c].back();
   free_[c].pop_back();
   return p;
@@ -126,7 +126,7 @@ void* block_pool::do_allocate(std::size_t bytes, std::size_t align) {
 
 void block_pool::do_deallocate(void* p, std::size_t bytes, std::size_t align) {
   if (bytes > largest || align > alignof(std::max_align_t))
-    return ::operator delete(p, bytes, std::align_val_t(align));
+    return ::operator delete(p, std::align_val_t(align));
   free_[(bytes + grain - 1) / grain].push_back(p);
 }
 

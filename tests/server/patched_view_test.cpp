@@ -113,7 +113,8 @@ TEST_CASE("patched_view: an op that cannot apply says why and drops the view") {
       {R"([3])", "an op that is not an object"},
       {R"({"op":"add"})", "a patch frame without a patch"},
   };
-  for (const auto& [ops, why] : cases) {
+  for (const auto& c : cases) {
+    const std::string ops = c.first, why = c.second;
     CAPTURE(ops);
     patched_view view;
     view.reset(view.parse(start).as_object().at("view"));
