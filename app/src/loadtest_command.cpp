@@ -131,7 +131,7 @@ class load_client : public std::enable_shared_from_this<load_client> {
   void on_patch(const patch_head& h, std::string_view text);
   void on_message(const json& m, std::string_view text);
   void act_from_view();
-  void check_view(std::string_view snapshot);
+  void check_view(std::string_view snapshot, std::uint64_t kept_seq);
   void write_next();
 
   websocket::stream<socket_type> ws_;
@@ -452,10 +452,11 @@ void load_client::act_from_view() {
             std::to_string(seq_) + "}");
 }
 
-// The snapshot frame's "view" against the view this client kept by applying every patch.
-void load_client::check_view(std::string_view snapshot) {
+// The snapshot frame against the view this client kept by applying every patch: the same seq
+// (the snapshot's, now seq_) and the same view.
+void load_client::check_view(std::string_view snapshot, std::uint64_t kept_seq) {
   const auto* view = member(view_.parse(snapshot), "view");
-  if (view && view_.holds() && *view == view_.value())
+  if (kept_seq == seq_ && view && view_.holds() && *view == view_.value())
     ++group_.views_checked;
   else
     ++group_.view_mismatches;
@@ -499,10 +500,11 @@ void load_client::on_message(const json& m, std::string_view text) {
     g.try_act();
   } else if (type == "snapshot") {
     if (m["room"] != room_) return;
+    const std::uint64_t kept = seq_;  // the seq of the last patch applied
     seq_ = m["seq"];
     const auto id = m.value("id", "");
     if (id == "check" || id == "final") {
-      check_view(text);
+      check_view(text, kept);
       if (id == "final") return close();
       for (auto& c : g.clients) c->leave_room();  // the game is over: the next one
       return;
