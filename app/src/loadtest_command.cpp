@@ -1,5 +1,5 @@
 // loadtest: its own WebSocket clients against a running server. Each room is a group of C
-// clients on one strand: one creates the room (seeded, so that the group can follow the game with
+// clients on one thread: one creates the room (seeded, so that the group can follow the game with
 // the engine: start the server with --allow-scripted true), all join, it starts, and the seat to
 // act plays a random legal move computed by the group's own copy of the game. Clients only check
 // the sequence numbers of their patches; one client per room, chosen at random, keeps a full view
@@ -12,6 +12,7 @@
 #include <boost/asio.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/websocket.hpp>
+#include <boost/json/serialize.hpp>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -25,6 +26,7 @@
 #include <thread>
 
 #include "carcassonne/app/commands.hpp"
+#include "carcassonne/app/patched_view.hpp"
 #include "carcassonne/engine/game.hpp"
 #include "carcassonne/engine/options.hpp"
 #include "carcassonne/engine/rng.hpp"
@@ -41,6 +43,12 @@ namespace websocket = beast::websocket;
 using tcp = net::ip::tcp;
 using json = nlohmann::json;
 using clock_type = std::chrono::steady_clock;
+// Each thread of the tool runs its own io_context and the groups given to it: a group's clients
+// and timers share one thread, so no strand is needed and no completion crosses threads. The
+// socket names the io_context's executor (no type-erased executor, no timeout layer): the tool
+// pays per frame only for what it checks.
+using executor_type = net::io_context::executor_type;
+using socket_type = net::basic_stream_socket<tcp, executor_type>;
 
 struct load_options {
   std::string host = "127.0.0.1", port = "8080";
@@ -84,10 +92,21 @@ std::optional<patch_head> read_patch_head(std::string_view text) {
   return h;
 }
 
+// A member of a Boost.JSON object, or null.
+const boost::json::value* member(const boost::json::value& v, std::string_view key) {
+  const auto* o = v.if_object();
+  return o ? o->if_contains(key) : nullptr;
+}
+
+std::string_view game_status(const boost::json::value& view) {
+  const auto* game = member(view, "game");
+  const auto* status = game ? member(*game, "status") : nullptr;
+  return status && status->is_string() ? std::string_view(status->get_string()) : "";
+}
+
 class load_client : public std::enable_shared_from_this<load_client> {
  public:
-  load_client(group& g, int index, net::strand<net::io_context::executor_type> strand)
-      : ws_(strand), group_(g), index_(index) {}
+  load_client(group& g, int index, executor_type ex) : ws_(ex), group_(g), index_(index) {}
   void start(const tcp::resolver::results_type& endpoints);
   void send(const json& j);
   void send_text(std::string text);
@@ -110,12 +129,12 @@ class load_client : public std::enable_shared_from_this<load_client> {
   void read();
   void on_frame(std::string_view text);
   void on_patch(const patch_head& h, std::string_view text);
-  void on_message(const json& m);
+  void on_message(const json& m, std::string_view text);
   void act_from_view();
-  void check_view(const json& snapshot);
+  void check_view(std::string_view snapshot, std::uint64_t kept_seq);
   void write_next();
 
-  websocket::stream<beast::tcp_stream> ws_;
+  websocket::stream<socket_type> ws_;
   group& group_;
   int index_;
   beast::flat_buffer buffer_;
@@ -124,7 +143,7 @@ class load_client : public std::enable_shared_from_this<load_client> {
   int seat_ = -1;
   int playing_generation_ = 0;
   std::string room_;
-  json view_;  // keeps_view only
+  patched_view view_;  // keeps_view only
   std::uint64_t seq_ = 0, acted_at_ = ~0ULL;
 };
 
@@ -132,7 +151,8 @@ struct group {
   int size = 0;
   int index = 0;
   const load_options* opts = nullptr;
-  bool bots = false;  // a bots-only room's watcher
+  net::io_context* io = nullptr;  // the thread of its clients and timer
+  bool bots = false;              // a bots-only room's watcher
   // A server that refuses seeded rooms: every client keeps its view and plays from it (the
   // tool then costs several times more CPU per move).
   bool seeded = true;
@@ -149,8 +169,9 @@ struct group {
   std::optional<move> in_flight;   // sent, not yet accepted
   std::uint64_t awaited = 0;       // the seq the next mover must have seen
   std::vector<move> legal;
-  std::optional<net::steady_timer> pacer;  // --rate: on the group's strand
-  clock_type::time_point next_due{};       // --rate: the earliest time of the next move
+  std::optional<net::basic_waitable_timer<clock_type, net::wait_traits<clock_type>, executor_type>>
+      pacer;                          // --rate: on the group's thread
+  clock_type::time_point next_due{};  // --rate: the earliest time of the next move
   bool pacer_armed = false;
   struct pending_move {
     clock_type::time_point sent;
@@ -314,11 +335,10 @@ struct group {
 };
 
 void load_client::start(const tcp::resolver::results_type& endpoints) {
-  beast::get_lowest_layer(ws_).async_connect(
-      endpoints, [self = shared_from_this()](beast::error_code ec, auto) {
+  net::async_connect(
+      ws_.next_layer(), endpoints, [self = shared_from_this()](beast::error_code ec, auto) {
         if (ec) return self->group_.error("connect: " + ec.message());
-        beast::get_lowest_layer(self->ws_).expires_never();
-        beast::get_lowest_layer(self->ws_).socket().set_option(tcp::no_delay(true), ec);
+        self->ws_.next_layer().set_option(tcp::no_delay(true), ec);
         self->ws_.async_handshake("127.0.0.1", "/ws", [self](beast::error_code ec2) {
           if (ec2) return self->group_.error("handshake: " + ec2.message());
           self->open_ = true;
@@ -340,7 +360,7 @@ void load_client::join_current() {
 }
 
 void load_client::stop() {
-  if (this == group_.checker && view_.is_object())
+  if (this == group_.checker && view_.holds())
     return send({{"type", "snapshot"}, {"id", "final"}});  // closes on the answer
   close();
 }
@@ -393,7 +413,7 @@ void load_client::on_frame(std::string_view text) {
   if (auto head = read_patch_head(text)) return on_patch(*head, text);
   if (auto seq = read_move_accepted(text)) return group_.accepted(*seq);
   const json m = json::parse(text, nullptr, false);
-  if (!m.is_discarded()) on_message(m);
+  if (!m.is_discarded()) on_message(m, text);
 }
 
 // A passive client reads a patch's head only: its room and that its seq follows the last one.
@@ -401,12 +421,11 @@ void load_client::on_patch(const patch_head& h, std::string_view text) {
   if (h.room != room_) return;  // frames of a room just left
   if (h.seq != seq_ + 1) ++group_.seq_gaps;
   seq_ = h.seq;
-  if (keeps_view && view_.is_object()) {
-    const json m = json::parse(text, nullptr, false);
-    if (m.is_discarded() || !m.contains("patch")) return group_.error("unreadable patch");
-    view_.patch_inplace(m["patch"]);
-    const auto& game = view_["game"];
-    const bool over = game.is_object() && game["status"] == "finished";
+  if (keeps_view && view_.holds()) {
+    if (auto failed = view_.apply_frame(text); !failed.empty())
+      return group_.error("unreadable patch: " + failed);
+    // Seeded rooms know the game's end from their engine copy: no lookup in the view then.
+    const bool over = (group_.bots || !group_.seeded) && game_status(view_.value()) == "finished";
     if (group_.bots && over) {
       ++group_.games;
       return leave_room();
@@ -419,19 +438,25 @@ void load_client::on_patch(const patch_head& h, std::string_view text) {
 
 // Unseeded: a random move of the view's legal moves, once per sequence number.
 void load_client::act_from_view() {
-  if (group_.stopping || group_.opts->idle || seat_ < 0 || !view_.is_object()) return;
-  const auto& game = view_["game"];
-  if (!game.is_object() || !game.contains("legal_moves") || acted_at_ == seq_) return;
-  const auto& legal = game["legal_moves"];
-  if (legal.empty()) return;
+  if (group_.stopping || group_.opts->idle || seat_ < 0 || !view_.holds()) return;
+  const auto* game = member(view_.value(), "game");
+  const auto* legal = game ? member(*game, "legal_moves") : nullptr;
+  if (!legal || !legal->is_array() || acted_at_ == seq_) return;
+  const auto& moves = legal->get_array();
+  if (moves.empty()) return;
   acted_at_ = seq_;
   ++group_.unanswered;
   group_.pending[seq_ + 1] = {clock_type::now(), 0};
-  send({{"type", "move"}, {"move", legal[group_.chooser.below(legal.size())]}, {"seq", seq_}});
+  send_text(R"({"type":"move","move":)" +
+            boost::json::serialize(moves[group_.chooser.below(moves.size())]) + R"(,"seq":)" +
+            std::to_string(seq_) + "}");
 }
 
-void load_client::check_view(const json& snapshot) {
-  if (snapshot.value("seq", std::uint64_t{0}) == seq_ && snapshot["view"] == view_)
+// The snapshot frame against the view this client kept by applying every patch: the same seq
+// (the snapshot's, now seq_) and the same view.
+void load_client::check_view(std::string_view snapshot, std::uint64_t kept_seq) {
+  const auto* view = member(view_.parse(snapshot), "view");
+  if (kept_seq == seq_ && view && view_.holds() && *view == view_.value())
     ++group_.views_checked;
   else
     ++group_.view_mismatches;
@@ -440,7 +465,7 @@ void load_client::check_view(const json& snapshot) {
 void load_client::leave_room() {
   auto& g = group_;
   seat_ = -1;
-  view_ = nullptr;
+  view_.clear();
   room_.clear();
   seq_ = 0;
   send({{"type", "leave"}});
@@ -451,7 +476,7 @@ void load_client::leave_room() {
     join_current();  // the next room may already exist
 }
 
-void load_client::on_message(const json& m) {
+void load_client::on_message(const json& m, std::string_view text) {
   const std::string type = m.value("type", "");
   auto& g = group_;
   if (type == "room_created" && g.bots) {
@@ -475,15 +500,19 @@ void load_client::on_message(const json& m) {
     g.try_act();
   } else if (type == "snapshot") {
     if (m["room"] != room_) return;
+    const std::uint64_t kept = seq_;  // the seq of the last patch applied
     seq_ = m["seq"];
     const auto id = m.value("id", "");
     if (id == "check" || id == "final") {
-      check_view(m);
+      check_view(text, kept);
       if (id == "final") return close();
       for (auto& c : g.clients) c->leave_room();  // the game is over: the next one
       return;
     }
-    if (keeps_view) view_ = m["view"];
+    if (keeps_view) {
+      const auto* view = member(view_.parse(text), "view");
+      view ? view_.reset(*view) : view_.clear();
+    }
     if (!g.bots && g.seeded) g.try_act();
     if (!g.bots && !g.seeded) act_from_view();
   } else if (type == "move_accepted") {
@@ -588,7 +617,10 @@ double percentile(std::vector<double>& v, double p) {
 int run_loadtest(std::span<const std::string> args, std::ostream& out, std::ostream& err) {
   load_options o;
   if (!parse_options(args, o, err)) return 1;
-  net::io_context io;
+  // One io_context per thread (the hint 1 lets Asio skip its locks between threads).
+  std::vector<std::unique_ptr<net::io_context>> ios;
+  for (int t = 0; t < o.threads; ++t) ios.push_back(std::make_unique<net::io_context>(1));
+  auto& io = *ios[0];
   tcp::resolver resolver(io);
   beast::error_code ec;
   const auto endpoints = resolver.resolve(o.host, o.port, ec);
@@ -597,7 +629,6 @@ int run_loadtest(std::span<const std::string> args, std::ostream& out, std::ostr
     return 1;
   }
   std::vector<std::unique_ptr<group>> groups;
-  std::vector<net::strand<net::io_context::executor_type>> strands;
   const auto start = clock_type::now();
   // The first seconds open connections and rooms; measure the steady part after them.
   const auto warmup = std::chrono::duration<double>(std::min(2.0, o.duration / 5));
@@ -610,16 +641,15 @@ int run_loadtest(std::span<const std::string> args, std::ostream& out, std::ostr
     g->measure_from = start + std::chrono::duration_cast<clock_type::duration>(warmup);
     g->measure_until = start + std::chrono::duration_cast<clock_type::duration>(
                                    std::chrono::duration<double>(o.duration));
-    auto strand = net::make_strand(io);
-    g->pacer.emplace(strand);
+    g->io = ios[static_cast<std::size_t>(r % o.threads)].get();
+    g->pacer.emplace(g->io->get_executor());
     // Rooms start their paced moves spread over one interval, not all at once.
     if (o.rate > 0)
       g->next_due =
           start + std::chrono::duration_cast<clock_type::duration>(
                       std::chrono::duration<double>(o.rooms / o.rate * (r + 0.5) / o.rooms));
     for (int c = 0; c < o.clients; ++c)
-      g->clients.push_back(std::make_shared<load_client>(*g, c, strand));
-    strands.push_back(strand);
+      g->clients.push_back(std::make_shared<load_client>(*g, c, g->io->get_executor()));
     groups.push_back(std::move(g));
   }
   for (int r = 0; r < o.bot_rooms; ++r) {
@@ -627,13 +657,12 @@ int run_loadtest(std::span<const std::string> args, std::ostream& out, std::ostr
     g->size = 1;
     g->bots = true;
     g->opts = &o;
-    auto strand = net::make_strand(io);
-    g->clients.push_back(std::make_shared<load_client>(*g, 0, strand));
-    strands.push_back(strand);
+    g->io = ios[static_cast<std::size_t>((o.rooms + r) % o.threads)].get();
+    g->clients.push_back(std::make_shared<load_client>(*g, 0, g->io->get_executor()));
     groups.push_back(std::move(g));
   }
-  for (std::size_t r = 0; r < groups.size(); ++r)
-    net::post(strands[r], [g = groups[r].get(), &endpoints] {
+  for (auto& g : groups)
+    net::post(*g->io, [g = g.get(), &endpoints] {
       for (auto& c : g->clients) c->start(endpoints);
     });
   // The tool's own CPU over the measured part, to tell its cost from the server's.
@@ -647,15 +676,15 @@ int run_loadtest(std::span<const std::string> args, std::ostream& out, std::ostr
   net::steady_timer give_up(io);
   stop_timer.async_wait([&](beast::error_code) {
     cpu_until = cpu_seconds();
-    for (std::size_t r = 0; r < groups.size(); ++r)
-      net::post(strands[r], [g = groups[r].get()] { g->stop(); });
+    for (auto& g : groups) net::post(*g->io, [g = g.get()] { g->stop(); });
     give_up.expires_after(std::chrono::seconds(5));
     give_up.async_wait([&](beast::error_code e) {
-      if (!e) io.stop();
+      if (!e)
+        for (auto& i : ios) i->stop();
     });
   });
   std::vector<std::thread> threads;
-  for (int t = 1; t < o.threads; ++t) threads.emplace_back([&] { io.run(); });
+  for (int t = 1; t < o.threads; ++t) threads.emplace_back([&ios, t] { ios[t]->run(); });
   io.run();
   for (auto& t : threads) t.join();
 
