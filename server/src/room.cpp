@@ -96,28 +96,6 @@ void room::fail(const client_ptr& c, const json& id, std::string code, std::stri
   send(c, protocol::error_message({std::move(code), std::move(message)}, id));
 }
 
-json room::room_info() const {
-  json seats = json::array();
-  for (std::size_t i = 0; i < seats_.size(); ++i) {
-    const auto& s = seats_[i];
-    seats.push_back({{"seat", i},
-                     {"name", s.taken ? json(s.name) : json(nullptr)},
-                     {"connected", s.client != nullptr}});
-  }
-  json info{{"id", settings_.id},
-            {"name", settings_.name},
-            {"public", settings_.is_public},
-            {"state", std::string(to_string(state()))},
-            {"seats", seats},
-            {"expansions", settings_.setup.value("expansions", json::array())},
-            {"options", settings_.setup.value("options", json::object())},
-            {"spectator_delay", settings_.spectator_delay},
-            {"spectators", spectators_.size()}};
-  if (!settings_.secret.empty()) info["fairness"] = fairness_part();
-  add_bot_fields(info);
-  return with_match_info(std::move(info));
-}
-
 room_state room::state() const {
   return !game_            ? room_state::waiting
          : game_->finished ? room_state::finished
@@ -180,10 +158,9 @@ void room::broadcast(const event_log& events) {
 
 // The room part's operations since the last patch (most moves change nothing in it).
 bool room::update_room_part(std::string& ops) {
-  json now = room_info();
-  std::string text = now.dump();
+  std::string text = room_info_text();
   if (text == info_) return false;
-  append_room_ops(ops, json::parse(info_), now);
+  append_room_ops(ops, json::parse(info_), room_info());
   info_ = std::move(text);
   return true;
 }
