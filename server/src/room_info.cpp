@@ -82,7 +82,8 @@ std::string room::room_info_text() const {
     append_dumped(out, name_of(bot_settings_.takeover_level));
     out += "},";
   }
-  if (clock_.enabled() && game_ && timer_) out += R"("clock":)" + clock_.view(timer_->now()).dump() + ",";
+  if (clock_.enabled() && game_ && timer_)
+    out += R"("clock":)" + clock_.view(timer_->now()).dump() + ",";
   out += R"("expansions":)";
   const auto expansions = settings_.setup.find("expansions");
   out += expansions != settings_.setup.end() ? expansions->dump() : "[]";

@@ -171,11 +171,10 @@ TEST_CASE("frames: all five expansions, spectators with and without delay") {
 TEST_CASE("frames: each expansion alone and a few pairs") {
   int delay = 0;
   std::uint64_t seed = 300;
-  for (const json& mix : {json{"hills_and_sheep"}, json{"gifts"}, json{"peasant_revolts"},
-                          json{"easter"}, json{"festival"}, json{"gifts", "easter"},
-                          json{"hills_and_sheep", "festival"}}) {
-    expansion_game("mix" + std::to_string(seed), 2 + static_cast<int>(seed % 3), mix, delay,
-                   seed);
+  for (const json& mix :
+       {json{"hills_and_sheep"}, json{"gifts"}, json{"peasant_revolts"}, json{"easter"},
+        json{"festival"}, json{"gifts", "easter"}, json{"hills_and_sheep", "festival"}}) {
+    expansion_game("mix" + std::to_string(seed), 2 + static_cast<int>(seed % 3), mix, delay, seed);
     delay = delay ? 0 : 2;
     ++seed;
   }
