@@ -135,6 +135,7 @@ view_doc public_doc(const game_state& s, const std::vector<std::string>& names) 
 
 view_doc private_doc(const game_state& s, int viewer) {
   view_doc d;
+  d.fields.reserve(4);  // viewer, legal_moves and a few of the expansions'
   d.scalar("viewer", viewer == spectator ? R"("spectator")" : num(viewer));
   if (viewer != spectator && !s.finished && viewer == to_act(s)) {
     auto& moves = d.array("legal_moves");

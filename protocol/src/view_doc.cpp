@@ -7,7 +7,12 @@ namespace carcassonne::protocol {
 
 void append_quoted(std::string& out, std::string_view s) {
   out.push_back('"');
-  for (unsigned char c : s) {
+  std::size_t plain = 0;  // start of the run of characters copied as they are
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c >= 0x20 && c != '"' && c != '\\') continue;  // UTF-8 passes through
+    out.append(s.data() + plain, i - plain);
+    plain = i + 1;
     switch (c) {
       case '"':
         out += "\\\"";
@@ -24,16 +29,14 @@ void append_quoted(std::string& out, std::string_view s) {
       case '\t':
         out += "\\t";
         break;
-      default:
-        if (c < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", c);
-          out += buf;
-        } else {
-          out.push_back(static_cast<char>(c));  // UTF-8 passes through
-        }
+      default: {
+        char buf[8];
+        std::snprintf(buf, sizeof buf, "\\u%04x", c);
+        out += buf;
+      }
     }
   }
+  out.append(s.data() + plain, s.size() - plain);
   out.push_back('"');
 }
 
@@ -116,11 +119,18 @@ void op(std::string& ops, const char* kind, std::string_view prefix, std::string
   ops.push_back('}');
 }
 
+// The common elements that differ; one comparison when `b` only added elements (a board).
+std::size_t changed_items(const item_list& a, const item_list& b, std::size_t common) {
+  if (common == a.size() && b.starts_with(a)) return 0;
+  std::size_t changed = 0;
+  for (std::size_t i = 0; i < common; ++i) changed += a[i] != b[i];
+  return changed;
+}
+
 void diff_array(const view_field& a, const view_field& b, std::string_view prefix,
                 std::string& ops) {
   const std::size_t common = std::min(a.items.size(), b.items.size());
-  std::size_t changed = 0;
-  for (std::size_t i = 0; i < common; ++i) changed += a.items[i] != b.items[i];
+  const std::size_t changed = changed_items(a.items, b.items, common);
   const std::size_t total = changed + (a.items.size() - common) + (b.items.size() - common);
   if (total == 0) return;
   if (2 * total > b.items.size() + 1)

@@ -2,6 +2,7 @@
 // The server diffs two of these into RFC 6902 operations without building JSON trees (which
 // cost a hundred microseconds per move), and keeps its previous views in a few kilobytes.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <initializer_list>
 #include <string>
@@ -39,6 +40,11 @@ class item_list {
     text_.reserve(n * (bytes_each + 1));
   }
   const std::string& joined() const { return text_; }
+  // The elements of `a`, then perhaps more.
+  bool starts_with(const item_list& a) const {
+    return a.size() <= size() && std::equal(a.ends_.begin(), a.ends_.end(), ends_.begin()) &&
+           std::string_view(text_).starts_with(a.text_);
+  }
   std::size_t bytes() const { return text_.capacity() + ends_.capacity() * sizeof(std::uint32_t); }
   friend bool operator==(const item_list&, const item_list&) = default;
 
