@@ -84,9 +84,12 @@ std::string room::room_info_text() const {
   }
   if (clock_.enabled() && game_ && timer_)
     out += R"("clock":)" + clock_.view(timer_->now()).dump() + ",";
+  if (info_expansions_.empty()) {  // never changes: dumped once
+    const auto expansions = settings_.setup.find("expansions");
+    info_expansions_ = expansions != settings_.setup.end() ? expansions->dump() : "[]";
+  }
   out += R"("expansions":)";
-  const auto expansions = settings_.setup.find("expansions");
-  out += expansions != settings_.setup.end() ? expansions->dump() : "[]";
+  out += info_expansions_;
   if (!settings_.secret.empty()) out += R"(,"fairness":)" + fairness_part().dump();
   out.push_back(',');
   out += info_fixed_text();

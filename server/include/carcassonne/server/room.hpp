@@ -281,6 +281,7 @@ class room {
 
   std::string info_;  // last room part sent, as its JSON text (a tree costs ~2 KB a room)
   mutable std::string info_fixed_;       // info_fixed_text(), once asked for
+  mutable std::string info_expansions_;  // the room part's "expansions", once asked for
   protocol::view_doc public_;            // last public game view sent to seats
   protocol::view_doc spectator_public_;  // last public view sent to delayed spectators
   // What spectators see: the seats' public part, or the delayed one.
