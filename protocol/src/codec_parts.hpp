@@ -48,6 +48,7 @@ struct move_writer {
   std::string& out;
 
   void field(const char* key, const std::string& value_text);
+  void number(const char* key, long long v);
   void square();                                     // "x", "y" of m.at
   std::string feature_id(std::uint8_t local) const;  // of the tile at m.at, as JSON text
 };

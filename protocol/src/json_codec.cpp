@@ -73,9 +73,15 @@ void move_writer::field(const char* key, const std::string& value_text) {
   out += R"(":)";
   out += value_text;
 }
+void move_writer::number(const char* key, long long v) {
+  out += R"(,")";
+  out += key;
+  out += R"(":)";
+  append_number(out, v);
+}
 void move_writer::square() {
-  field("x", std::to_string(m.at.x));
-  field("y", std::to_string(m.at.y));
+  number("x", m.at.x);
+  number("y", m.at.y);
 }
 std::string move_writer::feature_id(std::uint8_t local) const {
   const int t = s.board.tile_at(m.at);
@@ -151,7 +157,7 @@ void read_place_tile(move_reader& r, const game_state&, move& m) {
 }
 void write_place_tile(move_writer& w) {
   w.square();
-  w.field("rotation", std::to_string(w.m.rotation * 90));
+  w.number("rotation", w.m.rotation * 90);
 }
 void read_nothing(move_reader&, const game_state&, move&) {}
 void write_nothing(move_writer&) {}
@@ -249,12 +255,19 @@ parsed<move> move_from_json(const json& j, const game_state& s) {
   return {m, {}};
 }
 
-std::string move_text(const move& m, const game_state& s) {
-  std::string out = R"({"seat":)" + std::to_string(m.seat) + R"(,"type":)";
+void append_move_text(std::string& out, const move& m, const game_state& s) {
+  out += R"({"seat":)";
+  append_number(out, m.seat);
+  out += R"(,"type":)";
   append_quoted(out, move_type_name(m.type));
   move_writer w{m, s, out};
   if (const auto* codec = table().moves[static_cast<int>(m.type)]) codec->write(w);
   out.push_back('}');
+}
+
+std::string move_text(const move& m, const game_state& s) {
+  std::string out;
+  append_move_text(out, m, s);
   return out;
 }
 

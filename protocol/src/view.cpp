@@ -12,47 +12,69 @@ using json = nlohmann::json;
 namespace {
 
 std::string num(long long v) {
-  return std::to_string(v);
+  std::string out;
+  append_number(out, v);
+  return out;
 }
 
 std::string awaiting_text(const game_state& s) {
   if (s.finished) return "null";
-  std::string out = R"({"seat":)" + num(to_act(s)) + R"(,"decision":)";
+  std::string out = R"({"seat":)";
+  append_number(out, to_act(s));
+  out += R"(,"decision":)";
   append_quoted(out, decision_name(s.awaiting));
   return out + "}";
 }
 
-std::string tile_text(const placed_tile& t) {
-  std::string out = R"({"x":)" + num(t.pos.x) + R"(,"y":)" + num(t.pos.y) + R"(,"tile":)";
+// The items below are written straight into their array's buffer (no string per element).
+void write_tile(std::string& out, const placed_tile& t) {
+  out += R"({"x":)";
+  append_number(out, t.pos.x);
+  out += R"(,"y":)";
+  append_number(out, t.pos.y);
+  out += R"(,"tile":)";
   append_quoted(out, tiles()[t.type].id);
-  return out + R"(,"rotation":)" + num(t.rotation * 90) + "}";
+  out += R"(,"rotation":)";
+  append_number(out, t.rotation * 90);
+  out.push_back('}');
 }
 
-std::string figure_text(const game_state& s, const figure_on_board& f) {
+void write_figure(std::string& out, const game_state& s, const figure_on_board& f) {
   const auto& n = s.features.node(f.segment);
   const auto& pt = s.board.placed()[n.tile];
-  std::string out = R"({"seat":)" + num(f.seat) + R"(,"figure":)";
+  out += R"({"seat":)";
+  append_number(out, f.seat);
+  out += R"(,"figure":)";
   append_quoted(out, figure_type_name(f.type));
-  out += R"(,"x":)" + num(pt.pos.x) + R"(,"y":)" + num(pt.pos.y) + R"(,"feature":)";
+  out += R"(,"x":)";
+  append_number(out, pt.pos.x);
+  out += R"(,"y":)";
+  append_number(out, pt.pos.y);
+  out += R"(,"feature":)";
   append_quoted(out, tiles()[pt.type].segments[n.local].id);
   for_each_view(s, [&](const expansion_view& v) {
     if (v.figure_fields) v.figure_fields(s, f, out);
   });
-  return out + "}";
+  out.push_back('}');
 }
 
-std::string player_text(const game_state& s, int seat, const std::vector<std::string>& names) {
-  std::string out = R"({"seat":)" + num(seat) + R"(,"score":)" + num(s.players[seat].score) +
-                    R"(,"supply":{"meeple":)" + num(s.players[seat].followers);
+void write_player(std::string& out, const game_state& s, int seat,
+                  const std::vector<std::string>& names) {
+  out += R"({"seat":)";
+  append_number(out, seat);
+  out += R"(,"score":)";
+  append_number(out, s.players[seat].score);
+  out += R"(,"supply":{"meeple":)";
+  append_number(out, s.players[seat].followers);
   for_each_view(s, [&](const expansion_view& v) {
     if (v.supply) v.supply(s, seat, out);
   });
-  out += "}";
+  out.push_back('}');
   if (static_cast<std::size_t>(seat) < names.size()) {
     out += R"(,"name":)";
     append_quoted(out, names[seat]);
   }
-  return out + "}";
+  out.push_back('}');
 }
 
 }  // namespace
@@ -62,16 +84,24 @@ view_doc public_doc(const game_state& s, const std::vector<std::string>& names) 
   d.fields.reserve(24);  // base keys and the expansions' (references into it are held)
   d.scalar("status", s.finished ? R"("finished")" : R"("playing")");
   auto& expansions = d.array("expansions");
-  for (int e = 0; e < expansion_count; ++e)
-    if (s.expansions.has(static_cast<expansion>(e)))
-      expansions.items.push_back(json_string(expansion_name(static_cast<expansion>(e))));
+  for (int e = 0; e < expansion_count; ++e) {
+    if (!s.expansions.has(static_cast<expansion>(e))) continue;
+    append_quoted(expansions.items.open(), expansion_name(static_cast<expansion>(e)));
+    expansions.items.close();
+  }
   d.scalar("turn", num(s.turn));
   d.scalar("active", s.finished ? "null" : num(s.active));
   d.scalar("awaiting", awaiting_text(s));
   auto& scores = d.array("scores");
-  for (int seat = 0; seat < s.seats; ++seat) scores.items.push_back(num(s.players[seat].score));
+  for (int seat = 0; seat < s.seats; ++seat) {
+    append_number(scores.items.open(), s.players[seat].score);
+    scores.items.close();
+  }
   auto& players = d.array("players");
-  for (int seat = 0; seat < s.seats; ++seat) players.items.push_back(player_text(s, seat, names));
+  for (int seat = 0; seat < s.seats; ++seat) {
+    write_player(players.items.open(), s, seat, names);
+    players.items.close();
+  }
   if (s.forfeited) {  // only once a seat has left: views of other games are unchanged
     auto& forfeited = d.array("forfeited");
     for (int seat = 0; seat < s.seats; ++seat)
@@ -81,12 +111,22 @@ view_doc public_doc(const game_state& s, const std::vector<std::string>& names) 
   d.scalar("tile", !s.finished && s.placed < 0 ? json_string(tiles()[s.drawn].id) : "null");
   d.scalar("tiles_left", num(s.tiles_left()));
   auto& board = d.array("board");
-  board.items.reserve(s.board.placed().size());
-  for (const auto& t : s.board.placed()) board.items.push_back(tile_text(t));
+  board.items.reserve(s.board.placed().size(), 48);
+  for (const auto& t : s.board.placed()) {
+    write_tile(board.items.open(), t);
+    board.items.close();
+  }
   auto& figures = d.array("figures");
-  for (const auto& f : s.figures) figures.items.push_back(figure_text(s, f));
+  figures.items.reserve(s.figures.size(), 72);
+  for (const auto& f : s.figures) {
+    write_figure(figures.items.open(), s, f);
+    figures.items.close();
+  }
   auto& discarded = d.array("discarded");
-  for (auto t : s.discarded) discarded.items.push_back(json_string(tiles()[t].id));
+  for (auto t : s.discarded) {
+    append_quoted(discarded.items.open(), tiles()[t].id);
+    discarded.items.close();
+  }
   for_each_view(s, [&](const expansion_view& v) {
     if (v.public_fields) v.public_fields(s, d);
   });
@@ -95,10 +135,16 @@ view_doc public_doc(const game_state& s, const std::vector<std::string>& names) 
 
 view_doc private_doc(const game_state& s, int viewer) {
   view_doc d;
+  d.fields.reserve(4);  // viewer, legal_moves and a few of the expansions'
   d.scalar("viewer", viewer == spectator ? R"("spectator")" : num(viewer));
   if (viewer != spectator && !s.finished && viewer == to_act(s)) {
     auto& moves = d.array("legal_moves");
-    for (const auto& m : legal_actions(s)) moves.items.push_back(move_text(m, s));
+    const auto legal = legal_actions(s);
+    moves.items.reserve(legal.size(), 64);
+    for (const auto& m : legal) {
+      append_move_text(moves.items.open(), m, s);
+      moves.items.close();
+    }
   }
   if (viewer != spectator)
     for_each_view(s, [&](const expansion_view& v) {

@@ -1,12 +1,18 @@
 #include "carcassonne/protocol/view_doc.hpp"
 
+#include <charconv>
 #include <cstdio>
 
 namespace carcassonne::protocol {
 
 void append_quoted(std::string& out, std::string_view s) {
   out.push_back('"');
-  for (unsigned char c : s) {
+  std::size_t plain = 0;  // start of the run of characters copied as they are
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c >= 0x20 && c != '"' && c != '\\') continue;  // UTF-8 passes through
+    out.append(s.data() + plain, i - plain);
+    plain = i + 1;
     switch (c) {
       case '"':
         out += "\\\"";
@@ -23,17 +29,21 @@ void append_quoted(std::string& out, std::string_view s) {
       case '\t':
         out += "\\t";
         break;
-      default:
-        if (c < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", c);
-          out += buf;
-        } else {
-          out.push_back(static_cast<char>(c));  // UTF-8 passes through
-        }
+      default: {
+        char buf[8];
+        std::snprintf(buf, sizeof buf, "\\u%04x", c);
+        out += buf;
+      }
     }
   }
+  out.append(s.data() + plain, s.size() - plain);
   out.push_back('"');
+}
+
+void append_number(std::string& out, long long v) {
+  char buf[24];
+  const auto r = std::to_chars(buf, buf + sizeof buf, v);
+  out.append(buf, r.ptr);
 }
 
 std::string json_string(std::string_view s) {
@@ -66,10 +76,7 @@ void append_value(std::string& out, const view_field& f) {
     return;
   }
   out.push_back('[');
-  for (std::size_t i = 0; i < f.items.size(); ++i) {
-    if (i) out.push_back(',');
-    out += f.items[i];
-  }
+  out += f.items.joined();
   out.push_back(']');
 }
 
@@ -83,8 +90,11 @@ void append_fields(std::string& out, const view_doc& d, bool& first) {
   }
 }
 
+constexpr std::size_t no_index = static_cast<std::size_t>(-1);
+constexpr std::size_t end_index = no_index - 1;  // "-": past the end
+
 void op(std::string& ops, const char* kind, std::string_view prefix, std::string_view key,
-        std::string_view index, const std::string* value_text, const view_field* value_field) {
+        std::size_t index, const std::string_view* value_text, const view_field* value_field) {
   if (!ops.empty()) ops.push_back(',');
   ops += R"({"op":")";
   ops += kind;
@@ -92,9 +102,11 @@ void op(std::string& ops, const char* kind, std::string_view prefix, std::string
   ops += prefix;
   ops.push_back('/');
   ops += key;  // keys are plain identifiers: no escaping needed in a JSON Pointer
-  if (!index.empty()) {
+  if (index == end_index) {
+    ops += "/-";
+  } else if (index != no_index) {
     ops.push_back('/');
-    ops += index;
+    append_number(ops, static_cast<long long>(index));
   }
   ops.push_back('"');
   if (value_text || value_field) {
@@ -107,21 +119,32 @@ void op(std::string& ops, const char* kind, std::string_view prefix, std::string
   ops.push_back('}');
 }
 
+// The common elements that differ; one comparison when `b` only added elements (a board).
+std::size_t changed_items(const item_list& a, const item_list& b, std::size_t common) {
+  if (common == a.size() && b.starts_with(a)) return 0;
+  std::size_t changed = 0;
+  for (std::size_t i = 0; i < common; ++i) changed += a[i] != b[i];
+  return changed;
+}
+
 void diff_array(const view_field& a, const view_field& b, std::string_view prefix,
                 std::string& ops) {
   const std::size_t common = std::min(a.items.size(), b.items.size());
-  std::size_t changed = 0;
-  for (std::size_t i = 0; i < common; ++i) changed += a.items[i] != b.items[i];
+  const std::size_t changed = changed_items(a.items, b.items, common);
   const std::size_t total = changed + (a.items.size() - common) + (b.items.size() - common);
   if (total == 0) return;
-  if (2 * total > b.items.size() + 1) return op(ops, "replace", prefix, b.key, {}, nullptr, &b);
-  for (std::size_t i = 0; i < common; ++i)
-    if (a.items[i] != b.items[i])
-      op(ops, "replace", prefix, b.key, std::to_string(i), &b.items[i], nullptr);
+  if (2 * total > b.items.size() + 1)
+    return op(ops, "replace", prefix, b.key, no_index, nullptr, &b);
+  for (std::size_t i = 0; i < common; ++i) {
+    const auto item = b.items[i];
+    if (a.items[i] != item) op(ops, "replace", prefix, b.key, i, &item, nullptr);
+  }
   for (std::size_t i = a.items.size(); i > common; --i)  // remove from the end backwards
-    op(ops, "remove", prefix, b.key, std::to_string(i - 1), nullptr, nullptr);
-  for (std::size_t i = common; i < b.items.size(); ++i)
-    op(ops, "add", prefix, b.key, "-", &b.items[i], nullptr);
+    op(ops, "remove", prefix, b.key, i - 1, nullptr, nullptr);
+  for (std::size_t i = common; i < b.items.size(); ++i) {
+    const auto item = b.items[i];
+    op(ops, "add", prefix, b.key, end_index, &item, nullptr);
+  }
 }
 
 }  // namespace
@@ -138,24 +161,29 @@ std::string view_doc::text(const view_doc* more) const {
 std::size_t view_doc::bytes() const {
   std::size_t n = sizeof(view_doc) + fields.capacity() * sizeof(view_field);
   for (const auto& f : fields) {
-    n += f.key.capacity() + f.text.capacity() + f.items.capacity() * sizeof(std::string);
-    for (const auto& i : f.items) n += i.capacity();
+    n += f.key.capacity() + f.text.capacity() + f.items.bytes();
   }
   return n;
 }
 
 void diff_docs(const view_doc& from, const view_doc& to, std::string_view prefix,
                std::string& ops) {
-  for (const auto& f : from.fields)
-    if (!to.find(f.key)) op(ops, "remove", prefix, f.key, {}, nullptr, nullptr);
-  for (const auto& f : to.fields) {
-    const view_field* old = from.find(f.key);
+  for (std::size_t i = 0; i < from.fields.size(); ++i) {
+    const auto& f = from.fields[i];
+    const bool kept = (i < to.fields.size() && to.fields[i].key == f.key) || to.find(f.key);
+    if (!kept) op(ops, "remove", prefix, f.key, no_index, nullptr, nullptr);
+  }
+  for (std::size_t i = 0; i < to.fields.size(); ++i) {
+    const auto& f = to.fields[i];
+    // Both documents usually have the same keys in the same order: look at the same index first.
+    const view_field* old =
+        i < from.fields.size() && from.fields[i].key == f.key ? &from.fields[i] : from.find(f.key);
     if (!old)
-      op(ops, "add", prefix, f.key, {}, nullptr, &f);
+      op(ops, "add", prefix, f.key, no_index, nullptr, &f);
     else if (old->is_array && f.is_array)
       diff_array(*old, f, prefix, ops);
     else if (old->is_array != f.is_array || old->text != f.text)
-      op(ops, "replace", prefix, f.key, {}, nullptr, &f);
+      op(ops, "replace", prefix, f.key, no_index, nullptr, &f);
   }
 }
 

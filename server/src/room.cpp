@@ -96,28 +96,6 @@ void room::fail(const client_ptr& c, const json& id, std::string code, std::stri
   send(c, protocol::error_message({std::move(code), std::move(message)}, id));
 }
 
-json room::room_info() const {
-  json seats = json::array();
-  for (std::size_t i = 0; i < seats_.size(); ++i) {
-    const auto& s = seats_[i];
-    seats.push_back({{"seat", i},
-                     {"name", s.taken ? json(s.name) : json(nullptr)},
-                     {"connected", s.client != nullptr}});
-  }
-  json info{{"id", settings_.id},
-            {"name", settings_.name},
-            {"public", settings_.is_public},
-            {"state", std::string(to_string(state()))},
-            {"seats", seats},
-            {"expansions", settings_.setup.value("expansions", json::array())},
-            {"options", settings_.setup.value("options", json::object())},
-            {"spectator_delay", settings_.spectator_delay},
-            {"spectators", spectators_.size()}};
-  if (!settings_.secret.empty()) info["fairness"] = fairness_part();
-  add_bot_fields(info);
-  return with_match_info(std::move(info));
-}
-
 room_state room::state() const {
   return !game_            ? room_state::waiting
          : game_->finished ? room_state::finished
@@ -161,8 +139,11 @@ void room::broadcast(const event_log& events) {
   std::string shared_ops;
   const bool info_changed = update_room_part(shared_ops);
   const std::string events_text = events_json(events);
-  const std::string prefix = R"({"type":"patch","room":)" + json(settings_.id).dump() +
-                             R"(,"seq":)" + std::to_string(seq_) + R"(,"events":)";
+  std::string prefix = R"({"type":"patch","room":)";
+  prefix += json(settings_.id).dump();
+  prefix += R"(,"seq":)";
+  prefix += std::to_string(seq_);
+  prefix += R"(,"events":)";
   const bool game_appeared = game_ && public_.fields.empty();
   std::string seat_ops = shared_ops;
   if (game_) {
@@ -170,7 +151,10 @@ void room::broadcast(const event_log& events) {
     if (!game_appeared) protocol::diff_docs(public_, now, "/game", seat_ops);
     public_ = std::move(now);
   }
-  send_seat_patches(prefix + events_text + R"(,"patch":[)", seat_ops, game_appeared);
+  std::string head = prefix;
+  head += events_text;
+  head += R"(,"patch":[)";
+  send_seat_patches(head, seat_ops, game_appeared);
   if (!spectators_.empty() || spectator_game_)
     send_spectator_patch(prefix, events_text, shared_ops, seat_ops, game_appeared);
   // The summary is made of the room part (and the record once the game is over).
@@ -180,10 +164,9 @@ void room::broadcast(const event_log& events) {
 
 // The room part's operations since the last patch (most moves change nothing in it).
 bool room::update_room_part(std::string& ops) {
-  json now = room_info();
-  std::string text = now.dump();
+  std::string text = room_info_text();
   if (text == info_) return false;
-  append_room_ops(ops, json::parse(info_), now);
+  append_room_ops(ops, json::parse(info_), room_info());
   info_ = std::move(text);
   return true;
 }
@@ -197,22 +180,33 @@ std::string room::events_json(const event_log& events) {
   return text + ']';
 }
 
-// Seats: the public diff (in `ops`) once, then each seat's private part.
+// Seats: the public diff (in `ops`) once, then each seat's private part; each frame is written
+// in one piece.
 void room::send_seat_patches(const std::string& head, const std::string& ops, bool game_appeared) {
+  std::string mine_ops;  // the seat's own operations
   for (std::size_t i = 0; i < seats_.size(); ++i) {
     auto& s = seats_[i];
-    std::string mine_ops = ops;
+    mine_ops.clear();
     if (game_) {
       auto mine = protocol::private_doc(*game_, static_cast<int>(i));
       if (game_appeared) {
-        if (!mine_ops.empty()) mine_ops += ',';
-        mine_ops += R"({"op":"replace","path":"/game","value":)" + public_.text(&mine) + "}";
+        mine_ops += R"({"op":"replace","path":"/game","value":)";
+        mine_ops += public_.text(&mine);
+        mine_ops.push_back('}');
       } else {
         protocol::diff_docs(s.private_view, mine, "/game", mine_ops);
       }
       s.private_view = std::move(mine);
     }
-    if (s.client) out(s.client, std::make_shared<const std::string>(head + mine_ops + "]}"));
+    if (!s.client) continue;
+    std::string frame;
+    frame.reserve(head.size() + ops.size() + mine_ops.size() + 3);
+    frame += head;
+    frame += ops;
+    if (!ops.empty() && !mine_ops.empty()) frame.push_back(',');
+    frame += mine_ops;
+    frame += "]}";
+    out(s.client, std::make_shared<const std::string>(std::move(frame)));
   }
 }
 

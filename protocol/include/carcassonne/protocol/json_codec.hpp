@@ -38,6 +38,7 @@ parsed<move> move_from_json(const json& j, const game_state& s);
 proto_error apply_json_move(game_state& s, const json& j, event_log* events = nullptr);
 // The record form of a move (features by id), as JSON text and as JSON.
 std::string move_text(const move& m, const game_state& s);
+void append_move_text(std::string& out, const move& m, const game_state& s);  // the same, appended
 json move_to_json(const move& m, const game_state& s);
 
 // An event as clients see it (tile and feature ids, feature kinds by name).

@@ -2,17 +2,62 @@
 // The server diffs two of these into RFC 6902 operations without building JSON trees (which
 // cost a hundred microseconds per move), and keeps its previous views in a few kilobytes.
 #pragma once
+#include <algorithm>
+#include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace carcassonne::protocol {
 
+// An array's elements as JSON texts in one buffer, comma-separated (the array's text without its
+// brackets): a whole board is one allocation, not one per tile.
+class item_list {
+ public:
+  item_list() = default;
+  item_list(std::initializer_list<std::string_view> items) {
+    for (auto i : items) push_back(i);
+  }
+  std::size_t size() const { return ends_.size(); }
+  bool empty() const { return ends_.empty(); }
+  std::string_view operator[](std::size_t i) const {
+    const std::size_t from = i ? ends_[i - 1] + 1 : 0;  // past the comma
+    return std::string_view(text_).substr(from, ends_[i] - from);
+  }
+  void push_back(std::string_view item) {
+    open() += item;
+    close();
+  }
+  // Writing an element in place: append its text to open()'s buffer, then close().
+  std::string& open() {
+    if (!ends_.empty()) text_.push_back(',');
+    return text_;
+  }
+  void close() { ends_.push_back(static_cast<std::uint32_t>(text_.size())); }
+  void reserve(std::size_t n, std::size_t bytes_each = 0) {
+    ends_.reserve(n);
+    text_.reserve(n * (bytes_each + 1));
+  }
+  const std::string& joined() const { return text_; }
+  // The elements of `a`, then perhaps more.
+  bool starts_with(const item_list& a) const {
+    return a.size() <= size() && std::equal(a.ends_.begin(), a.ends_.end(), ends_.begin()) &&
+           std::string_view(text_).starts_with(a.text_);
+  }
+  std::size_t bytes() const { return text_.capacity() + ends_.capacity() * sizeof(std::uint32_t); }
+  friend bool operator==(const item_list&, const item_list&) = default;
+
+ private:
+  std::string text_;
+  std::vector<std::uint32_t> ends_;  // each element's end in text_
+};
+
 struct view_field {
   std::string key;
   bool is_array = false;
-  std::string text;                // the value's JSON text (not an array)
-  std::vector<std::string> items;  // the elements' JSON texts (an array)
+  std::string text;  // the value's JSON text (not an array)
+  item_list items;   // the elements' JSON texts (an array)
   friend bool operator==(const view_field&, const view_field&) = default;
 };
 
@@ -36,6 +81,7 @@ void diff_docs(const view_doc& from, const view_doc& to, std::string_view prefix
 
 // JSON text helpers.
 void append_quoted(std::string& out, std::string_view s);
+void append_number(std::string& out, long long v);
 std::string json_string(std::string_view s);
 
 }  // namespace carcassonne::protocol

@@ -197,7 +197,9 @@ class room {
   void fail(const client_ptr& c, const json& id, std::string code, std::string message);
 
   json room_info() const;
-  room_state state() const;  // from the game: none yet, running, finished
+  std::string room_info_text() const;  // room_info().dump(), written directly (room_info.cpp)
+  const std::string& info_fixed_text() const;  // its keys that never change
+  room_state state() const;                    // from the game: none yet, running, finished
   // Fairness (room_fairness.cpp): the room part's "fairness", the seed a start derives.
   json fairness_part() const;
   std::string game_seed(const std::vector<seat_slot>& seats) const;
@@ -283,8 +285,10 @@ class room {
   std::size_t spectator_moves_ = 0;
   std::uint64_t seq_ = 0;
 
-  std::string info_;           // last room part sent, as its JSON text (a tree costs ~2 KB a room)
-  protocol::view_doc public_;  // last public game view sent to seats
+  std::string info_;  // last room part sent, as its JSON text (a tree costs ~2 KB a room)
+  mutable std::string info_fixed_;       // info_fixed_text(), once asked for
+  mutable std::string info_expansions_;  // the room part's "expansions", once asked for
+  protocol::view_doc public_;            // last public game view sent to seats
   protocol::view_doc spectator_public_;  // last public view sent to delayed spectators
   // What spectators see: the seats' public part, or the delayed one.
   const protocol::view_doc& spectator_doc() const {
