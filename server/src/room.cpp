@@ -1,6 +1,7 @@
 #include "carcassonne/server/room.hpp"
 
 #include <algorithm>
+#include <cassert>
 
 #include "carcassonne/protocol/json_codec.hpp"
 #include "carcassonne/protocol/record.hpp"
@@ -165,6 +166,9 @@ void room::broadcast(const event_log& events) {
 // The room part's operations since the last patch (most moves change nothing in it).
 bool room::update_room_part(std::string& ops) {
   std::string text = room_info_text();
+  // The text must be the tree's dump, byte for byte: a field added to room_info() alone would
+  // never reach the patches. Debug builds (the sanitizer suite) check it on every broadcast.
+  assert(text == room_info().dump());
   if (text == info_) return false;
   append_room_ops(ops, json::parse(info_), room_info());
   info_ = std::move(text);
