@@ -617,7 +617,8 @@ double percentile(std::vector<double>& v, double p) {
 int run_loadtest(std::span<const std::string> args, std::ostream& out, std::ostream& err) {
   load_options o;
   if (!parse_options(args, o, err)) return 1;
-  // One io_context per thread (the hint 1 lets Asio skip its locks between threads).
+  // One io_context per thread. The hint 1 says one thread runs it: Asio then queues the handlers
+  // that thread posts itself without taking its lock (posts from other threads still lock).
   std::vector<std::unique_ptr<net::io_context>> ios;
   for (int t = 0; t < o.threads; ++t) ios.push_back(std::make_unique<net::io_context>(1));
   auto& io = *ios[0];
