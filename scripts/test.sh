@@ -30,7 +30,7 @@ run_suite sanitize build-asan "-E ^web_(browser|fairness|bots|match)$" \
 
 # The harnesses link the engine and the protocol only (clang, libFuzzer, ASan/UBSan). New inputs
 # go to build-fuzz/corpus, never into the seed corpus of the repository.
-fuzz_seconds=${CARCASSONNE_FUZZ_SECONDS:-20}
+fuzz_seconds=${CARCASSONNE_FUZZ_SECONDS:-15}
 echo "== fuzz build (build-fuzz)"
 cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=clang++-14 \
   -DCARCASSONNE_FUZZ=ON -DCARCASSONNE_TESTS=OFF >/dev/null
