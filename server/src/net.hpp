@@ -5,7 +5,9 @@
 #include <boost/beast/http.hpp>
 #include <boost/beast/websocket.hpp>
 
+#include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <memory>
 #include <mutex>
 #include <set>
@@ -63,5 +65,13 @@ void start_websocket_session(beast::tcp_stream stream, http::request<http::strin
 
 // Asks every WebSocket session to say goodbye and close (graceful shutdown).
 void close_all_sessions(shared_state& state);
+
+// Has every WebSocket session check its keep-alive and timeouts (a ping to a silent client, the
+// end of one silent for the idle timeout or of a close handshake not finished). The server calls
+// it every sweep_period().
+void sweep_sessions(shared_state& state);
+inline std::chrono::milliseconds sweep_period(const config& c) {
+  return std::chrono::milliseconds(std::max(250, c.idle_timeout_seconds * 250));
+}
 
 }  // namespace carcassonne::server

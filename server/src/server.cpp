@@ -35,6 +35,17 @@ struct server::impl {
     });
   }
 
+  // Keep-alive pings and timeouts of every connection (websocket_session.cpp), checked in one
+  // sweep instead of a timer per connection.
+  void sweep() {
+    sweeper.expires_after(sweep_period(state->cfg));
+    sweeper.async_wait([this](beast::error_code ec) {
+      if (ec) return;
+      sweep_sessions(*state);
+      sweep();
+    });
+  }
+
   void stop() {
     net::post(io, [this] {
       if (state->draining.exchange(true)) return;
@@ -68,6 +79,7 @@ struct server::impl {
   std::shared_ptr<shared_state> state;
   tcp::acceptor acceptor;
   net::signal_set signals;
+  net::steady_timer sweeper{io};
   std::unique_ptr<net::steady_timer> grace;
 };
 
@@ -120,6 +132,7 @@ bool server::listen(std::string& error) {
                    std::to_string(impl_->state->cfg.port) + ": " + ec.message(),
            false;
   impl_->accept();
+  impl_->sweep();
   join_cluster();
   return true;
 }

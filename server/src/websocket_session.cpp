@@ -1,9 +1,10 @@
 // One WebSocket connection. Runs on its own strand; rooms reach it through client_link, which
 // posts onto that strand. Every limit is enforced here: frame size, message rate, and the
 // outbound queue (a client that does not read is dropped; the room goes on).
-// An idle connection holds as little as Beast allows (docs/performance.md "Memory"): the stream
-// sits on the bare socket (the HTTP stream's timers are not needed: the WebSocket stream keeps
-// its own), and no message buffer is held between messages.
+// Beast answers the upgrade; after it the session reads and writes the bare socket itself
+// (websocket_frames.hpp): an idle connection holds its socket, a 14-byte header buffer and this
+// object, no message buffer; the frames queued on a connection leave in one write; and the close
+// handshake, keep-alive pings and timeouts are spelled out here (docs/performance.md "Memory").
 #include <spdlog/spdlog.h>
 
 #include <chrono>
@@ -18,44 +19,64 @@
 #include "moved.hpp"
 #include "net.hpp"
 #include "replay_view.hpp"
+#include "websocket_frames.hpp"
 
 namespace carcassonne::server {
+
+namespace {
+
+using steady = std::chrono::steady_clock;
+
+// How long a close handshake may take (Beast's suggested server timeout, which this replaced).
+constexpr auto close_timeout = std::chrono::seconds(30);
+// After a protocol failure, at most this much more of what the client sends is read and thrown
+// away before the connection closes (reading on avoids a reset that could lose the close frame).
+constexpr std::size_t max_drained_bytes = 64 * 1024;
+
+const frame_ptr& empty_payload() {
+  static const frame_ptr empty = std::make_shared<const std::string>();
+  return empty;
+}
+
+}  // namespace
 
 class websocket_session : public client_link,
                           public std::enable_shared_from_this<websocket_session> {
  public:
   websocket_session(tcp::socket socket, std::shared_ptr<shared_state> state,
                     std::unique_ptr<address_limits::lease> address)
-      : ws_(std::move(socket)),
+      : socket_(std::move(socket)),
         state_(std::move(state)),
         address_(std::move(address)),
+        reader_(state_->cfg.max_message_bytes),
         tokens_(state_->cfg.message_burst) {}
 
-  void run(http::request<http::string_body> request) {
-    auto timeouts = websocket::stream_base::timeout::suggested(beast::role_type::server);
-    timeouts.idle_timeout = std::chrono::seconds(state_->cfg.idle_timeout_seconds);
-    timeouts.keep_alive_pings = true;
-    ws_.set_option(timeouts);
-    ws_.read_message_max(state_->cfg.max_message_bytes);
-    ws_.set_option(websocket::stream_base::decorator(
-        [](websocket::response_type& res) { res.set(http::field::server, "carcassonne"); }));
-    ws_.async_accept(request,
-                     beast::bind_front_handler(&websocket_session::on_accept, shared_from_this()));
+  // The upgrade was answered: the connection is open.
+  void run() {
+    state_->stats.connections.fetch_add(1);
+    state_->stats.connections_total.fetch_add(1);
+    counted_ = true;
+    {
+      std::lock_guard lock(state_->sessions_mutex);
+      state_->sessions.insert(weak_from_this());
+    }
+    spdlog::debug("connection open");
+    net::dispatch(socket_.get_executor(), [self = shared_from_this()] { self->read(); });
   }
 
   void deliver(frame_ptr frame) override {
-    net::post(ws_.get_executor(),
+    net::post(socket_.get_executor(),
               [self = shared_from_this(), frame = std::move(frame)] { self->enqueue(frame); });
   }
 
   void deliver_all(std::vector<frame_ptr> frames) override {
-    net::post(ws_.get_executor(), [self = shared_from_this(), frames = std::move(frames)] {
+    net::post(socket_.get_executor(), [self = shared_from_this(), frames = std::move(frames)] {
       for (const auto& f : frames) self->enqueue(f);
     });
   }
 
   void set_room(const std::string& room_id, bool member) override {
-    net::post(ws_.get_executor(), [self = shared_from_this(), room_id, member] {
+    net::post(socket_.get_executor(), [self = shared_from_this(), room_id, member] {
       if (member)
         self->room_ = room_id;
       else if (self->room_ == room_id)
@@ -65,7 +86,7 @@ class websocket_session : public client_link,
 
   // Graceful shutdown: a goodbye frame, then the close handshake with "going away".
   void say_goodbye() {
-    net::post(ws_.get_executor(), [self = shared_from_this()] {
+    net::post(socket_.get_executor(), [self = shared_from_this()] {
       if (self->closing_) return;
       self->enqueue(std::make_shared<const std::string>(
           R"({"type":"goodbye","reason":"the server is shutting down"})"));
@@ -74,54 +95,79 @@ class websocket_session : public client_link,
     });
   }
 
- private:
-  void on_accept(beast::error_code ec) {
-    if (ec) return;
-    state_->stats.connections.fetch_add(1);
-    state_->stats.connections_total.fetch_add(1);
-    counted_ = true;
-    {
-      std::lock_guard lock(state_->sessions_mutex);
-      state_->sessions.insert(weak_from_this());
-    }
-    spdlog::debug("connection open");
-    read();
-  }
-
-  // Between messages a one-byte read waits for the next data frame's header (Beast answers pings
-  // and reads pongs meanwhile, and refuses a frame over the limit from its header); only then is
-  // the rest of the message read, into a string that its length sizes and that handle() takes.
-  // (Not a zero-byte read: in Beast 1.81 it crashes in the UTF-8 check of the empty buffer.)
-  void read() {
-    ws_.async_read_some(
-        net::buffer(&first_byte_, 1),
-        beast::bind_front_handler(&websocket_session::on_first_byte, shared_from_this()));
-  }
-
-  void on_first_byte(beast::error_code ec, std::size_t bytes) {
-    if (finished_) return;
-    text_.assign(&first_byte_, bytes);
-    if (ec || ws_.is_message_done()) return on_read(ec, bytes);  // an error, or a short message
-    text_buffer_.emplace(text_);
-    ws_.async_read(*text_buffer_, [self = shared_from_this()](beast::error_code e, std::size_t n) {
-      self->on_read(e, n + 1);
+  // Keep-alive and timeouts, checked by the server's sweep (sweep_sessions, every quarter of the
+  // idle timeout): a ping after half the idle timeout without a byte from the client, the end
+  // after the whole of it; a close handshake that the client does not finish ends after 30 s.
+  void check_timeouts() {
+    net::post(socket_.get_executor(), [self = shared_from_this()] {
+      if (self->finished_) return;
+      const auto now = steady::now();
+      if (self->close_queued_) {
+        if (now - self->closing_since_ >= close_timeout) self->finish();
+        return;
+      }
+      const auto idle = std::chrono::seconds(self->state_->cfg.idle_timeout_seconds);
+      const auto silent = now - self->last_heard_;
+      if (silent >= idle) {
+        spdlog::debug("room {}: connection closed: idle", self->room_);
+        return self->finish();  // no close frame: the client is not listening
+      }
+      if (silent >= idle / 2 && !self->ping_out_) {
+        self->ping_out_ = true;
+        self->push(ws::opcode::ping, empty_payload());
+      }
     });
   }
 
-  void on_read(beast::error_code ec, std::size_t bytes) {
-    if (finished_) return;  // finished by a failed write meanwhile: its address is released
-    text_buffer_.reset();
-    if (ec) {
-      if (ec == websocket::error::message_too_big) {
-        state_->stats.dropped_oversize.fetch_add(1);
-        spdlog::info("room {}: connection closed: frame over {} bytes", room_,
-                     state_->cfg.max_message_bytes);
-      }
-      return finish();
+ private:
+  // The read loop: the frames already buffered first, then the socket.
+  void read() {
+    for (;;) {
+      auto e = reader_.next();
+      if (e.what == ws::frame_reader::event::kind::need_more) break;
+      on_frame_event(std::move(e));
+      if (finished_) return;
     }
+    if (reader_.done()) return;  // a close frame or a failure: no more frames are read
+    const auto into = reader_.buffer();
+    socket_.async_read_some(
+        net::buffer(into.data(), into.size()),
+        beast::bind_front_handler(&websocket_session::on_bytes, shared_from_this()));
+  }
+
+  void on_bytes(beast::error_code ec, std::size_t n) {
+    if (finished_) return;  // finished by a failed write meanwhile: its address is released
+    if (ec) return finish();
+    last_heard_ = steady::now();
+    ping_out_ = false;
+    reader_.received(n);
+    read();
+  }
+
+  void on_frame_event(ws::frame_reader::event e) {
+    using kind = ws::frame_reader::event::kind;
+    switch (e.what) {
+      case kind::message:
+        // After a close frame is queued, or once the connection is to close, data is ignored.
+        if (!close_queued_ && !close_after_queue_) on_message(e.text, std::move(e.payload));
+        return;
+      case kind::ping:
+        if (!close_queued_) push(ws::opcode::pong, std::make_shared<const std::string>(e.payload));
+        return;
+      case kind::pong:
+      case kind::need_more:
+        return;
+      case kind::close:
+        return on_peer_close(e.code);
+      case kind::fail:
+        return fail(e.code);
+    }
+  }
+
+  void on_message(bool is_text, std::string text) {
     state_->stats.messages_in.fetch_add(1, std::memory_order_relaxed);
-    state_->stats.bytes_in.fetch_add(static_cast<std::int64_t>(bytes), std::memory_order_relaxed);
-    const std::string text = std::exchange(text_, std::string());
+    state_->stats.bytes_in.fetch_add(static_cast<std::int64_t>(text.size()),
+                                     std::memory_order_relaxed);
     // Every frame costs a token, text or binary (docs/protocol.md §15): the connection's own,
     // then one of its address's shared budget.
     const bool own = within_rate();
@@ -130,28 +176,66 @@ class websocket_session : public client_link,
     if (!shared) {
       state_->stats.rejected("rate_limited");
       // Dropped unread, but the id is echoed so that the client knows which request to retry.
-      send_json(protocol::error_message(
-          {"rate_limited", "too many messages: slow down"},
-          ws_.got_text() ? protocol::parse_request(text).id : nlohmann::json()));
+      send_json(
+          protocol::error_message({"rate_limited", "too many messages: slow down"},
+                                  is_text ? protocol::parse_request(text).id : nlohmann::json()));
       if (++strikes_ >= state_->cfg.rate_strikes) {
         state_->stats.dropped_flood.fetch_add(1);
         spdlog::info("room {}: connection closed for flooding", room_);
-        close_code_ = websocket::close_code::policy_error;
+        close_code_ = ws::policy_error;
         close_after_queue_ = true;
         maybe_close();
-        return;
       }
-    } else if (!ws_.got_text()) {
+    } else if (!is_text) {
       state_->stats.rejected("bad_message");
       send_json(protocol::error_message({"bad_message", "frames must be text (JSON)"}));
     } else {
       handle(text);
     }
-    if (!closing_) read();
+  }
+
+  // The client closes: its code is echoed (RFC 6455 §5.5.1), what is not yet sent is dropped,
+  // and the connection ends once the close frame is written. An answer to our own close ends it.
+  void on_peer_close(std::uint16_t code) {
+    if (close_queued_) {
+      if (close_written_) return finish();
+      end_after_close_ = true;
+      return;
+    }
+    drop_unsent();
+    queue_close(code);
+    end_after_close_ = true;
+  }
+
+  // A frame that breaks the protocol or the size limit: our close frame with its code, then
+  // what the client still sends is read and dropped until it closes (or for 64 KB at most).
+  void fail(std::uint16_t code) {
+    if (code == ws::too_big) {
+      state_->stats.dropped_oversize.fetch_add(1);
+      spdlog::info("room {}: connection closed: frame over {} bytes", room_,
+                   state_->cfg.max_message_bytes);
+    } else {
+      spdlog::info("room {}: connection closed: WebSocket protocol error ({})", room_, code);
+    }
+    if (close_queued_) return finish();
+    drop_unsent();
+    queue_close(code);
+    drain_after_close_ = true;
+  }
+
+  void drain() {
+    if (drain_buffer_.empty()) drain_buffer_.resize(2048);
+    socket_.async_read_some(net::buffer(drain_buffer_),
+                            [self = shared_from_this()](beast::error_code ec, std::size_t n) {
+                              if (self->finished_) return;
+                              self->drained_ += n;
+                              if (ec || self->drained_ > max_drained_bytes) return self->finish();
+                              self->drain();
+                            });
   }
 
   bool within_rate() {
-    const auto now = std::chrono::steady_clock::now();
+    const auto now = steady::now();
     const double elapsed = std::chrono::duration<double>(now - last_refill_).count();
     last_refill_ = now;
     tokens_ = std::min(state_->cfg.message_burst, tokens_ + elapsed * state_->cfg.message_rate);
@@ -206,48 +290,96 @@ class websocket_session : public client_link,
     enqueue(std::make_shared<const std::string>(j.dump()));
   }
 
+  // A text frame for the client, unless the connection is closing.
   void enqueue(frame_ptr frame) {
-    if (closing_) return;
-    queue_bytes_ += frame->size();
-    queue_.push_back(std::move(frame));
-    if (queue_.size() > state_->cfg.max_outbound_messages ||
-        queue_bytes_ > state_->cfg.max_outbound_bytes) {
+    if (!closing_) push(ws::opcode::text, std::move(frame));
+  }
+
+  void push(ws::opcode op, frame_ptr payload) {
+    if (finished_) return;
+    queue_bytes_ += payload->size();
+    queue_.push_back({std::move(payload), op});
+    if (op != ws::opcode::close && (queue_.size() > state_->cfg.max_outbound_messages ||
+                                    queue_bytes_ > state_->cfg.max_outbound_bytes)) {
       // A reader this slow would make the server hold unbounded memory: drop it. It can resume.
       state_->stats.dropped_slow.fetch_add(1);
       spdlog::info("room {}: connection dropped: slow reader ({} frames queued)", room_,
                    queue_.size());
-      closing_ = true;
-      beast::error_code ignored;
-      beast::get_lowest_layer(ws_).shutdown(tcp::socket::shutdown_both, ignored);
-      beast::get_lowest_layer(ws_).close();
-      return;
+      return finish();
     }
     if (!writing_) write_next();
   }
 
+  // Everything queued, up to a batch, in one write: each frame's header, then its payload.
   void write_next() {
+    if (!batch_) batch_ = std::make_unique<write_batch>();
+    auto& b = *batch_;
+    b.frames = 0;
+    std::size_t buffers = 0;
+    for (const auto& f : queue_) {
+      if (b.frames == write_batch::max_frames) break;
+      auto& header = b.headers[b.frames++];
+      b.buffers[buffers++] =
+          net::buffer(header.data(), ws::write_header(header.data(), f.op, f.payload->size()));
+      if (!f.payload->empty()) b.buffers[buffers++] = net::buffer(*f.payload);
+      if (f.op == ws::opcode::close) break;  // nothing follows a close frame
+    }
     writing_ = true;
-    ws_.text(true);
-    ws_.async_write(net::buffer(*queue_.front()),
-                    beast::bind_front_handler(&websocket_session::on_write, shared_from_this()));
+    net::async_write(socket_, std::span<const net::const_buffer>(b.buffers.data(), buffers),
+                     beast::bind_front_handler(&websocket_session::on_write, shared_from_this()));
   }
 
-  void on_write(beast::error_code ec, std::size_t bytes) {
+  void on_write(beast::error_code ec, std::size_t) {
     writing_ = false;
+    if (finished_) return;
     if (ec) return finish();
-    state_->stats.messages_out.fetch_add(1, std::memory_order_relaxed);
-    state_->stats.bytes_out.fetch_add(static_cast<std::int64_t>(bytes), std::memory_order_relaxed);
-    queue_bytes_ -= queue_.front()->size();
-    queue_.pop_front();
-    if (!queue_.empty() && !closing_) return write_next();
+    bool closed = false;
+    for (std::size_t i = 0; i < batch_->frames; ++i) {
+      const auto& f = queue_.front();
+      if (f.op == ws::opcode::text) {
+        state_->stats.messages_out.fetch_add(1, std::memory_order_relaxed);
+        state_->stats.bytes_out.fetch_add(static_cast<std::int64_t>(f.payload->size()),
+                                          std::memory_order_relaxed);
+      }
+      closed = closed || f.op == ws::opcode::close;
+      queue_bytes_ -= f.payload->size();
+      queue_.pop_front();
+    }
+    if (closed) {
+      close_written_ = true;
+      batch_.reset();
+      if (end_after_close_) return finish();
+      if (drain_after_close_) {
+        beast::error_code ignored;
+        socket_.shutdown(tcp::socket::shutdown_send, ignored);
+        drain();
+      }
+      return;  // otherwise the read loop waits for the client's close frame
+    }
+    if (!queue_.empty()) return write_next();
+    batch_.reset();             // an idle connection keeps no batch,
+    queue_ = fifo<outbound>();  // nor its queue's slots (a malloc a burst; 0.5 KB a room idle)
     maybe_close();
   }
 
   void maybe_close() {
-    if (!close_after_queue_ || writing_ || !queue_.empty() || closing_) return;
+    if (!close_after_queue_ || writing_ || !queue_.empty() || close_queued_) return;
+    queue_close(close_code_);
+  }
+
+  void queue_close(std::uint16_t code) {
+    close_queued_ = true;
     closing_ = true;
-    ws_.async_close(close_code_,
-                    [self = shared_from_this()](beast::error_code) { self->finish(); });
+    closing_since_ = steady::now();
+    push(ws::opcode::close, std::make_shared<const std::string>(ws::close_payload(code)));
+  }
+
+  // Frames queued but not being written are dropped (a close frame goes next).
+  void drop_unsent() {
+    const std::size_t keep = writing_ ? batch_->frames : 0;
+    queue_.keep_first(keep);
+    queue_bytes_ = 0;
+    for (const auto& f : queue_) queue_bytes_ += f.payload->size();
   }
 
   // The connection is gone: leave the room (the seat stays reserved) and forget the session.
@@ -255,6 +387,9 @@ class websocket_session : public client_link,
     if (finished_) return;
     finished_ = true;
     closing_ = true;
+    beast::error_code ignored;
+    socket_.shutdown(tcp::socket::shutdown_both, ignored);
+    socket_.close(ignored);
     if (counted_) state_->stats.connections.fetch_sub(1);
     address_.reset();  // the address's connection slot is free again
     {
@@ -276,23 +411,42 @@ class websocket_session : public client_link,
     }
   }
 
-  // No permessage-deflate (the server never offers it): the stream then holds no deflate state.
-  websocket::stream<tcp::socket, false> ws_;
+  struct outbound {
+    frame_ptr payload;
+    ws::opcode op;
+  };
+  // The headers and buffers of one write; it lives while the connection writes.
+  struct write_batch {
+    static constexpr std::size_t max_frames = 32;
+    std::array<std::array<unsigned char, ws::max_server_header>, max_frames> headers;
+    std::array<net::const_buffer, 2 * max_frames> buffers;
+    std::size_t frames = 0;
+  };
+
+  tcp::socket socket_;
   std::shared_ptr<shared_state> state_;
   std::unique_ptr<address_limits::lease> address_;  // released when the connection finishes
-  char first_byte_ = 0;                             // of the next message
-  std::string text_;  // the message being read (empty between messages: no capacity)
-  std::optional<net::dynamic_string_buffer<char, std::char_traits<char>, std::allocator<char>>>
-      text_buffer_;  // Beast's view of text_ while a message is read
-  fifo<frame_ptr> queue_;
+  ws::frame_reader reader_;
+  fifo<outbound> queue_;
   std::size_t queue_bytes_ = 0;
-  bool writing_ = false, closing_ = false, close_after_queue_ = false, finished_ = false,
-       counted_ = false;
-  // The code of our close frame (a close_reason would hold 123 bytes of reason: ~130 B a
-  // connection).
-  websocket::close_code close_code_ = websocket::close_code::going_away;
+  std::unique_ptr<write_batch> batch_;  // while writing
+  std::string drain_buffer_;            // after a failure only
+  std::size_t drained_ = 0;
+  bool writing_ = false;
+  bool closing_ = false;            // no more text frames are queued
+  bool close_after_queue_ = false;  // a close frame follows what is queued
+  bool close_queued_ = false;       // our close frame is queued (or written)
+  bool close_written_ = false;
+  bool end_after_close_ = false;    // the client closed: end once our close frame is written
+  bool drain_after_close_ = false;  // a failure: read and drop until the client closes
+  bool finished_ = false;
+  bool counted_ = false;
+  bool ping_out_ = false;  // a keep-alive ping went out since the client last sent anything
+  std::uint16_t close_code_ = ws::going_away;  // of our close frame when the queue is written
+  steady::time_point last_heard_ = steady::now();
+  steady::time_point closing_since_{};
   double tokens_;
-  std::chrono::steady_clock::time_point last_refill_ = std::chrono::steady_clock::now();
+  steady::time_point last_refill_ = steady::now();
   int strikes_ = 0;
   std::string room_;      // the room this connection is in ("" = none)
   std::string entering_;  // the room of the last join, spectate or resume sent to a room
@@ -347,7 +501,7 @@ void websocket_session::locate_then(const std::string& room_id, const nlohmann::
   };
   state_->lobby_view->locate(room_id, [self = shared_from_this(), answer = std::move(answer)](
                                           cluster_lobby::location where) mutable {
-    net::post(self->ws_.get_executor(),
+    net::post(self->socket_.get_executor(),
               [answer = std::move(answer), where = std::move(where)]() mutable { answer(where); });
   });
 }
@@ -561,22 +715,48 @@ void websocket_session::replay(const protocol::replay_msg& m, const nlohmann::js
   send_json(error_message(error, id));
 }
 
+namespace {
+
+std::vector<std::shared_ptr<websocket_session>> live_sessions(shared_state& state) {
+  std::vector<std::shared_ptr<websocket_session>> live;
+  std::lock_guard lock(state.sessions_mutex);
+  live.reserve(state.sessions.size());
+  for (const auto& w : state.sessions)
+    if (auto s = w.lock()) live.push_back(std::move(s));
+  return live;
+}
+
+}  // namespace
+
 void start_websocket_session(beast::tcp_stream stream, http::request<http::string_body> request,
                              std::shared_ptr<shared_state> state,
                              std::unique_ptr<address_limits::lease> address) {
-  // The HTTP stream's socket alone: its timers and state are freed.
-  std::make_shared<websocket_session>(stream.release_socket(), std::move(state), std::move(address))
-      ->run(std::move(request));
+  // Beast checks the upgrade request and writes the 101 answer (or a 400 that says what is
+  // wrong), within its handshake timeout; then the session takes the bare socket, and Beast's
+  // stream, with its buffers and timers, is freed. The HTTP stream's timers are freed here.
+  using upgrade_stream = websocket::stream<tcp::socket, false>;
+  auto upgrade = std::make_shared<upgrade_stream>(stream.release_socket());
+  auto timeouts = websocket::stream_base::timeout::suggested(beast::role_type::server);
+  timeouts.idle_timeout = websocket::stream_base::none();  // the session keeps its own
+  timeouts.keep_alive_pings = false;
+  upgrade->set_option(timeouts);
+  upgrade->set_option(websocket::stream_base::decorator(
+      [](websocket::response_type& res) { res.set(http::field::server, "carcassonne"); }));
+  upgrade->async_accept(request, [upgrade, state = std::move(state),
+                                  address = std::move(address)](beast::error_code ec) mutable {
+    if (ec) return;
+    std::make_shared<websocket_session>(std::move(upgrade->next_layer()), std::move(state),
+                                        std::move(address))
+        ->run();
+  });
 }
 
 void close_all_sessions(shared_state& state) {
-  std::vector<std::shared_ptr<websocket_session>> live;
-  {
-    std::lock_guard lock(state.sessions_mutex);
-    for (const auto& w : state.sessions)
-      if (auto s = w.lock()) live.push_back(std::move(s));
-  }
-  for (const auto& s : live) s->say_goodbye();
+  for (const auto& s : live_sessions(state)) s->say_goodbye();
+}
+
+void sweep_sessions(shared_state& state) {
+  for (const auto& s : live_sessions(state)) s->check_timeouts();
 }
 
 }  // namespace carcassonne::server

@@ -121,6 +121,21 @@ beast::error_code ws_client::send_raw(const std::string& bytes, std::size_t piec
   return ec;
 }
 
+std::string ws_client::read_raw(std::size_t n, milliseconds timeout) {
+  auto& layer = beast::get_lowest_layer(conn_->ws);
+  std::string bytes(n, '\0');
+  std::size_t got = 0;
+  layer.expires_after(timeout);
+  run_one(conn_->ioc, [&](auto h) {
+    net::async_read(layer, net::buffer(bytes), [&, h](beast::error_code ec, std::size_t k) {
+      got = k;
+      h(ec);
+    });
+  });
+  bytes.resize(got);
+  return bytes;
+}
+
 std::optional<json> ws_client::read_frame(milliseconds timeout) {
   if (ended_) return std::nullopt;
   auto& ws = conn_->ws;

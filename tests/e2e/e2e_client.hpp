@@ -195,6 +195,9 @@ class ws_client {
   // Writes `bytes` as they are (WebSocket frames the test encoded itself, masked), `piece` bytes
   // a TCP write with Nagle off: frames that reach the server in many small pieces.
   beast::error_code send_raw(const std::string& bytes, std::size_t piece);
+  // Reads exactly n bytes from the socket, beneath WebSocket (the server's frames as they are);
+  // fewer when the connection ends or the deadline passes. Use it before any read_frame.
+  std::string read_raw(std::size_t n, milliseconds timeout = io_timeout);
   // Sends with a fresh id and waits for the answer carrying it (a reply or an error). Ids are
   // unique in the process: the server remembers a seat's answered ids across connections.
   json request(json j) {

@@ -12,25 +12,28 @@ namespace {
 
 using namespace e2e;
 
-enum opcode { continuation = 0, text = 1, binary = 2, ping_op = 9 };
+enum opcode { continuation = 0, text = 1, binary = 2, close_op = 8, ping_op = 9 };
 
-// One client frame (RFC 6455 §5.2): masked, as a client must send it.
-std::string frame(int op, bool fin, const std::string& payload) {
+// One client frame (RFC 6455 §5.2): masked, as a client must send it (`masked` false: a broken
+// client).
+std::string frame(int op, bool fin, const std::string& payload, bool masked = true) {
   std::string f;
   f += static_cast<char>((fin ? 0x80 : 0) | op);
   const std::uint64_t n = payload.size();
+  const int mask_bit = masked ? 0x80 : 0;
   if (n < 126) {
-    f += static_cast<char>(0x80 | n);
+    f += static_cast<char>(mask_bit | n);
   } else if (n < 65536) {
-    f += static_cast<char>(0x80 | 126);
+    f += static_cast<char>(mask_bit | 126);
     for (int shift : {8, 0}) f += static_cast<char>((n >> shift) & 0xff);
   } else {
-    f += static_cast<char>(0x80 | 127);
+    f += static_cast<char>(mask_bit | 127);
     for (int shift = 56; shift >= 0; shift -= 8) f += static_cast<char>((n >> shift) & 0xff);
   }
   const char key[4] = {0x3a, 0x5c, 0x71, 0x0e};
-  f.append(key, 4);
-  for (std::size_t i = 0; i < n; ++i) f += static_cast<char>(payload[i] ^ key[i % 4]);
+  if (masked) f.append(key, 4);
+  for (std::size_t i = 0; i < n; ++i)
+    f += static_cast<char>(masked ? payload[i] ^ key[i % 4] : payload[i]);
   return f;
 }
 
@@ -102,10 +105,10 @@ TEST_CASE("e2e: a message near the limit is served after a wait") {
   CHECK(c.wait_reply(701)["type"] == "pong");
 }
 
-// Allowed to fail for now: under CPU load (the sanitizer build beside other work) about 1 run in
-// 10 sees neither the close nor the end of the connection within 10 s. Not understood yet: see
-// the note on issue 20. The rest of this file's cases stay strict.
-TEST_CASE("e2e: fragments together over the limit close 1009" * doctest::may_fail()) {
+// The server reads on after its close frame and drops what still comes, so the close frame is
+// not lost to a TCP reset however the client's bytes and the close cross (with Beast's framing
+// 1 run in 10 under load saw neither within 10 s: docs/performance.md "Our own framing").
+TEST_CASE("e2e: fragments together over the limit close 1009") {
   auto cfg = test_config();
   test_server server(cfg);
   ws_client c(server.port());
@@ -139,4 +142,51 @@ TEST_CASE("e2e: keep-alive pings keep a reading client; a silent one is closed (
   CHECK(reader.end_error() == beast::error::timeout);
   CHECK(silent.wait_end());
   CHECK(silent.end_error() != beast::error::timeout);
+}
+
+TEST_CASE("e2e: a ping is answered with its payload; server frames are whole, unmasked") {
+  test_server server;
+  ws_client c(server.port());
+  REQUIRE(!c.send_raw(frame(ping_op, true, "are you there"), 3));
+  CHECK(c.read_raw(15) ==
+        "\x8a\x0d"
+        "are you there");
+  REQUIRE(!c.send_raw(frame(text, true, R"({"type":"ping","id":"p"})"), 5));
+  const std::string pong = R"({"id":"p","type":"pong"})";
+  CHECK(c.read_raw(2 + pong.size()) == std::string("\x81") + static_cast<char>(pong.size()) + pong);
+}
+
+TEST_CASE("e2e: a frame that breaks the protocol closes 1002, bad UTF-8 1007; others go on") {
+  test_server server;
+  ws_client other(server.port());
+  CHECK(other.request({{"type", "ping"}})["type"] == "pong");
+  {
+    ws_client unmasked(server.port());
+    (void)unmasked.send_raw(frame(text, true, R"({"type":"ping","id":1})", false), 64);
+    REQUIRE(unmasked.wait_end());
+    CHECK(unmasked.close_code() == static_cast<int>(websocket::close_code::protocol_error));
+    for (const auto& f : unmasked.frames) CHECK(f["type"] != "pong");
+  }
+  {
+    ws_client bad_text(server.port());
+    (void)bad_text.send_raw(frame(text, true, "{\"type\":\"ping\",\"x\":\"\xc3\x28\"}"), 64);
+    REQUIRE(bad_text.wait_end());
+    CHECK(bad_text.close_code() == static_cast<int>(websocket::close_code::bad_payload));
+  }
+  CHECK(other.request({{"type", "ping"}})["type"] == "pong");
+  CHECK(eventually([&] { return server.get().stats().connections.load() == 1; }));
+}
+
+TEST_CASE("e2e: the client's close is answered with its code, then the connection ends") {
+  test_server server;
+  ws_client c(server.port());
+  CHECK(c.request({{"type", "ping"}})["type"] == "pong");
+  // Code 4000 and a reason; the message after the close frame is never read.
+  REQUIRE(!c.send_raw(frame(close_op, true, std::string("\x0f\xa0", 2) + "done") +
+                          frame(text, true, R"({"type":"ping","id":9})"),
+                      1024));
+  CHECK(c.read_raw(4) == std::string("\x88\x02\x0f\xa0", 4));
+  CHECK(c.read_raw(1, milliseconds(5000)).empty());  // then the end, no pong
+  CHECK(eventually([&] { return server.get().stats().connections.load() == 0; }));
+  CHECK(server.get().stats().messages_in.load() == 1);
 }

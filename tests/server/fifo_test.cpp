@@ -45,3 +45,20 @@ TEST_CASE("fifo: a popped item is released at once") {
   q.emplace_back(frame);
   CHECK(*q.front() == "frame");
 }
+
+TEST_CASE("fifo: keep_first drops the items after the first n and releases them") {
+  fifo<std::shared_ptr<const std::string>> q;
+  auto frame = std::make_shared<const std::string>("frame");
+  for (int i = 0; i < 20; ++i) q.push_back(frame);
+  for (int i = 0; i < 17; ++i) q.pop_front();  // past a compaction: head is not at 0
+  REQUIRE(q.size() == 3);
+  q.push_back(std::make_shared<const std::string>("last"));
+  q.keep_first(2);
+  CHECK(q.size() == 2);
+  CHECK(frame.use_count() == 3);  // two kept, plus `frame`
+  q.keep_first(5);                // more than it holds: nothing changes
+  CHECK(q.size() == 2);
+  q.keep_first(0);
+  CHECK(q.empty());
+  CHECK(frame.use_count() == 1);
+}

@@ -33,6 +33,13 @@ class fifo {
     }
   }
 
+  // Keeps the first n items, drops the rest.
+  void keep_first(std::size_t n) {
+    if (n >= size()) return;
+    if (n == 0) return clear();
+    items_.resize(head_ + n);
+  }
+
   // Empty again: a burst's capacity is given back, a few slots are kept for the next one.
   void clear() {
     if (items_.capacity() > kept_capacity)
