@@ -4,6 +4,7 @@
 # (SIGKILL) while they idle, and what it still had allocated is summed by where it was
 # allocated, per room. Needs heaptrack (Debian package `heaptrack`).
 #   tests/bench/idle_heap.sh BUILD_DIR [ROOMS]
+#   SHOW_OTHER=N: also the N innermost frames that hold most of what no pattern names.
 #   SETTLE=SECONDS: how long the rooms get to be seated and started before the kill (11).
 # One-time costs (SQLite's bounded page cache, OpenSSL's tables, static data) are divided by
 # ROOMS too: compare two room counts for the cost of one more room.
@@ -32,7 +33,7 @@ heaptrack_print -f "$data"/heap*.zst -p 0 -a 0 -T 0 -l 0 --flamegraph-cost-type 
   -F "$data/stacks" >/dev/null 2>&1
 # Each line of $data/stacks: the call stack (outermost first, frames joined by ';'), a space,
 # the bytes still allocated from it. Named by the innermost frame that matches a pattern.
-awk -v rooms="$rooms" -v started="$started" -v connections="$connections" '
+awk -v show_other="${SHOW_OTHER:-0}" -v rooms="$rooms" -v started="$started" -v connections="$connections" '
   BEGIN {
     n = split("sqlite3|SQLite (bounded page cache)#" \
       "CRYPTO_|OpenSSL (one-time)#" \
@@ -44,7 +45,9 @@ awk -v rooms="$rooms" -v started="$started" -v connections="$connections" '
       "make_shared<>(boost::asio::basic_stream_socket<>&&|Beast WebSocket streams#" \
       "epoll_reactor|Asio: socket descriptors#" \
       "strand_executor_service::create_implementation|Asio: strands#" \
+      "reactive_socket_recv_op|Asio: the pending frame read#" \
       "websocket_session::enqueue|sessions: outbound queues#" \
+      "websocket_session::run|sessions: the live-session set#" \
       "start_websocket_session|sessions: objects#" \
       "websocket_session::on_accept|sessions: the live-session set#" \
       "public_doc|room: public view text#" \
@@ -65,10 +68,20 @@ awk -v rooms="$rooms" -v started="$started" -v connections="$connections" '
       for (i = 1; i <= n; i++)
         if (index(frame[f], pat[i])) { what = name[i]; break }
     sum[what] += bytes; total += bytes
+    if (what == "other" && show_other) {  # the innermost three frames that have a name
+      key = ""
+      for (f = k; f >= 1 && split(key, parts, " <- ") <= 3; f--)
+        if (frame[f] != "" && frame[f] !~ /^(operator new|malloc|\?\?)/) key = key (key == "" ? "" : " <- ") substr(frame[f], 1, 60)
+      other[key] += bytes
+    }
   }
   END {
     for (w in sum) printf "%8.2f KB  %s\n", sum[w] / rooms / 1024, w | "sort -rn"
     close("sort -rn")
+    if (show_other) {
+      for (f in other) printf "%8.2f KB  other: %s\n", other[f] / rooms / 1024, f | "sort -rn | head -" show_other
+      close("sort -rn | head -" show_other)
+    }
     printf "%8.2f KB  live heap per room (%d rooms; %s games started, %s connections)\n",
       total / rooms / 1024, rooms, started, connections
   }' "$data/stacks"
