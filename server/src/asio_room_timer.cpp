@@ -13,8 +13,7 @@ namespace {
 class asio_room_timer final : public room_timer,
                               public std::enable_shared_from_this<asio_room_timer> {
  public:
-  explicit asio_room_timer(boost::asio::strand<boost::asio::any_io_executor> strand)
-      : strand_(std::move(strand)) {}
+  explicit asio_room_timer(boost::asio::any_io_executor strand) : strand_(std::move(strand)) {}
 
   clock::time_point now() const override { return clock::now(); }
 
@@ -57,7 +56,7 @@ class asio_room_timer final : public room_timer,
   }
 
  private:
-  boost::asio::strand<boost::asio::any_io_executor> strand_;
+  boost::asio::any_io_executor strand_;
   std::mutex mutex_;
   handle last_ = 0;
   std::map<handle, std::shared_ptr<boost::asio::steady_timer>> pending_;
@@ -65,7 +64,7 @@ class asio_room_timer final : public room_timer,
 
 }  // namespace
 
-room_timer_ptr make_asio_room_timer(boost::asio::strand<boost::asio::any_io_executor> strand) {
+room_timer_ptr make_asio_room_timer(boost::asio::any_io_executor strand) {
   return std::make_shared<asio_room_timer>(std::move(strand));
 }
 

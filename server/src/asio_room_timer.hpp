@@ -7,6 +7,6 @@
 
 namespace carcassonne::server {
 
-room_timer_ptr make_asio_room_timer(boost::asio::strand<boost::asio::any_io_executor> strand);
+room_timer_ptr make_asio_room_timer(boost::asio::any_io_executor strand);
 
 }  // namespace carcassonne::server

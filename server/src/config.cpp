@@ -1,7 +1,9 @@
 #include "carcassonne/server/config.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <functional>
+#include <thread>
 #include <vector>
 
 namespace carcassonne::server {
@@ -292,6 +294,12 @@ std::optional<config> parse_config(std::span<const std::string> args, bool env,
     }
   }
   return c;
+}
+
+int config::io_threads() const {
+  if (threads > 0) return threads;
+  static const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  return cores;
 }
 
 }  // namespace carcassonne::server

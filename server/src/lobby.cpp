@@ -88,7 +88,7 @@ std::shared_ptr<completion_queue> lobby::make_completion_queue(boost::asio::any_
 std::shared_ptr<room_entry> lobby::add(std::shared_ptr<room> r) {
   const std::string id = r->id();
   auto entry =
-      std::make_shared<room_entry>(room_entry{std::move(r), boost::asio::make_strand(executor_)});
+      std::make_shared<room_entry>(room_entry{std::move(r), serial_executor(executor_, config_)});
   // Durability callbacks and bots' moves come back on the room's strand, while the room exists.
   const room::poster post = [weak = std::weak_ptr<room_entry>(entry)](std::function<void()> f) {
     if (auto e = weak.lock()) boost::asio::post(e->strand, [e, f = std::move(f)] { f(); });

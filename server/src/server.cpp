@@ -17,22 +17,24 @@ struct server::impl {
       : state(std::make_shared<shared_state>(io, std::move(c))), acceptor(io), signals(io) {}
 
   void accept() {
-    acceptor.async_accept(net::make_strand(io), [this](beast::error_code ec, tcp::socket socket) {
-      if (ec) {
-        if (ec == net::error::operation_aborted || !acceptor.is_open()) return;
-        spdlog::warn("accept failed: {}", ec.message());
-      } else {
-        // Frames are small and often come in pairs (an answer, then a patch): without this,
-        // Nagle's algorithm holds the second one until the peer's delayed ACK (~40 ms).
-        beast::error_code ignored;
-        socket.set_option(tcp::no_delay(true), ignored);
-        socket.set_option(
-            net::socket_base::send_buffer_size(static_cast<int>(state->cfg.socket_send_buffer)),
-            ignored);
-        start_http_session(std::move(socket), state);
-      }
-      accept();
-    });
+    acceptor.async_accept(
+        serial_executor(io.get_executor(), state->cfg),
+        [this](beast::error_code ec, tcp::socket socket) {
+          if (ec) {
+            if (ec == net::error::operation_aborted || !acceptor.is_open()) return;
+            spdlog::warn("accept failed: {}", ec.message());
+          } else {
+            // Frames are small and often come in pairs (an answer, then a patch): without this,
+            // Nagle's algorithm holds the second one until the peer's delayed ACK (~40 ms).
+            beast::error_code ignored;
+            socket.set_option(tcp::no_delay(true), ignored);
+            socket.set_option(
+                net::socket_base::send_buffer_size(static_cast<int>(state->cfg.socket_send_buffer)),
+                ignored);
+            start_http_session(std::move(socket), state);
+          }
+          accept();
+        });
   }
 
   // Keep-alive pings and timeouts of every connection (websocket_session.cpp), checked in one
@@ -176,8 +178,7 @@ std::uint16_t server::port() const {
 }
 
 void server::run() {
-  int n = impl_->state->cfg.threads;
-  if (n <= 0) n = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const int n = impl_->state->cfg.io_threads();
   std::vector<std::thread> threads;
   for (int i = 1; i < n; ++i) threads.emplace_back([this] { impl_->io.run(); });
   impl_->io.run();

@@ -2,6 +2,7 @@
 // endpoints report the room and the counters, and a player who loses its connection resumes
 // on a new one without losing a diff.
 #include "e2e_client.hpp"
+#include "process.hpp"
 
 using namespace e2e;
 
@@ -60,8 +61,11 @@ TEST_CASE(
   CHECK(metric(m.body, "carcassonne_move_seconds_count") == t.moves);
 }
 
-TEST_CASE("e2e: a player loses its connection mid-game and resumes on a new one") {
-  test_server server;
+namespace {
+
+// A game in which Bob's connection drops mid-game and resumes on a new one.
+void play_with_a_resume(carcassonne::server::config cfg) {
+  test_server server(std::move(cfg));
   const auto port = server.port();
   ws_client a(port);
   auto b = std::make_unique<ws_client>(port);
@@ -119,6 +123,23 @@ TEST_CASE("e2e: a player loses its connection mid-game and resumes on a new one"
   CHECK(seen == "TFT");
   CHECK(server.get().stats().moves_accepted.load() == t.moves);
   CHECK(server.get().stats().games_finished.load() == 1);
+}
+
+}  // namespace
+
+TEST_CASE("e2e: a player loses its connection mid-game and resumes on a new one") {
+  play_with_a_resume(test_config());
+}
+
+TEST_CASE("e2e: one I/O thread, journal on: rooms and connections without strands") {
+  // With --threads 1 handlers run on the io_context's own executor (lobby.hpp serial_executor);
+  // the store's thread posts the commits back to it.
+  temp_dir dir("carcassonne-e2e-one-thread");
+  auto cfg = test_config();
+  cfg.threads = 1;
+  cfg.journal = true;
+  cfg.data_dir = dir.str();
+  play_with_a_resume(cfg);
 }
 
 TEST_CASE("e2e: /healthz answers ok while the server runs") {

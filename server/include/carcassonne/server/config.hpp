@@ -60,6 +60,8 @@ struct config {
   int lease_ttl_ms = 0;
   std::string store_url;  // CARCASSONNE_STORE: postgresql://... instead of the SQLite file
   std::string database_path() const { return data_dir + "/carcassonne.db"; }
+  // The I/O threads that run the server: `threads`, or one per core when it is 0.
+  int io_threads() const;
   // Where the store lives: the PostgreSQL URL when given, else the SQLite file.
   std::string store_location() const { return store_url.empty() ? database_path() : store_url; }
   std::string web_root;  // CARCASSONNE_WEB_ROOT: serve the page from disk (dev)

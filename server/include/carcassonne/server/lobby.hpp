@@ -25,7 +25,9 @@ namespace carcassonne::server {
 
 struct room_entry {
   std::shared_ptr<room> game_room;
-  boost::asio::strand<boost::asio::any_io_executor> strand;
+  // The room's handlers run one at a time here: a strand, or with one I/O thread the
+  // io_context's own executor (serial_executor).
+  boost::asio::any_io_executor strand;
   std::uint64_t order = 0;  // creation number: the key of the lobby's order
   bool is_public = true;
   // The lobby's own timer for this room (expiry, eviction checks); used on the room's strand.
@@ -33,6 +35,15 @@ struct room_entry {
   room_timer::handle expiry = 0;
   bool queued_finished = false;  // in the lobby's queue of finished rooms (under its mutex)
 };
+
+// Where handlers that must not run at the same time are run: a new strand, or, when one I/O
+// thread runs everything (`--threads 1`), the executor itself: a strand would then only add a
+// lock and a queue to every handler (docs/performance.md "One I/O thread without strands").
+inline boost::asio::any_io_executor serial_executor(const boost::asio::any_io_executor& ex,
+                                                    const config& c) {
+  if (c.io_threads() == 1) return ex;
+  return boost::asio::make_strand(ex);
+}
 
 class completion_queue;
 
