@@ -79,7 +79,8 @@ void write_player(std::string& out, const game_state& s, int seat,
 
 }  // namespace
 
-view_doc public_doc(const game_state& s, const std::vector<std::string>& names) {
+view_doc public_doc(const game_state& s, const std::vector<std::string>& names,
+                    const view_doc* previous, board_memo* memo) {
   view_doc d;
   d.fields.reserve(24);  // base keys and the expansions' (references into it are held)
   d.scalar("status", s.finished ? R"("finished")" : R"("playing")");
@@ -111,10 +112,29 @@ view_doc public_doc(const game_state& s, const std::vector<std::string>& names) 
   d.scalar("tile", !s.finished && s.placed < 0 ? json_string(tiles()[s.drawn].id) : "null");
   d.scalar("tiles_left", num(s.tiles_left()));
   auto& board = d.array("board");
-  board.items.reserve(s.board.placed().size(), 48);
-  for (const auto& t : s.board.placed()) {
-    write_tile(board.items.open(), t);
+  const auto& placed = s.board.placed();
+  std::size_t reused = 0;  // leading tiles whose text is copied from `previous`
+  const auto* before = previous && memo ? previous->find("board") : nullptr;
+  if (before && before->is_array && before->items.size() == memo->tiles.size()) {
+    while (reused < memo->tiles.size() && reused < placed.size() &&
+           memo->tiles[reused] ==
+               board_memo::tile{placed[reused].pos, placed[reused].type, placed[reused].rotation})
+      ++reused;
+    if (reused > 0) {
+      board.items.reserve(placed.size(), 48);  // before the copy, which then fills it
+      board.items = before->items;
+      board.items.keep_first(reused);
+    }
+  }
+  board.items.reserve(placed.size(), 48);
+  for (std::size_t i = reused; i < placed.size(); ++i) {
+    write_tile(board.items.open(), placed[i]);
     board.items.close();
+  }
+  if (memo) {
+    memo->tiles.resize(reused);
+    for (std::size_t i = reused; i < placed.size(); ++i)
+      memo->tiles.push_back({placed[i].pos, placed[i].type, placed[i].rotation});
   }
   auto& figures = d.array("figures");
   figures.items.reserve(s.figures.size(), 72);

@@ -148,7 +148,7 @@ void room::broadcast(const event_log& events) {
   const bool game_appeared = game_ && public_.fields.empty();
   std::string seat_ops = shared_ops;
   if (game_) {
-    auto now = protocol::public_doc(*game_, names_);
+    auto now = protocol::public_doc(*game_, names_, &public_, &board_memo_);
     if (!game_appeared) protocol::diff_docs(public_, now, "/game", seat_ops);
     public_ = std::move(now);
   }

@@ -152,7 +152,7 @@ std::unique_ptr<room> room::restore(const stored_room& stored, metrics* m, std::
       r->outcomes_ = fairness::replay_outcomes(parsed.value->setup, r->journal_).outcomes;
       if (const auto& saved = meta.value("clock", json()); saved.is_object() && r->clock_.enabled())
         r->clock_.restore_saved(saved);
-      r->public_ = protocol::public_doc(*r->game_, r->names_);
+      r->public_ = protocol::public_doc(*r->game_, r->names_, nullptr, &r->board_memo_);
       if (r->spectator_game_) {
         r->advance_spectators();
         r->spectator_public_ = protocol::public_doc(*r->spectator_game_, r->names_);

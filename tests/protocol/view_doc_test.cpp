@@ -98,3 +98,37 @@ TEST_CASE("strings are escaped as JSON") {
   CHECK(json::parse(json_string("a\"b\\c\nd\x01")) == "a\"b\\c\nd\x01");
   CHECK(json::parse(json_string("Čeněk")) == "Čeněk");
 }
+
+TEST_CASE("public_doc reusing the previous board writes the same document, across take-backs") {
+  const std::vector<std::string> names{"Ann", "Bob"};
+  for (int g = 0; g < 4; ++g) {
+    game_setup setup;
+    setup.seats = 2;
+    setup.seed = "memo-" + std::to_string(g);
+    game_state s = new_game(setup).value();
+    rng chooser(100 + g);
+    board_memo memo;
+    view_doc previous = public_doc(s, names, nullptr, &memo);
+    std::vector<game_state> earlier{s};
+    int takebacks = 0;
+    while (!s.finished) {
+      // Now and then a take-back of up to five moves (the board shrinks, then grows anew with
+      // other tiles where the old ones were), as the room's undo does.
+      if (chooser.below(8) == 0 && earlier.size() > 1) {
+        const auto back = std::min<std::size_t>(earlier.size() - 1, 1 + chooser.below(5));
+        earlier.resize(earlier.size() - back);
+        s = earlier.back();
+        ++takebacks;
+      } else {
+        const auto moves = legal_actions(s);
+        REQUIRE(apply_in_place(s, moves[chooser.below(moves.size())]).ok());
+        earlier.push_back(s);
+      }
+      auto now = public_doc(s, names, &previous, &memo);
+      REQUIRE(now == public_doc(s, names));
+      REQUIRE(memo.tiles.size() == s.board.placed().size());
+      previous = std::move(now);
+    }
+    CHECK(takebacks > 3);
+  }
+}

@@ -21,8 +21,26 @@ nlohmann::json build_view(const game_state& s, int viewer, const std::vector<std
 // The part every viewer shares (no "viewer", no "legal_moves"): built and diffed once per change.
 nlohmann::json public_view(const game_state& s, const std::vector<std::string>& names);
 
-// The same parts as text documents, for the server's diffs (view_doc.hpp).
-view_doc public_doc(const game_state& s, const std::vector<std::string>& names);
+// What public_doc may reuse of the previous public document of the same game: a board only
+// grows (a take-back shrinks it), so the tiles the previous board text was written from are
+// kept, and the text of those still placed the same way is copied instead of written again
+// (the board was most of the cost of a move's view: docs/performance.md).
+struct board_memo {
+  struct tile {
+    square_pos pos;
+    tile_type_id type = 0;
+    std::uint8_t rotation = 0;  // what the board's text shows of a placed tile
+    friend bool operator==(const tile&, const tile&) = default;
+  };
+  std::vector<tile> tiles;  // those `previous`'s "board" was written from
+};
+
+// The same parts as text documents, for the server's diffs (view_doc.hpp). With `previous` (the
+// last public document of this game) and the `memo` that describes it (filled by the call that
+// made it), the text of the board's unchanged tiles is copied from it: the document is the same
+// as without them, and `memo` then describes the new one.
+view_doc public_doc(const game_state& s, const std::vector<std::string>& names,
+                    const view_doc* previous = nullptr, board_memo* memo = nullptr);
 view_doc private_doc(const game_state& s, int viewer);
 
 // The viewer's own top-level keys: "viewer", and "legal_moves" when that seat must act. Its diff

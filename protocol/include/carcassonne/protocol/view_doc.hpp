@@ -35,6 +35,12 @@ class item_list {
     return text_;
   }
   void close() { ends_.push_back(static_cast<std::uint32_t>(text_.size())); }
+  // Keeps the first n elements.
+  void keep_first(std::size_t n) {
+    if (n >= ends_.size()) return;
+    ends_.resize(n);
+    text_.resize(n ? ends_.back() : 0);
+  }
   void reserve(std::size_t n, std::size_t bytes_each = 0) {
     ends_.reserve(n);
     text_.reserve(n * (bytes_each + 1));

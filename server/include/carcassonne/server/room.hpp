@@ -18,6 +18,7 @@
 #include "carcassonne/engine/game.hpp"
 #include "carcassonne/engine/undo.hpp"
 #include "carcassonne/protocol/messages.hpp"
+#include "carcassonne/protocol/view.hpp"
 #include "carcassonne/protocol/view_doc.hpp"
 #include "carcassonne/server/bot_runner.hpp"
 #include "carcassonne/server/fifo.hpp"
@@ -289,6 +290,7 @@ class room {
   mutable std::string info_fixed_;       // info_fixed_text(), once asked for
   mutable std::string info_expansions_;  // the room part's "expansions", once asked for
   protocol::view_doc public_;            // last public game view sent to seats
+  protocol::board_memo board_memo_;      // the tiles public_'s board was written from
   protocol::view_doc spectator_public_;  // last public view sent to delayed spectators
   // What spectators see: the seats' public part, or the delayed one.
   const protocol::view_doc& spectator_doc() const {
