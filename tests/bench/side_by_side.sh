@@ -7,6 +7,8 @@
 #   LOADTEST_BIN: another build's carcassonne for the load tool (to compare load tools).
 #   PERF=stat: also counts the server's syscalls and context switches (perf stat, root).
 #   WARM=SECONDS: how long to let the rooms join and start before measuring.
+#   PIN=1: the servers on CPU 0, the clients and load tool on CPU 1 (taskset): less noise on a
+#   2-core VM, where the two otherwise share and trade cores run by run.
 set -euo pipefail
 build=$1
 rooms=$2
@@ -19,6 +21,8 @@ echo_bin=$build/echo_bench
 clients=$((rooms * 4))
 port=$((20000 + RANDOM % 20000))
 tick=$(getconf CLK_TCK)
+server_cpu=() client_cpu=()
+if [[ ${PIN:-0} == 1 ]]; then server_cpu=(taskset -c 0) client_cpu=(taskset -c 1); fi
 
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 frames() {
@@ -30,11 +34,11 @@ moves() {
 }
 
 if [[ ${ECHO:-1} == 1 ]]; then
-  "$echo_bin" server "$port" 1 &
+  "${server_cpu[@]}" "$echo_bin" server "$port" 1 &
   echo_pid=$!
   sleep 0.5
   c0=$(cpu_ticks $echo_pid)
-  out=$("$echo_bin" client "$port" "$clients" "$seconds" 1)
+  out=$("${client_cpu[@]}" "$echo_bin" client "$port" "$clients" "$seconds" 1)
   c1=$(cpu_ticks $echo_pid)
   kill $echo_pid
   wait $echo_pid 2>/dev/null || true
@@ -46,14 +50,14 @@ if [[ ${ECHO:-1} == 1 ]]; then
 fi
 
 data=$(mktemp -d)
-"$bin" serve --port "$port" --threads "$threads" --data-dir "$data" --log-level warn \
+"${server_cpu[@]}" "$bin" serve --port "$port" --threads "$threads" --data-dir "$data" --log-level warn \
   --message-rate 100000 --message-burst 100000 --max-connections 100000 \
   --max-connections-per-address 100000 --allow-scripted true "$@" &
 serve_pid=$!
 for _ in $(seq 50); do curl -sf "http://127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.1; done
 rss0=$(awk '/VmRSS/{print $2}' "/proc/$serve_pid/status")
 anon0=$(awk '/RssAnon/{print $2}' "/proc/$serve_pid/status")
-"${LOADTEST_BIN:-$bin}" loadtest --port "$port" --rooms "$rooms" --clients-per-room 4 --duration "$seconds" \
+"${client_cpu[@]}" "${LOADTEST_BIN:-$bin}" loadtest --port "$port" --rooms "$rooms" --clients-per-room 4 --duration "$seconds" \
   ${LOADTEST_ARGS:-} >"$data/load.json" &
 load_pid=$!
 # Measure the steady part: after the load tool's warm-up (a fifth, at most 2 s), until its end.
