@@ -8,9 +8,13 @@ namespace carcassonne::server::ws {
 
 namespace {
 
-bool is_control(opcode op) { return static_cast<std::uint8_t>(op) >= 8; }
+bool is_control(opcode op) {
+  return static_cast<std::uint8_t>(op) >= 8;
+}
 
-bool known_opcode(std::uint8_t op) { return op <= 2 || (op >= 8 && op <= 10); }
+bool known_opcode(std::uint8_t op) {
+  return op <= 2 || (op >= 8 && op <= 10);
+}
 
 // The codes a close frame may carry (RFC 6455 §7.4; 1012-1014 registered since).
 bool valid_close_code(std::uint16_t code) {
@@ -82,7 +86,8 @@ std::span<char> frame_reader::buffer() {
       return {header_.data() + header_bytes_, header_.size() - header_bytes_};
     case state::payload: {
       auto& target = is_control(op_) ? control_ : message_;
-      return {target.data() + target.size() - payload_left_, static_cast<std::size_t>(payload_left_)};
+      return {target.data() + target.size() - payload_left_,
+              static_cast<std::size_t>(payload_left_)};
     }
     case state::done:
       break;
@@ -132,8 +137,7 @@ frame_reader::event frame_reader::next() {
     } else {
       if ((code == opcode::continuation) != in_message_) return fail(protocol_error);
       // From the header, before its payload is read (as Beast did).
-      if (length > max_message_ - std::min(max_message_, message_.size()))
-        return fail(too_big);
+      if (length > max_message_ - std::min(max_message_, message_.size())) return fail(too_big);
     }
     std::copy_n(h + 2 + length_bytes, 4, mask_.begin());
     op_ = code;

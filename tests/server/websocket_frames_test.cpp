@@ -41,8 +41,7 @@ std::vector<event> feed(ws::frame_reader& r, const std::string& bytes, std::size
   std::vector<event> events;
   std::size_t at = 0;
   for (;;) {
-    for (auto e = r.next(); e.what != kind::need_more; e = r.next())
-      events.push_back(std::move(e));
+    for (auto e = r.next(); e.what != kind::need_more; e = r.next()) events.push_back(std::move(e));
     const auto into = r.buffer();
     if (into.empty() || at == bytes.size()) return events;
     const auto n = std::min({piece, into.size(), bytes.size() - at});
@@ -108,8 +107,7 @@ TEST_CASE("websocket frames: the size limit counts a message's fragments togethe
   // Each fragment is under 1,000 bytes; together they are over: refused from the second header.
   for (const std::size_t piece : {1, 1 << 20}) {
     ws::frame_reader r(1000);
-    const auto events =
-        feed(r, client_frame(1, false, half) + client_frame(0, true, half), piece);
+    const auto events = feed(r, client_frame(1, false, half) + client_frame(0, true, half), piece);
     REQUIRE(events.size() == 1);
     CHECK(events[0].what == kind::fail);
     CHECK(events[0].code == ws::too_big);
@@ -140,10 +138,10 @@ TEST_CASE("websocket frames: protocol errors close with 1002, bad UTF-8 with 100
   CHECK(code_of(client_frame(9, true, std::string(126, 'p'))) == ws::protocol_error);
   CHECK(code_of(client_frame(0, true, "x")) == ws::protocol_error);  // continuation first
   CHECK(code_of(client_frame(1, false, "{") + client_frame(1, true, "}")) ==
-        ws::protocol_error);                                                 // a new message
-  CHECK(code_of(client_frame(1, true, "{}", 2)) == ws::protocol_error);     // 16 bits for 2
+        ws::protocol_error);                                             // a new message
+  CHECK(code_of(client_frame(1, true, "{}", 2)) == ws::protocol_error);  // 16 bits for 2
   CHECK(code_of(client_frame(1, true, std::string(200, 'a'), 8)) == ws::protocol_error);
-  CHECK(code_of(client_frame(8, true, "\x03")) == ws::protocol_error);      // 1-byte close
+  CHECK(code_of(client_frame(8, true, "\x03")) == ws::protocol_error);  // 1-byte close
   CHECK(code_of(client_frame(8, true, std::string("\x03\xed", 2))) == ws::protocol_error);  // 1005
   CHECK(code_of(client_frame(8, true, std::string("\x03\xe8\xff", 3))) == ws::bad_payload);
   CHECK(code_of(client_frame(1, true, "\"\xc3\x28\"")) == ws::bad_payload);
@@ -163,14 +161,14 @@ TEST_CASE("websocket frames: UTF-8 as RFC 3629 has it") {
   CHECK(ws::valid_utf8("plain ASCII, longer than eight bytes"));
   CHECK(ws::valid_utf8("\xc2\xa9 \xe2\x82\xac \xf0\x9f\x98\x80 \xf4\x8f\xbf\xbf \xed\x9f\xbf"));
   CHECK(ws::valid_utf8("Hrab\xc4\x9b Karl\xc5\xa1tejn, 12345678\xc3\xa9"));
-  CHECK_FALSE(ws::valid_utf8("\x80"));                  // a continuation byte first
-  CHECK_FALSE(ws::valid_utf8("\xc0\xaf"));              // overlong '/'
-  CHECK_FALSE(ws::valid_utf8("\xe0\x80\xaf"));          // overlong, three bytes
-  CHECK_FALSE(ws::valid_utf8("\xf0\x80\x80\xaf"));      // overlong, four bytes
-  CHECK_FALSE(ws::valid_utf8("\xed\xa0\x80"));          // a surrogate (U+D800)
-  CHECK_FALSE(ws::valid_utf8("\xf4\x90\x80\x80"));      // above U+10FFFF
-  CHECK_FALSE(ws::valid_utf8("\xf5\x80\x80\x80"));      // no such lead byte
-  CHECK_FALSE(ws::valid_utf8("abcdefgh\xe2\x82"));      // cut short at the end
+  CHECK_FALSE(ws::valid_utf8("\x80"));                   // a continuation byte first
+  CHECK_FALSE(ws::valid_utf8("\xc0\xaf"));               // overlong '/'
+  CHECK_FALSE(ws::valid_utf8("\xe0\x80\xaf"));           // overlong, three bytes
+  CHECK_FALSE(ws::valid_utf8("\xf0\x80\x80\xaf"));       // overlong, four bytes
+  CHECK_FALSE(ws::valid_utf8("\xed\xa0\x80"));           // a surrogate (U+D800)
+  CHECK_FALSE(ws::valid_utf8("\xf4\x90\x80\x80"));       // above U+10FFFF
+  CHECK_FALSE(ws::valid_utf8("\xf5\x80\x80\x80"));       // no such lead byte
+  CHECK_FALSE(ws::valid_utf8("abcdefgh\xe2\x82"));       // cut short at the end
   CHECK_FALSE(ws::valid_utf8("\xe2\x28\xa1 12345678"));  // a bad continuation byte
 }
 
