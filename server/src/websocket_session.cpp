@@ -4,7 +4,8 @@
 // Beast answers the upgrade; after it the session reads and writes the bare socket itself
 // (websocket_frames.hpp): an idle connection holds its socket, a 14-byte header buffer and this
 // object, no message buffer; the frames queued on a connection leave in one write; and the close
-// handshake, keep-alive pings and timeouts are spelled out here (docs/performance.md "Memory").
+// handshake, keep-alive pings and timeouts are spelled out here (docs/performance.md "Our own
+// framing").
 #include <spdlog/spdlog.h>
 
 #include <chrono>

@@ -70,7 +70,7 @@ c0=$(cpu_ticks $serve_pid)
 l0=$(cpu_ticks $load_pid)
 rss1=$(awk '/VmRSS/{print $2}' "/proc/$serve_pid/status")
 anon1=$(awk '/RssAnon/{print $2}' "/proc/$serve_pid/status")
-window=$(awk -v s="$seconds" -v w="$warm" 'BEGIN { print s - w - 0.5 }')
+window=$(awk -v s="$seconds" -v w="$warm" 'BEGIN { print s - w - 1.5 }')
 if [[ ${PERF:-} == stat ]]; then
   perf stat -x, -e raw_syscalls:sys_enter,context-switches -p $serve_pid -o "$data/perf.txt" \
     -- sleep "$window"

@@ -24,7 +24,7 @@ nlohmann::json public_view(const game_state& s, const std::vector<std::string>& 
 // What public_doc may reuse of the previous public document of the same game: a board only
 // grows (a take-back shrinks it), so the tiles the previous board text was written from are
 // kept, and the text of those still placed the same way is copied instead of written again
-// (the board was most of the cost of a move's view: docs/performance.md).
+// (the board was the largest part of a move's view: docs/performance.md "Our own framing").
 struct board_memo {
   struct tile {
     square_pos pos;
