@@ -68,10 +68,11 @@ void close_all_sessions(shared_state& state);
 
 // Has every WebSocket session check its keep-alive and timeouts (a ping to a silent client, the
 // end of one silent for the idle timeout or of a close handshake not finished). The server calls
-// it every sweep_period().
+// it every sweep_period(): a quarter of the idle timeout, at most 15 s (the close handshake's
+// 30 s must not wait for a long idle timeout's sweep).
 void sweep_sessions(shared_state& state);
 inline std::chrono::milliseconds sweep_period(const config& c) {
-  return std::chrono::milliseconds(std::max(250, c.idle_timeout_seconds * 250));
+  return std::chrono::milliseconds(std::clamp(c.idle_timeout_seconds * 250, 250, 15'000));
 }
 
 }  // namespace carcassonne::server

@@ -97,8 +97,9 @@ class websocket_session : public client_link,
   }
 
   // Keep-alive and timeouts, checked by the server's sweep (sweep_sessions, every quarter of the
-  // idle timeout): a ping after half the idle timeout without a byte from the client, the end
-  // after the whole of it; a close handshake that the client does not finish ends after 30 s.
+  // idle timeout, at most 15 s apart): a ping after half the idle timeout without a byte from the
+  // client, the end after the whole of it; a close handshake that the client does not finish ends
+  // after 30 s.
   void check_timeouts() {
     net::post(socket_.get_executor(), [self = shared_from_this()] {
       if (self->finished_) return;
