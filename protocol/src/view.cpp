@@ -113,28 +113,28 @@ view_doc public_doc(const game_state& s, const std::vector<std::string>& names,
   d.scalar("tiles_left", num(s.tiles_left()));
   auto& board = d.array("board");
   const auto& placed = s.board.placed();
-  std::size_t reused = 0;  // leading tiles whose text is copied from `previous`
+  const auto key = [&](std::size_t i) {
+    return board_memo::tile{placed[i].pos, placed[i].type, placed[i].rotation};
+  };
+  board.items.reserve(placed.size(), 48);  // first: a copy from `previous` then fills it
+  std::size_t reused = 0;                  // leading tiles whose text is copied from `previous`
   const auto* before = previous && memo ? previous->find("board") : nullptr;
   if (before && before->is_array && before->items.size() == memo->tiles.size()) {
     while (reused < memo->tiles.size() && reused < placed.size() &&
-           memo->tiles[reused] ==
-               board_memo::tile{placed[reused].pos, placed[reused].type, placed[reused].rotation})
+           memo->tiles[reused] == key(reused))
       ++reused;
     if (reused > 0) {
-      board.items.reserve(placed.size(), 48);  // before the copy, which then fills it
       board.items = before->items;
       board.items.keep_first(reused);
     }
   }
-  board.items.reserve(placed.size(), 48);
   for (std::size_t i = reused; i < placed.size(); ++i) {
     write_tile(board.items.open(), placed[i]);
     board.items.close();
   }
   if (memo) {
     memo->tiles.resize(reused);
-    for (std::size_t i = reused; i < placed.size(); ++i)
-      memo->tiles.push_back({placed[i].pos, placed[i].type, placed[i].rotation});
+    for (std::size_t i = reused; i < placed.size(); ++i) memo->tiles.push_back(key(i));
   }
   auto& figures = d.array("figures");
   figures.items.reserve(s.figures.size(), 72);

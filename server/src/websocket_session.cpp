@@ -88,7 +88,7 @@ class websocket_session : public client_link,
   // Graceful shutdown: a goodbye frame, then the close handshake with "going away".
   void say_goodbye() {
     net::post(socket_.get_executor(), [self = shared_from_this()] {
-      if (self->closing_) return;
+      if (self->closing()) return;
       self->enqueue(std::make_shared<const std::string>(
           R"({"type":"goodbye","reason":"the server is shutting down"})"));
       self->close_after_queue_ = true;
@@ -154,7 +154,8 @@ class websocket_session : public client_link,
         if (!close_queued_ && !close_after_queue_) on_message(e.text, std::move(e.payload));
         return;
       case kind::ping:
-        if (!close_queued_) push(ws::opcode::pong, std::make_shared<const std::string>(e.payload));
+        if (!close_queued_)
+          push(ws::opcode::pong, std::make_shared<const std::string>(std::move(e.payload)));
         return;
       case kind::pong:
       case kind::need_more:
@@ -294,7 +295,7 @@ class websocket_session : public client_link,
 
   // A text frame for the client, unless the connection is closing.
   void enqueue(frame_ptr frame) {
-    if (!closing_) push(ws::opcode::text, std::move(frame));
+    if (!closing()) push(ws::opcode::text, std::move(frame));
   }
 
   void push(ws::opcode op, frame_ptr payload) {
@@ -364,6 +365,9 @@ class websocket_session : public client_link,
     maybe_close();
   }
 
+  // No more text frames are queued: our close frame is, or the connection is gone.
+  bool closing() const { return close_queued_ || finished_; }
+
   void maybe_close() {
     if (!close_after_queue_ || writing_ || !queue_.empty() || close_queued_) return;
     queue_close(close_code_);
@@ -371,7 +375,6 @@ class websocket_session : public client_link,
 
   void queue_close(std::uint16_t code) {
     close_queued_ = true;
-    closing_ = true;
     closing_since_ = steady::now();
     push(ws::opcode::close, std::make_shared<const std::string>(ws::close_payload(code)));
   }
@@ -388,7 +391,6 @@ class websocket_session : public client_link,
   void finish() {
     if (finished_) return;
     finished_ = true;
-    closing_ = true;
     beast::error_code ignored;
     socket_.shutdown(tcp::socket::shutdown_both, ignored);
     socket_.close(ignored);
@@ -435,7 +437,6 @@ class websocket_session : public client_link,
   std::string drain_buffer_;            // after a failure only
   std::size_t drained_ = 0;
   bool writing_ = false;
-  bool closing_ = false;            // no more text frames are queued
   bool close_after_queue_ = false;  // a close frame follows what is queued
   bool close_queued_ = false;       // our close frame is queued (or written)
   bool close_written_ = false;
@@ -496,7 +497,7 @@ void websocket_session::locate_then(const std::string& room_id, const nlohmann::
                                     Here here) {
   auto answer = [self = shared_from_this(), room_id, id, here = std::move(here),
                  bounced = bounced_](cluster_lobby::location where) mutable {
-    if (self->closing_) return;
+    if (self->closing()) return;
     if (where.what != cluster_lobby::location::kind::here)
       return self->send_json(moved_answer(where, room_id, id, bounced, self->state_->stats));
     here();

@@ -1,11 +1,13 @@
 // How the server reads WebSocket frames over real sockets: between messages a connection holds
-// no message buffer and waits for the next frame's header (docs/performance.md "Memory"), so
+// no message buffer and waits for the next frame's header (docs/performance.md "Our own
+// framing"), so
 // these check the ways a message can arrive after such a wait: in one-byte TCP pieces, in
 // fragments with control frames between them, several in one write, empty, one byte long, near
 // the size limit and over it in fragments; and that keep-alive pings still keep a reading
 // client and close a silent one.
 #include <thread>
 
+#include "client_frame.hpp"
 #include "e2e_client.hpp"
 
 namespace {
@@ -14,27 +16,9 @@ using namespace e2e;
 
 enum opcode { continuation = 0, text = 1, binary = 2, close_op = 8, ping_op = 9 };
 
-// One client frame (RFC 6455 §5.2): masked, as a client must send it (`masked` false: a broken
-// client).
+// One client frame, masked as a client must send it (`masked` false: a broken client).
 std::string frame(int op, bool fin, const std::string& payload, bool masked = true) {
-  std::string f;
-  f += static_cast<char>((fin ? 0x80 : 0) | op);
-  const std::uint64_t n = payload.size();
-  const int mask_bit = masked ? 0x80 : 0;
-  if (n < 126) {
-    f += static_cast<char>(mask_bit | n);
-  } else if (n < 65536) {
-    f += static_cast<char>(mask_bit | 126);
-    for (int shift : {8, 0}) f += static_cast<char>((n >> shift) & 0xff);
-  } else {
-    f += static_cast<char>(mask_bit | 127);
-    for (int shift = 56; shift >= 0; shift -= 8) f += static_cast<char>((n >> shift) & 0xff);
-  }
-  const char key[4] = {0x3a, 0x5c, 0x71, 0x0e};
-  if (masked) f.append(key, 4);
-  for (std::size_t i = 0; i < n; ++i)
-    f += static_cast<char>(masked ? payload[i] ^ key[i % 4] : payload[i]);
-  return f;
+  return test_frames::client_frame(static_cast<std::uint8_t>(op), fin, payload, {.masked = masked});
 }
 
 std::string ping_text(int id, std::size_t pad) {

@@ -7,33 +7,15 @@
 #include <string>
 #include <vector>
 
+#include "../e2e/client_frame.hpp"
 #include "websocket_frames.hpp"
 
 namespace ws = carcassonne::server::ws;
 using event = ws::frame_reader::event;
 using kind = event::kind;
+using test_frames::client_frame;
 
 namespace {
-
-// A client frame: masked, with the given first byte's bits. `length_bytes` forces a longer
-// length encoding than needed (0: the shortest).
-std::string client_frame(std::uint8_t op, bool fin, const std::string& payload,
-                         int length_bytes = 0, std::uint8_t rsv = 0, bool masked = true) {
-  std::string f;
-  f += static_cast<char>((fin ? 0x80 : 0) | rsv | op);
-  const std::uint64_t n = payload.size();
-  const int bytes = length_bytes ? length_bytes : n < 126 ? 0 : n < 65536 ? 2 : 8;
-  const char mask_bit = masked ? static_cast<char>(0x80) : 0;
-  if (bytes == 0) f += static_cast<char>(mask_bit | static_cast<char>(n));
-  if (bytes == 2) f += static_cast<char>(mask_bit | 126);
-  if (bytes == 8) f += static_cast<char>(mask_bit | 127);
-  for (int i = bytes - 1; i >= 0; --i) f += static_cast<char>((n >> (8 * i)) & 0xff);
-  const char key[4] = {0x12, 0x34, 0x56, 0x78};
-  if (masked) f.append(key, 4);
-  for (std::size_t i = 0; i < n; ++i)
-    f += masked ? static_cast<char>(payload[i] ^ key[i % 4]) : payload[i];
-  return f;
-}
 
 // Feeds `bytes` to the reader as a socket would, at most `piece` bytes a read, and collects
 // every event until the bytes are used up or the reader stops.
@@ -130,17 +112,19 @@ TEST_CASE("websocket frames: protocol errors close with 1002, bad UTF-8 with 100
     CHECK(events.back().what == kind::fail);
     return events.back().code;
   };
-  CHECK(code_of(client_frame(1, true, "{}", 0, 0x40)) == ws::protocol_error);      // RSV1
-  CHECK(code_of(client_frame(3, true, "{}")) == ws::protocol_error);               // opcode 3
-  CHECK(code_of(client_frame(11, true, "")) == ws::protocol_error);                // opcode 11
-  CHECK(code_of(client_frame(1, true, "{}", 0, 0, false)) == ws::protocol_error);  // unmasked
+  CHECK(code_of(client_frame(1, true, "{}", {.rsv = 0x40})) == ws::protocol_error);  // RSV1
+  CHECK(code_of(client_frame(3, true, "{}")) == ws::protocol_error);                 // opcode 3
+  CHECK(code_of(client_frame(11, true, "")) == ws::protocol_error);                  // opcode 11
+  CHECK(code_of(client_frame(1, true, "{}", {.masked = false})) == ws::protocol_error);  // unmasked
   CHECK(code_of(client_frame(9, false, "")) == ws::protocol_error);  // a fragmented ping
   CHECK(code_of(client_frame(9, true, std::string(126, 'p'))) == ws::protocol_error);
   CHECK(code_of(client_frame(0, true, "x")) == ws::protocol_error);  // continuation first
   CHECK(code_of(client_frame(1, false, "{") + client_frame(1, true, "}")) ==
-        ws::protocol_error);                                             // a new message
-  CHECK(code_of(client_frame(1, true, "{}", 2)) == ws::protocol_error);  // 16 bits for 2
-  CHECK(code_of(client_frame(1, true, std::string(200, 'a'), 8)) == ws::protocol_error);
+        ws::protocol_error);  // a new message
+  CHECK(code_of(client_frame(1, true, "{}", {.length_bytes = 2})) ==
+        ws::protocol_error);  // 16 bits for 2
+  CHECK(code_of(client_frame(1, true, std::string(200, 'a'), {.length_bytes = 8})) ==
+        ws::protocol_error);
   CHECK(code_of(client_frame(8, true, "\x03")) == ws::protocol_error);  // 1-byte close
   CHECK(code_of(client_frame(8, true, std::string("\x03\xed", 2))) == ws::protocol_error);  // 1005
   CHECK(code_of(client_frame(8, true, std::string("\x03\xe8\xff", 3))) == ws::bad_payload);
@@ -151,7 +135,7 @@ TEST_CASE("websocket frames: protocol errors close with 1002, bad UTF-8 with 100
   // A binary message is not checked as text.
   CHECK(read_all(client_frame(2, true, "\xff\xfe"))[0].what == kind::message);
   // The top bit of a 64-bit length must be clear.
-  std::string huge = client_frame(1, true, "", 8);
+  std::string huge = client_frame(1, true, "", {.length_bytes = 8});
   huge[2] = static_cast<char>(0x80);
   CHECK(code_of(huge) == ws::protocol_error);
 }
