@@ -9,6 +9,7 @@
 #include "position.hpp"
 
 using namespace carcassonne;
+using carcassonne::testing::legal;
 using carcassonne::testing::position;
 namespace hs = carcassonne::hills_and_sheep;
 
@@ -37,12 +38,6 @@ move return_move(const position& p, int x, int y, const std::string& feature,
   m.type = festival::move_return_figure;
   m.figure = figure;
   return m;
-}
-
-bool legal(const game_state& s, const move& m) {
-  for (const auto& l : legal_actions(s))
-    if (l == m) return true;
-  return false;
 }
 
 int count_returns(const game_state& s) {

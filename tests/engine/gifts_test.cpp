@@ -11,6 +11,7 @@
 #include "position.hpp"
 
 using namespace carcassonne;
+using carcassonne::testing::legal;
 using carcassonne::testing::position;
 namespace gf = carcassonne::gifts;
 
@@ -47,12 +48,6 @@ move open_move(const position& p, gf::card c, int x, int y, const std::string& f
   m.choice = static_cast<std::uint8_t>(c);
   m.has_target = true;
   return m;
-}
-
-bool legal(const game_state& s, const move& m) {
-  for (const auto& l : legal_actions(s))
-    if (l == m) return true;
-  return false;
 }
 
 std::size_t hand(const position& p, int seat) {

@@ -8,6 +8,7 @@
 #include "position.hpp"
 
 using namespace carcassonne;
+using carcassonne::testing::legal;
 using carcassonne::testing::position;
 namespace hs = carcassonne::hills_and_sheep;
 
@@ -58,12 +59,6 @@ int shepherds_on_board(const game_state& s) {
   int n = 0;
   for (const auto& f : s.figures) n += f.type == hills_and_sheep::figure_shepherd;
   return n;
-}
-
-bool legal(const game_state& s, const move& m) {
-  for (const auto& l : legal_actions(s))
-    if (l == m) return true;
-  return false;
 }
 
 // EX-04's board before Blue's move.

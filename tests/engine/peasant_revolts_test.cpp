@@ -29,7 +29,7 @@ game_setup revolts_setup(int seats, bool with_hills = false,
   return g;
 }
 
-void fx1(position& p) {
+void revolt_fx1(position& p) {
   p.tile(0, -1, "BA/CFc.1", 90).tile(-1, 0, "BA/Rr", 270).tile(1, -1, "BA/C", 0);
   p.tile(1, 0, "BA/RFr", 0).tile(0, 1, "BA/Rr", 270).tile(2, 0, "BA/LR", 90);
 }
@@ -76,7 +76,7 @@ move protect_move(const position& p, int x, int y, const std::string& feature) {
 
 TEST_CASE("EX-12 a thief deployed with protection costs 4: 3 - 4 = -1") {
   position p(revolts_setup(2), {"BA/RFr", "BA/L"});
-  fx1(p);
+  revolt_fx1(p);
   p.score(0, 3);
   p.place(1, 1, 0);  // extends R2 to (0,1),(1,1)
   auto m = p.deploy_move(1, 1, "road0");
@@ -104,7 +104,7 @@ TEST_CASE("protection for 4 is offered only on roads, cities and monasteries of 
 
 TEST_CASE("EX-13 a revolt hits the player who drew it") {
   position p(revolts_setup(2), {"BA/L", "PR/07", "BA/L"});
-  fx1(p);
+  revolt_fx1(p);
   p.follower(0, 1, 0, "road0");
   lying(p, 0, 0, 1, "road0");
   p.follower(0, -1, 0, "field0");

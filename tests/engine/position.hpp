@@ -172,6 +172,13 @@ struct position {
   int supply_of(int seat) const { return s.players[seat].followers; }
 };
 
+// Whether m is among the legal moves of s.
+inline bool legal(const game_state& s, const move& m) {
+  for (const auto& l : legal_actions(s))
+    if (l == m) return true;
+  return false;
+}
+
 // shared/rules/examples.md EX-03: three players, the supply holds one last tile (BA/L).
 inline position ex03_position() {
   position p(3, {"BA/L"});

@@ -19,7 +19,7 @@ using nlohmann::json;
 
 namespace {
 
-std::unique_ptr<store> open_store(const std::string& url) {
+std::unique_ptr<store> open_url_store(const std::string& url) {
   std::string error;
   auto s = store::open({url, true}, error);
   REQUIRE_MESSAGE(s, error);
@@ -39,7 +39,7 @@ TEST_CASE("PostgreSQL fencing: an older lease generation's writes are refused, r
   auto* pg = carcassonne::testing::shared_postgres();
   if (!pg) return;
   const auto url = pg->fresh_database();
-  auto old_owner = open_store(url), new_owner = open_store(url);
+  auto old_owner = open_url_store(url), new_owner = open_url_store(url);
 
   CHECK(write(*old_owner, save_room_write{"r", room_state::playing, "{}", 1}).durable);
   CHECK(write(*old_owner, move_write{"r", 0, R"({"n":0})", "null", 1, 1}).durable);
@@ -89,7 +89,7 @@ TEST_CASE("a room whose write is fenced off stops with room_moved and acknowledg
   auto* pg = carcassonne::testing::shared_postgres();
   if (!pg) return;
   const auto url = pg->fresh_database();
-  auto db = open_store(url), adopter = open_store(url);
+  auto db = open_url_store(url), adopter = open_url_store(url);
   strand_queue q;
   metrics stats;
   auto a = make_client(), b = make_client();

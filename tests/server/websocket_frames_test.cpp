@@ -11,19 +11,20 @@
 #include "websocket_frames.hpp"
 
 namespace ws = carcassonne::server::ws;
-using event = ws::frame_reader::event;
-using kind = event::kind;
+using frame_event = ws::frame_reader::event;
+using frame_kind = frame_event::kind;
 using test_frames::client_frame;
 
 namespace {
 
 // Feeds `bytes` to the reader as a socket would, at most `piece` bytes a read, and collects
 // every event until the bytes are used up or the reader stops.
-std::vector<event> feed(ws::frame_reader& r, const std::string& bytes, std::size_t piece) {
-  std::vector<event> events;
+std::vector<frame_event> feed(ws::frame_reader& r, const std::string& bytes, std::size_t piece) {
+  std::vector<frame_event> events;
   std::size_t at = 0;
   for (;;) {
-    for (auto e = r.next(); e.what != kind::need_more; e = r.next()) events.push_back(std::move(e));
+    for (auto e = r.next(); e.what != frame_kind::need_more; e = r.next())
+      events.push_back(std::move(e));
     const auto into = r.buffer();
     if (into.empty() || at == bytes.size()) return events;
     const auto n = std::min({piece, into.size(), bytes.size() - at});
@@ -33,8 +34,8 @@ std::vector<event> feed(ws::frame_reader& r, const std::string& bytes, std::size
   }
 }
 
-std::vector<event> read_all(const std::string& bytes, std::size_t piece = 1 << 20,
-                            std::size_t max_message = 16 * 1024) {
+std::vector<frame_event> read_all(const std::string& bytes, std::size_t piece = 1 << 20,
+                                  std::size_t max_message = 16 * 1024) {
   ws::frame_reader r(max_message);
   return feed(r, bytes, piece);
 }
@@ -54,21 +55,21 @@ TEST_CASE("websocket frames: messages, fragments and control frames, in any spli
     CAPTURE(piece);
     const auto events = read_all(stream, piece, 100000);
     REQUIRE(events.size() == 8);
-    CHECK(events[0].what == kind::message);
+    CHECK(events[0].what == frame_kind::message);
     CHECK(events[0].text);
     CHECK(events[0].payload == "{\"type\":\"ping\"}");
-    CHECK(events[1].what == kind::ping);
+    CHECK(events[1].what == frame_kind::ping);
     CHECK(events[1].payload.empty());
-    CHECK(events[2].what == kind::pong);
+    CHECK(events[2].what == frame_kind::pong);
     CHECK(events[2].payload == "pong!");
-    CHECK(events[3].what == kind::message);
+    CHECK(events[3].what == frame_kind::message);
     CHECK(events[3].payload == "{\"a\":1}");
-    CHECK(events[4].what == kind::message);
+    CHECK(events[4].what == frame_kind::message);
     CHECK_FALSE(events[4].text);
     CHECK(events[4].payload == "\x01\x02");
     CHECK(events[5].payload == mid_text);
     CHECK(events[6].payload == long_text);
-    CHECK(events[7].what == kind::close);
+    CHECK(events[7].what == frame_kind::close);
     CHECK(events[7].code == 1000);
     CHECK(events[7].payload == "bye");
   }
@@ -78,7 +79,7 @@ TEST_CASE("websocket frames: nothing more is read after a close frame; no code i
   ws::frame_reader r(1024);
   const auto events = feed(r, client_frame(8, true, "") + client_frame(1, true, "{}"), 1 << 20);
   REQUIRE(events.size() == 1);
-  CHECK(events[0].what == kind::close);
+  CHECK(events[0].what == frame_kind::close);
   CHECK(events[0].code == ws::no_status);
   CHECK(r.done());
   CHECK(r.buffer().empty());
@@ -91,13 +92,13 @@ TEST_CASE("websocket frames: the size limit counts a message's fragments togethe
     ws::frame_reader r(1000);
     const auto events = feed(r, client_frame(1, false, half) + client_frame(0, true, half), piece);
     REQUIRE(events.size() == 1);
-    CHECK(events[0].what == kind::fail);
+    CHECK(events[0].what == frame_kind::fail);
     CHECK(events[0].code == ws::too_big);
     CHECK(r.message_size() == 0);  // the first fragment's bytes are given back
   }
   // Exactly at the limit is allowed; one byte over is not, even before its payload came.
   CHECK(read_all(client_frame(1, true, std::string(1000, 'a')), 1 << 20, 1000)[0].what ==
-        kind::message);
+        frame_kind::message);
   ws::frame_reader r(1000);
   const auto header_only = client_frame(1, true, std::string(1001, 'a')).substr(0, 8);
   const auto events = feed(r, header_only, 1 << 20);
@@ -109,7 +110,7 @@ TEST_CASE("websocket frames: protocol errors close with 1002, bad UTF-8 with 100
   const auto code_of = [](const std::string& bytes) {
     const auto events = read_all(bytes);
     REQUIRE(!events.empty());
-    CHECK(events.back().what == kind::fail);
+    CHECK(events.back().what == frame_kind::fail);
     return events.back().code;
   };
   CHECK(code_of(client_frame(1, true, "{}", {.rsv = 0x40})) == ws::protocol_error);  // RSV1
@@ -133,7 +134,7 @@ TEST_CASE("websocket frames: protocol errors close with 1002, bad UTF-8 with 100
   CHECK(code_of(client_frame(1, false, "\xe2\x82") + client_frame(0, true, "\xff")) ==
         ws::bad_payload);
   // A binary message is not checked as text.
-  CHECK(read_all(client_frame(2, true, "\xff\xfe"))[0].what == kind::message);
+  CHECK(read_all(client_frame(2, true, "\xff\xfe"))[0].what == frame_kind::message);
   // The top bit of a 64-bit length must be clear.
   std::string huge = client_frame(1, true, "", {.length_bytes = 8});
   huge[2] = static_cast<char>(0x80);
