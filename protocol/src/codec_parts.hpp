@@ -47,8 +47,10 @@ struct move_writer {
   const game_state& s;
   std::string& out;
 
-  void field(const char* key, const std::string& value_text);
-  void number(const char* key, long long v);
+  // Keys are literals: their lengths are known where they are written (a legal-move list writes
+  // hundreds of these per patch).
+  void field(std::string_view key, std::string_view value_text);
+  void number(std::string_view key, long long v);
   void square();                                     // "x", "y" of m.at
   std::string feature_id(std::uint8_t local) const;  // of the tile at m.at, as JSON text
 };
@@ -59,10 +61,35 @@ struct move_codec {
   void (*read)(move_reader& r, const game_state& s, move& m);
   void (*write)(move_writer& w);
 };
+// An event's keys as JSON text. They may be written in any order and come out sorted, as a
+// JSON object's dump has always given them (nlohmann keeps keys in a std::map); a key written
+// twice keeps its last value. Values are kept as text in one buffer: no tree, no allocation per
+// key (a patch writes its events on every move).
+class event_writer {
+ public:
+  void number(std::string_view key, long long v);
+  void string(std::string_view key, std::string_view v);  // quoted, escaped
+  void boolean(std::string_view key, bool v);
+  void seats(std::string_view key, std::uint8_t bits);  // the seats of a bit set, as an array
+  // The object: `{"key":value,...}` in key order. Starts a new object afterwards.
+  void finish(std::string& out);
+
+ private:
+  struct entry {
+    std::string_view key;  // a literal or a catalogue name: it outlives the writer's use
+    std::uint32_t begin, end;
+  };
+  std::string& open(std::string_view key);  // the buffer to append the value's text to
+  void close();
+  std::array<entry, 16> entries_{};
+  std::size_t count_ = 0;
+  std::string values_;
+};
+
 // One event type's keys after "type" and "seat".
 struct event_codec {
   event_type type;
-  void (*write)(const event& e, json& j);
+  void (*write)(const event& e, event_writer& w);
 };
 
 // A random outcome that an apply revealed (docs/fairness.md, "The record"), with its place in
@@ -90,7 +117,6 @@ const expansion_codec* find_codec(expansion e);
 // Shared by the base's codecs and the modules'.
 void read_figure_move(move_reader& r, const game_state& s, move& m);  // figure, square, feature
 void write_figure_move(move_writer& w);
-void write_feature_at(const event& e, json& j);  // x, y, feature, kind
-json seat_list(std::uint8_t bits);
+void write_feature_at(const event& e, event_writer& w);  // x, y, feature, kind
 
 }  // namespace carcassonne::protocol

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <array>
+#include <charconv>
 #include <limits>
+#include <stdexcept>
 
 #include "carcassonne/engine/forfeit.hpp"
 #include "carcassonne/protocol/view_doc.hpp"
@@ -67,17 +69,38 @@ bool move_reader::figure(figure_type& out) {
   return true;
 }
 
-void move_writer::field(const char* key, const std::string& value_text) {
-  out += R"(,")";
-  out += key;
-  out += R"(":)";
+namespace {
+// `,"key":` written into a buffer: one append per key instead of three.
+char* put_key(char* p, std::string_view key) {
+  *p++ = ',';
+  *p++ = '"';
+  p = std::copy(key.begin(), key.end(), p);
+  *p++ = '"';
+  *p++ = ':';
+  return p;
+}
+}  // namespace
+
+void move_writer::field(std::string_view key, std::string_view value_text) {
+  char buf[40];
+  if (key.size() + 4 > sizeof buf) {
+    out += ",\"";
+    out += key;
+    out += "\":";
+  } else {
+    out.append(buf, put_key(buf, key));
+  }
   out += value_text;
 }
-void move_writer::number(const char* key, long long v) {
-  out += R"(,")";
-  out += key;
-  out += R"(":)";
-  append_number(out, v);
+void move_writer::number(std::string_view key, long long v) {
+  char buf[64];
+  if (key.size() + 4 + 20 > sizeof buf) {
+    field(key, std::to_string(v));
+    return;
+  }
+  char* p = put_key(buf, key);
+  p = std::to_chars(p, buf + sizeof buf, v).ptr;
+  out.append(buf, p);
 }
 void move_writer::square() {
   number("x", m.at.x);
@@ -100,18 +123,65 @@ void write_figure_move(move_writer& w) {
   if (w.m.protect) w.field("protect", "true");
 }
 
-void write_feature_at(const event& e, json& j) {
-  j["x"] = e.at.x;
-  j["y"] = e.at.y;
-  j["feature"] = tiles()[e.tile].segments.at(e.feature).id;
-  j["kind"] = feature_kind_names[static_cast<int>(e.kind)];
+void write_feature_at(const event& e, event_writer& w) {
+  w.number("x", e.at.x);
+  w.number("y", e.at.y);
+  w.string("feature", tiles()[e.tile].segments.at(e.feature).id);
+  w.string("kind", feature_kind_names[static_cast<int>(e.kind)]);
 }
 
-json seat_list(std::uint8_t bits) {
-  json seats = json::array();
-  for (int s = 0; s < max_seats; ++s)
-    if (bits >> s & 1) seats.push_back(s);
-  return seats;
+std::string& event_writer::open(std::string_view key) {
+  for (std::size_t i = 0; i < count_; ++i)
+    if (entries_[i].key == key) {  // written again: the last value counts
+      entries_[i] = entries_[--count_];
+      break;
+    }
+  if (count_ == entries_.size()) throw std::logic_error("an event with too many keys");
+  entries_[count_] = {key, static_cast<std::uint32_t>(values_.size()), 0};
+  return values_;
+}
+void event_writer::close() {
+  entries_[count_++].end = static_cast<std::uint32_t>(values_.size());
+}
+void event_writer::number(std::string_view key, long long v) {
+  append_number(open(key), v);
+  close();
+}
+void event_writer::string(std::string_view key, std::string_view v) {
+  append_quoted(open(key), v);
+  close();
+}
+void event_writer::boolean(std::string_view key, bool v) {
+  open(key) += v ? "true" : "false";
+  close();
+}
+void event_writer::seats(std::string_view key, std::uint8_t bits) {
+  auto& out = open(key);
+  out.push_back('[');
+  bool first = true;
+  for (int s = 0; s < max_seats; ++s) {
+    if (!(bits >> s & 1)) continue;
+    if (!first) out.push_back(',');
+    first = false;
+    append_number(out, s);
+  }
+  out.push_back(']');
+  close();
+}
+void event_writer::finish(std::string& out) {
+  std::sort(entries_.begin(), entries_.begin() + static_cast<std::ptrdiff_t>(count_),
+            [](const entry& a, const entry& b) { return a.key < b.key; });
+  out.push_back('{');
+  for (std::size_t i = 0; i < count_; ++i) {
+    if (i) out.push_back(',');
+    out.push_back('"');
+    out += entries_[i].key;  // keys are plain identifiers
+    out += "\":";
+    out.append(values_, entries_[i].begin, entries_[i].end - entries_[i].begin);
+  }
+  out.push_back('}');
+  count_ = 0;
+  values_.clear();
 }
 
 json to_json(const proto_error& e) {
@@ -169,26 +239,26 @@ constexpr std::array<move_codec, 3> base_moves{{
 }};
 
 // The base game's events.
-void no_keys(const event&, json&) {}
-void tile_keys(const event& e, json& j) {
-  j["tile"] = tiles()[e.tile].id;
+void no_keys(const event&, event_writer&) {}
+void tile_keys(const event& e, event_writer& w) {
+  w.string("tile", tiles()[e.tile].id);
 }
-void tile_placed_keys(const event& e, json& j) {
-  j["tile"] = tiles()[e.tile].id;
-  j["x"] = e.at.x;
-  j["y"] = e.at.y;
-  j["rotation"] = e.rotation * 90;
+void tile_placed_keys(const event& e, event_writer& w) {
+  w.string("tile", tiles()[e.tile].id);
+  w.number("x", e.at.x);
+  w.number("y", e.at.y);
+  w.number("rotation", e.rotation * 90);
 }
-void figure_keys(const event& e, json& j) {
-  j["figure"] = figure_type_name(e.figure);
-  write_feature_at(e, j);
+void figure_keys(const event& e, event_writer& w) {
+  w.string("figure", figure_type_name(e.figure));
+  write_feature_at(e, w);
 }
-void feature_completed_keys(const event& e, json& j) {
-  write_feature_at(e, j);
-  j["points"] = e.points;
-  j["owners"] = seat_list(e.owners);
+void feature_completed_keys(const event& e, event_writer& w) {
+  write_feature_at(e, w);
+  w.number("points", e.points);
+  w.seats("owners", e.owners);
 }
-void points_keys(const event& e, json& j);
+void points_keys(const event& e, event_writer& w);
 
 constexpr std::array<event_codec, 9> base_events{{
     {event_type::turn_started, no_keys},
@@ -226,13 +296,13 @@ const codec_table& table() {
   return t;
 }
 
-void points_keys(const event& e, json& j) {
-  if (!table().featureless[e.value]) write_feature_at(e, j);  // a module's reason may have none
-  j["points"] = e.points;
-  j["final"] = e.final;
+void points_keys(const event& e, event_writer& w) {
+  if (!table().featureless[e.value]) write_feature_at(e, w);  // a module's reason may have none
+  w.number("points", e.points);
+  w.boolean("final", e.final);
   if (const auto reason = points_reason_name(static_cast<points_reason>(e.value));
       e.value != 0 && !reason.empty())
-    j["reason"] = reason;
+    w.string("reason", reason);
 }
 
 }  // namespace
@@ -258,8 +328,9 @@ parsed<move> move_from_json(const json& j, const game_state& s) {
 void append_move_text(std::string& out, const move& m, const game_state& s) {
   out += R"({"seat":)";
   append_number(out, m.seat);
-  out += R"(,"type":)";
-  append_quoted(out, move_type_name(m.type));
+  out += R"(,"type":")";
+  out += move_type_name(m.type);  // a plain identifier: nothing to escape
+  out.push_back('"');
   move_writer w{m, s, out};
   if (const auto* codec = table().moves[static_cast<int>(m.type)]) codec->write(w);
   out.push_back('}');
@@ -275,11 +346,30 @@ json move_to_json(const move& m, const game_state& s) {
   return json::parse(move_text(m, s));
 }
 
+namespace {
+void append_event_text(std::string& out, const event& e, event_writer& w) {
+  w.string("type", event_type_name(e.type));
+  if (e.seat != no_seat) w.number("seat", e.seat);
+  if (const auto* codec = table().events[static_cast<int>(e.type)]) codec->write(e, w);
+  w.finish(out);
+}
+}  // namespace
+
+void append_events_text(std::string& out, const event_log& events) {
+  event_writer w;
+  out.push_back('[');
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    if (i) out.push_back(',');
+    append_event_text(out, events[i], w);
+  }
+  out.push_back(']');
+}
+
 json event_to_json(const event& e) {
-  json j{{"type", event_type_name(e.type)}};
-  if (e.seat != no_seat) j["seat"] = e.seat;
-  if (const auto* codec = table().events[static_cast<int>(e.type)]) codec->write(e, j);
-  return j;
+  std::string text;
+  event_writer w;
+  append_event_text(text, e, w);
+  return json::parse(text);
 }
 
 }  // namespace carcassonne::protocol

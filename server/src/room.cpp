@@ -177,12 +177,9 @@ bool room::update_room_part(std::string& ops) {
 }
 
 std::string room::events_json(const event_log& events) {
-  std::string text = "[";
-  for (std::size_t i = 0; i < events.size(); ++i) {
-    if (i) text += ',';
-    text += protocol::event_to_json(events[i]).dump();
-  }
-  return text + ']';
+  std::string text;
+  protocol::append_events_text(text, events);
+  return text;
 }
 
 // Seats: the public diff (in `ops`) once, then each seat's private part; each frame is written

@@ -168,7 +168,7 @@ void room::start(const client_ptr& c, const json& id) {
   broadcast(first_turn);
 }
 
-void room::move(const client_ptr& c, const protocol::move_msg& m, const json& id) {
+void room::move(const client_ptr& c, protocol::move_msg m, const json& id) {
   const auto started = std::chrono::steady_clock::now();
   const int seat = seat_of(c.get());
   if (seat < 0) return fail(c, id, "not_seated", "only a seated player moves");
@@ -188,7 +188,7 @@ void room::move(const client_ptr& c, const protocol::move_msg& m, const json& id
     return refuse({"stale_sequence", "your view is at " + std::to_string(*m.seq) +
                                          ", the room at " + std::to_string(seq_) +
                                          ": apply the missing patches or ask for a snapshot"});
-  json mv = m.move;
+  json mv = std::move(m.move);
   if (auto e = bot_seat_refusal(mv)) return refuse(*e);
   if (mv.contains("seat") && mv["seat"] != json(seat))
     return refuse({"wrong_seat", "you hold seat " + std::to_string(seat)});
@@ -210,10 +210,13 @@ std::optional<protocol::proto_error> room::play_move(int seat, const carcassonne
   journal_.push_back(normal);
   outcomes_.push_back(fairness::outcomes(*game_, events));
   // In the journal before anyone hears of it: the answer and the patch wait for the commit.
-  persist(move_write{settings_.id, stored_moves_++, normal.dump(), id.dump(), seq_ + 1});
+  std::string normal_text = normal.dump();
+  // Arguments are evaluated even when the level is off: the text is only logged, never re-made.
+  if (spdlog::should_log(spdlog::level::debug))
+    spdlog::debug("room {} seat {}: {}", settings_.id, seat, normal_text);
+  persist(move_write{settings_.id, stored_moves_++, std::move(normal_text), id.dump(), seq_ + 1});
   after_move(before, mv, events);
   if (game_->finished) persist_meta();
-  spdlog::debug("room {} seat {}: {}", settings_.id, seat, normal.dump());
   if (game_->finished) {
     std::string scores;
     for (int s = 0; s < game_->seats; ++s) {

@@ -258,7 +258,7 @@ class websocket_session : public client_link,
   void on(const protocol::resume_msg& m, const nlohmann::json& id);
   void on(const protocol::leave_msg& m, const nlohmann::json& id);
   void on(const protocol::start_msg& m, const nlohmann::json& id);
-  void on(const protocol::move_msg& m, const nlohmann::json& id);
+  void on(protocol::move_msg& m, const nlohmann::json& id);  // taken: the tree is not copied
   void on(const protocol::chat_msg& m, const nlohmann::json& id);
   void on(const protocol::snapshot_msg& m, const nlohmann::json& id);
   void on(const protocol::nonce_msg& m, const nlohmann::json& id);
@@ -476,7 +476,7 @@ void websocket_session::to_room(const std::string& room_id, const nlohmann::json
     return send_json(protocol::error_message({"no_such_room", "no room '" + room_id + "'"}, id));
   }
   if (enter) entering_ = room_id;
-  net::post(entry->strand, [entry, self = shared_from_this(), call = std::move(call)] {
+  net::post(entry->strand, [entry, self = shared_from_this(), call = std::move(call)]() mutable {
     call(*entry->game_room, std::static_pointer_cast<client_link>(self));
   });
 }
@@ -518,7 +518,7 @@ void websocket_session::handle(const std::string& text) {
   }
   const json id = parsed.value->id;
   bounced_ = parsed.value->moved;
-  std::visit([&](const auto& m) { on(m, id); }, parsed.value->message);
+  std::visit([&](auto& m) { on(m, id); }, parsed.value->message);
 }
 
 bool websocket_session::in_room(const char* what, const json& id) {
@@ -600,8 +600,10 @@ void websocket_session::on(const protocol::start_msg&, const json& id) {
   in_current_room("start", id, [id](room& r, const client_ptr& c) { r.start(c, id); });
 }
 
-void websocket_session::on(const protocol::move_msg& m, const json& id) {
-  in_current_room("move", id, [m, id](room& r, const client_ptr& c) { r.move(c, m, id); });
+void websocket_session::on(protocol::move_msg& m, const json& id) {
+  in_current_room("move", id, [m = std::move(m), id](room& r, const client_ptr& c) mutable {
+    r.move(c, std::move(m), id);
+  });
 }
 
 void websocket_session::on(const protocol::chat_msg& m, const json& id) {

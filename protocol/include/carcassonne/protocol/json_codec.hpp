@@ -41,7 +41,10 @@ std::string move_text(const move& m, const game_state& s);
 void append_move_text(std::string& out, const move& m, const game_state& s);  // the same, appended
 json move_to_json(const move& m, const game_state& s);
 
-// An event as clients see it (tile and feature ids, feature kinds by name).
+// An event as clients see it (tile and feature ids, feature kinds by name). Written as text,
+// keys in order; the JSON form is parsed from that text, so the two never disagree.
 json event_to_json(const event& e);
+// Events as a JSON array's text, the same objects: what a patch carries.
+void append_events_text(std::string& out, const event_log& events);
 
 }  // namespace carcassonne::protocol

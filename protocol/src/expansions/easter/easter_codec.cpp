@@ -41,16 +41,16 @@ void write_bunny(move_writer& w) {
   w.field("path", path + "]");
 }
 
-void square_keys(const event& e, json& j) {
-  j["x"] = e.at.x;
-  j["y"] = e.at.y;
+void square_keys(const event& e, event_writer& w) {
+  w.number("x", e.at.x);
+  w.number("y", e.at.y);
 }
-void eggs_keys(const event& e, json& j) {
-  square_keys(e, j);
-  j["eggs"] = e.value;
+void eggs_keys(const event& e, event_writer& w) {
+  square_keys(e, w);
+  w.number("eggs", e.value);
 }
-void roll_keys(const event& e, json& j) {
-  j["roll"] = e.value;
+void roll_keys(const event& e, event_writer& w) {
+  w.number("roll", e.value);
 }
 
 constexpr std::array<move_codec, 1> moves{{{ea::move_bunny, read_bunny, write_bunny}}};

@@ -47,13 +47,13 @@ void write_choose_tile(move_writer& w) {
   w.field("index", std::to_string(w.m.choice));
 }
 
-void gift_opened_keys(const event& e, json& j) {
-  j["card"] = gf::card_names.at(e.value);
+void gift_opened_keys(const event& e, event_writer& w) {
+  w.string("card", gf::card_names.at(e.value));
 }
-void figure_moved_keys(const event& e, json& j) {
-  j["figure"] = figure_type_name(e.figure);
-  write_feature_at(e, j);
-  j["from"] = tiles()[e.tile].segments.at(e.value).id;
+void figure_moved_keys(const event& e, event_writer& w) {
+  w.string("figure", figure_type_name(e.figure));
+  write_feature_at(e, w);
+  w.string("from", tiles()[e.tile].segments.at(e.value).id);
 }
 
 constexpr std::array<move_codec, 2> moves{{

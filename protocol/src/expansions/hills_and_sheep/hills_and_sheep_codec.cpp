@@ -23,13 +23,13 @@ void write_flock(move_writer& w) {
   w.field("choice", json_string(flock_names[w.m.choice & 1]));
 }
 
-void token_keys(const event& e, json& j) {
-  j["token"] = hs::token_names.at(e.value);
+void token_keys(const event& e, event_writer& w) {
+  w.string("token", hs::token_names.at(e.value));
 }
-void flock_keys(const event& e, json& j) {
-  write_feature_at(e, j);
-  j["points"] = e.points;
-  j["seats"] = seat_list(e.owners);
+void flock_keys(const event& e, event_writer& w) {
+  write_feature_at(e, w);
+  w.number("points", e.points);
+  w.seats("seats", e.owners);
 }
 
 constexpr std::array<move_codec, 1> moves{{{hs::move_flock, read_flock, write_flock}}};

@@ -18,8 +18,8 @@ void write_protect(move_writer& w) {
   w.field("feature", w.feature_id(w.m.feature));
 }
 
-void revolt_keys(const event& e, json& j) {
-  j["kind"] = feature_kind_names[static_cast<int>(e.kind)];
+void revolt_keys(const event& e, event_writer& w) {
+  w.string("kind", feature_kind_names[static_cast<int>(e.kind)]);
 }
 
 constexpr std::array<move_codec, 1> moves{{{pr::move_protect, read_protect, write_protect}}};

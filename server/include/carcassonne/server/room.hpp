@@ -124,7 +124,7 @@ class room {
   void resume(const client_ptr& c, const protocol::resume_msg& m, const json& id);
   void leave(const client_ptr& c, const json& id);
   void start(const client_ptr& c, const json& id);
-  void move(const client_ptr& c, const protocol::move_msg& m, const json& id);
+  void move(const client_ptr& c, protocol::move_msg m, const json& id);
   void chat(const client_ptr& c, const protocol::chat_msg& m, const json& id);
   void snapshot(const client_ptr& c, const json& id);
   void nonce(const client_ptr& c, const protocol::nonce_msg& m, const json& id);
