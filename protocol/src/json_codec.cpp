@@ -12,6 +12,8 @@
 
 namespace carcassonne::protocol {
 
+using namespace std::string_view_literals;
+
 bool move_reader::fail(std::string code, std::string message) {
   if (!failed) error = {std::move(code), std::move(message)};
   failed = true;
@@ -326,9 +328,9 @@ parsed<move> move_from_json(const json& j, const game_state& s) {
 }
 
 void append_move_text(std::string& out, const move& m, const game_state& s) {
-  out += R"({"seat":)";
+  out += R"({"seat":)"sv;
   append_number(out, m.seat);
-  out += R"(,"type":")";
+  out += R"(,"type":")"sv;
   out += move_type_name(m.type);  // a plain identifier: nothing to escape
   out.push_back('"');
   move_writer w{m, s, out};

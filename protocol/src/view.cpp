@@ -8,6 +8,7 @@
 namespace carcassonne::protocol {
 
 using json = nlohmann::json;
+using namespace std::string_view_literals;  // literals appended with their length known
 
 namespace {
 
@@ -21,20 +22,20 @@ std::string awaiting_text(const game_state& s) {
   if (s.finished) return "null";
   std::string out = R"({"seat":)";
   append_number(out, to_act(s));
-  out += R"(,"decision":)";
+  out += R"(,"decision":)"sv;
   append_quoted(out, decision_name(s.awaiting));
   return out + "}";
 }
 
 // The items below are written straight into their array's buffer (no string per element).
 void write_tile(std::string& out, const placed_tile& t) {
-  out += R"({"x":)";
+  out += R"({"x":)"sv;
   append_number(out, t.pos.x);
-  out += R"(,"y":)";
+  out += R"(,"y":)"sv;
   append_number(out, t.pos.y);
-  out += R"(,"tile":)";
+  out += R"(,"tile":)"sv;
   append_quoted(out, tiles()[t.type].id);
-  out += R"(,"rotation":)";
+  out += R"(,"rotation":)"sv;
   append_number(out, t.rotation * 90);
   out.push_back('}');
 }
@@ -42,15 +43,15 @@ void write_tile(std::string& out, const placed_tile& t) {
 void write_figure(std::string& out, const game_state& s, const figure_on_board& f) {
   const auto& n = s.features.node(f.segment);
   const auto& pt = s.board.placed()[n.tile];
-  out += R"({"seat":)";
+  out += R"({"seat":)"sv;
   append_number(out, f.seat);
-  out += R"(,"figure":)";
+  out += R"(,"figure":)"sv;
   append_quoted(out, figure_type_name(f.type));
-  out += R"(,"x":)";
+  out += R"(,"x":)"sv;
   append_number(out, pt.pos.x);
-  out += R"(,"y":)";
+  out += R"(,"y":)"sv;
   append_number(out, pt.pos.y);
-  out += R"(,"feature":)";
+  out += R"(,"feature":)"sv;
   append_quoted(out, tiles()[pt.type].segments[n.local].id);
   for_each_view(s, [&](const expansion_view& v) {
     if (v.figure_fields) v.figure_fields(s, f, out);
@@ -60,18 +61,18 @@ void write_figure(std::string& out, const game_state& s, const figure_on_board& 
 
 void write_player(std::string& out, const game_state& s, int seat,
                   const std::vector<std::string>& names) {
-  out += R"({"seat":)";
+  out += R"({"seat":)"sv;
   append_number(out, seat);
-  out += R"(,"score":)";
+  out += R"(,"score":)"sv;
   append_number(out, s.players[seat].score);
-  out += R"(,"supply":{"meeple":)";
+  out += R"(,"supply":{"meeple":)"sv;
   append_number(out, s.players[seat].followers);
   for_each_view(s, [&](const expansion_view& v) {
     if (v.supply) v.supply(s, seat, out);
   });
   out.push_back('}');
   if (static_cast<std::size_t>(seat) < names.size()) {
-    out += R"(,"name":)";
+    out += R"(,"name":)"sv;
     append_quoted(out, names[seat]);
   }
   out.push_back('}');
