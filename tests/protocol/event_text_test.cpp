@@ -25,8 +25,9 @@ TEST_CASE("a completed city's event, written as text: keys in order, exact value
   append_events_text(text, {e});
   const std::string feature = tiles()[0].segments[0].id;
   const std::string kind(feature_kind_names[static_cast<int>(e.kind)]);
-  CHECK(text == R"([{"feature":")" + feature + R"(","kind":")" + kind +
-                    R"(","owners":[0,2],"points":8,"seat":1,"type":"feature_completed","x":2,"y":-1}])");
+  CHECK(text ==
+        R"([{"feature":")" + feature + R"(","kind":")" + kind +
+            R"(","owners":[0,2],"points":8,"seat":1,"type":"feature_completed","x":2,"y":-1}])");
   CHECK(event_to_json(e) == json::parse(text)[0]);
   text.clear();
   append_events_text(text, {});
@@ -70,8 +71,8 @@ TEST_CASE("every event of whole games, each expansion and all of them: the text 
   }
   CHECK(seen > 1000);
   // The base's and the modules' events all went through the writer.
-  for (const char* t : {"tile_placed", "figure_deployed", "feature_completed", "points",
-                        "game_finished"})
+  for (const char* t :
+       {"tile_placed", "figure_deployed", "feature_completed", "points", "game_finished"})
     CHECK(types.count(t) == 1);
   CHECK(types.size() >= 12);
 }
