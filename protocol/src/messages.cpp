@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <optional>
+#include <utility>
 
 namespace carcassonne::protocol {
 
@@ -110,7 +111,7 @@ std::optional<proto_error> parse_hello(const json&, std::string_view, fields& f,
                                        client_message& msg) {
   hello_msg m;
   f.integer("protocol", 1, 1'000'000, m.protocol) && f.string("client", m.client, max_name, false);
-  msg = m;
+  msg = std::move(m);
   return std::nullopt;
 }
 
@@ -131,7 +132,7 @@ std::optional<proto_error> parse_create_room(const json& j, std::string_view, fi
   if (!f.failed)
     if (auto e = parse_room_bot_settings(j, m.seats, m.bots)) f.fail(e->message);
   if (auto match = j.find("match"); match != j.end()) m.match = *match;  // checked by the lobby
-  msg = m;
+  msg = std::move(m);
   return std::nullopt;
 }
 
@@ -158,7 +159,7 @@ std::optional<proto_error> parse_join(const json& j, std::string_view, fields& f
     if (!n.is_string() || !valid_nonce(n.get_ref<const std::string&>())) return bad_nonce;
     m.nonce = n.get<std::string>();
   }
-  msg = m;
+  msg = std::move(m);
   return std::nullopt;
 }
 
@@ -166,7 +167,7 @@ std::optional<proto_error> parse_spectate(const json&, std::string_view, fields&
                                           client_message& msg) {
   spectate_msg m;
   f.string("room", m.room, max_room_id);
-  msg = m;
+  msg = std::move(m);
   return std::nullopt;
 }
 
@@ -186,7 +187,7 @@ std::optional<proto_error> parse_move(const json& j, std::string_view, fields& f
   else
     m.move = *mv;
   f.sequence("seq", m.seq);
-  msg = m;
+  msg = std::move(m);
   return std::nullopt;
 }
 
@@ -195,7 +196,7 @@ std::optional<proto_error> parse_resume(const json&, std::string_view, fields& f
   resume_msg m;
   f.string("room", m.room, max_room_id) && f.string("token", m.token, 128) &&
       f.sequence("last_seq", m.last_seq);
-  msg = m;
+  msg = std::move(m);
   return std::nullopt;
 }
 
@@ -203,7 +204,7 @@ std::optional<proto_error> parse_chat(const json&, std::string_view, fields& f,
                                       client_message& msg) {
   chat_msg m;
   f.string("text", m.text, max_chat);
-  msg = m;
+  msg = std::move(m);
   return std::nullopt;
 }
 
@@ -226,7 +227,7 @@ std::optional<proto_error> parse_match(const json& j, std::string_view type, fie
   f.boolean("accept", m.accept);
   if (!f.failed && m.what == match_msg::kind::undo_answer && !j.contains("accept"))
     f.fail("'accept' (true or false) answers the undo request");
-  msg = m;
+  msg = std::move(m);
   return std::nullopt;
 }
 
@@ -234,7 +235,7 @@ std::optional<proto_error> parse_replay(const json&, std::string_view, fields& f
                                         client_message& msg) {
   replay_msg m;
   f.string("room", m.room, max_room_id) && f.integer("move", 0, 1'000'000, m.move, false);
-  msg = m;
+  msg = std::move(m);
   return std::nullopt;
 }
 
@@ -242,7 +243,7 @@ std::optional<proto_error> parse_history(const json&, std::string_view, fields& 
                                          client_message& msg) {
   history_msg m;
   f.integer("from", 0, 1'000'000, m.from, false);
-  msg = m;
+  msg = std::move(m);
   return std::nullopt;
 }
 
