@@ -62,8 +62,8 @@ struct move_codec {
   void (*write)(move_writer& w);
 };
 // An event's keys as JSON text. They may be written in any order and come out sorted, as a
-// JSON object's dump has always given them (nlohmann keeps keys in a std::map); a key written
-// twice keeps its last value. Values are kept as text in one buffer: no tree, no allocation per
+// JSON object's dump has always given them (nlohmann keeps keys in a std::map); each key is
+// written once. Values are kept as text in one buffer: no tree, no allocation per
 // key (a patch writes its events on every move).
 class event_writer {
  public:

@@ -84,14 +84,9 @@ char* put_key(char* p, std::string_view key) {
 }  // namespace
 
 void move_writer::field(std::string_view key, std::string_view value_text) {
-  char buf[40];
-  if (key.size() + 4 > sizeof buf) {
-    out += ",\"";
-    out += key;
-    out += "\":";
-  } else {
-    out.append(buf, put_key(buf, key));
-  }
+  out += ",\""sv;
+  out += key;
+  out += "\":"sv;
   out += value_text;
 }
 void move_writer::number(std::string_view key, long long v) {
@@ -133,11 +128,6 @@ void write_feature_at(const event& e, event_writer& w) {
 }
 
 std::string& event_writer::open(std::string_view key) {
-  for (std::size_t i = 0; i < count_; ++i)
-    if (entries_[i].key == key) {  // written again: the last value counts
-      entries_[i] = entries_[--count_];
-      break;
-    }
   if (count_ == entries_.size()) throw std::logic_error("an event with too many keys");
   entries_[count_] = {key, static_cast<std::uint32_t>(values_.size()), 0};
   return values_;

@@ -139,7 +139,8 @@ void room::broadcast(const event_log& events) {
   ++seq_;
   std::string shared_ops;
   const bool info_changed = update_room_part(shared_ops);
-  const std::string events_text = events_json(events);
+  std::string events_text;
+  protocol::append_events_text(events_text, events);
   std::string prefix = R"({"type":"patch","room":)";
   prefix += json(settings_.id).dump();
   prefix += R"(,"seq":)";
@@ -175,12 +176,6 @@ bool room::update_room_part(std::string& ops) {
   append_room_ops(ops, json::parse(info_), json::parse(text));
   info_ = std::move(text);
   return true;
-}
-
-std::string room::events_json(const event_log& events) {
-  std::string text;
-  protocol::append_events_text(text, events);
-  return text;
 }
 
 // Seats: the public diff (in `ops`) once, then each seat's private part; each frame is written

@@ -12,8 +12,8 @@ namespace {
 
 // BA/C at (0,-1) rotated 180 closes the start tile's city: the figure step waits (the city is
 // scored at step 11), a knight there scores 4.
-json scripted(std::vector<std::string> deck) {
-  return json{{"script", {{"deck", deck}}}};
+json scripted(std::vector<std::string> tiles) {
+  return json{{"script", {{"deck", tiles}}}};
 }
 json place_city() {
   return json{{"type", "place_tile"}, {"x", 0}, {"y", -1}, {"rotation", 180}};

@@ -226,7 +226,6 @@ class room {
   void send_snapshot(const client_ptr& c, int seat, const json& id);
   void broadcast(const event_log& events);
   bool update_room_part(std::string& ops);  // false: the room part did not change
-  static std::string events_json(const event_log& events);
   void send_seat_patches(const std::string& head, const std::string& ops, bool game_appeared);
   void send_spectator_patch(const std::string& prefix, const std::string& events_text,
                             const std::string& shared_ops, const std::string& seat_ops,
