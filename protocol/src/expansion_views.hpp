@@ -20,7 +20,8 @@ struct expansion_view {
   void (*supply)(const game_state&, int seat, std::string& out) = nullptr;
   // Adds keys only `viewer` (a seat) may see to its private part of the view.
   void (*private_fields)(const game_state&, int viewer, view_doc&) = nullptr;
-  // Appends ,"key":value items to a figure's object in "figures".
+  // Appends ,"key":value items to a figure's object in "figures". They may depend on the figure
+  // only (its seat, type, segment and mark): public_doc reuses a figure's text while those stay.
   void (*figure_fields)(const game_state&, const figure_on_board&, std::string& out) = nullptr;
 };
 

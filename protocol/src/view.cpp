@@ -139,10 +139,29 @@ view_doc public_doc(const game_state& s, const std::vector<std::string>& names,
   }
   auto& figures = d.array("figures");
   figures.items.reserve(s.figures.size(), 72);
+  const auto* figures_before = previous && memo ? previous->find("figures") : nullptr;
+  const bool reuse_figures = figures_before && figures_before->is_array &&
+                             figures_before->items.size() == memo->figures.size();
+  std::size_t next = 0;  // where the next figure's text is looked for in the previous list
+  std::vector<board_memo::figure> written;
+  if (memo) written.reserve(s.figures.size());
   for (const auto& f : s.figures) {
-    write_figure(figures.items.open(), s, f);
-    figures.items.close();
+    const auto& n = s.features.node(f.segment);
+    const auto& pt = placed[n.tile];
+    const board_memo::figure k{f, pt.pos, pt.type, n.local};
+    std::size_t found = next;
+    if (reuse_figures)
+      while (found < memo->figures.size() && !(memo->figures[found] == k)) ++found;
+    if (reuse_figures && found < memo->figures.size()) {
+      figures.items.push_back(figures_before->items[found]);
+      next = found + 1;
+    } else {
+      write_figure(figures.items.open(), s, f);
+      figures.items.close();
+    }
+    if (memo) written.push_back(k);
   }
+  if (memo) memo->figures = std::move(written);
   auto& discarded = d.array("discarded");
   for (auto t : s.discarded) {
     append_quoted(discarded.items.open(), tiles()[t].id);

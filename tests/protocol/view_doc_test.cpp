@@ -99,12 +99,17 @@ TEST_CASE("strings are escaped as JSON") {
   CHECK(json::parse(json_string("Čeněk")) == "Čeněk");
 }
 
-TEST_CASE("public_doc reusing the previous board writes the same document, across take-backs") {
+TEST_CASE(
+    "public_doc reusing the previous board and figures writes the same document, across "
+    "take-backs") {
   const std::vector<std::string> names{"Ann", "Bob"};
-  for (int g = 0; g < 4; ++g) {
+  for (int g = 0; g < 8; ++g) {
     game_setup setup;
     setup.seats = 2;
     setup.seed = "memo-" + std::to_string(g);
+    // Half the games with every expansion: figures of every kind, protected ones among them.
+    if (g >= 4)
+      for (int e = 0; e < expansion_count; ++e) setup.expansions.add(static_cast<expansion>(e));
     game_state s = new_game(setup).value();
     rng chooser(100 + g);
     board_memo memo;
@@ -127,6 +132,7 @@ TEST_CASE("public_doc reusing the previous board writes the same document, acros
       auto now = public_doc(s, names, &previous, &memo);
       REQUIRE(now == public_doc(s, names));
       REQUIRE(memo.tiles.size() == s.board.placed().size());
+      REQUIRE(memo.figures.size() == s.figures.size());
       previous = std::move(now);
     }
     CHECK(takebacks > 3);

@@ -24,7 +24,8 @@ nlohmann::json public_view(const game_state& s, const std::vector<std::string>& 
 // What public_doc may reuse of the previous public document of the same game: a board only
 // grows (a take-back shrinks it), so the tiles the previous board text was written from are
 // kept, and the text of those still placed the same way is copied instead of written again
-// (the board was the largest part of a move's view: docs/performance.md "Our own framing").
+// (the board was the largest part of a move's view: docs/performance.md "Our own framing");
+// the figures' texts are reused the same way.
 struct board_memo {
   struct tile {
     square_pos pos;
@@ -33,6 +34,17 @@ struct board_memo {
     friend bool operator==(const tile&, const tile&) = default;
   };
   std::vector<tile> tiles;  // those `previous`'s "board" was written from
+  // The figures likewise: what each of `previous`'s "figures" was written from. Figures leave
+  // from anywhere in the list and arrive at its end, so a figure's text is looked for further on
+  // (an expansion's figure_fields may depend on the figure alone: expansion_views.hpp).
+  struct figure {
+    figure_on_board on;
+    square_pos pos;
+    tile_type_id type = 0;
+    std::uint8_t local = 0;  // the segment on its tile
+    friend bool operator==(const figure&, const figure&) = default;
+  };
+  std::vector<figure> figures;
 };
 
 // The same parts as text documents, for the server's diffs (view_doc.hpp). With `previous` (the
