@@ -9,6 +9,7 @@
 #include "carcassonne/engine/forfeit.hpp"
 #include "carcassonne/protocol/view_doc.hpp"
 #include "codec_parts.hpp"
+#include "plain_json.hpp"
 
 namespace carcassonne::protocol {
 
@@ -335,7 +336,9 @@ std::string move_text(const move& m, const game_state& s) {
 }
 
 json move_to_json(const move& m, const game_state& s) {
-  return json::parse(move_text(m, s));
+  const std::string text = move_text(m, s);
+  if (auto plain = parse_plain_json(text)) return std::move(*plain);  // ids are plain ASCII
+  return json::parse(text);
 }
 
 namespace {

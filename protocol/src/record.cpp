@@ -1,5 +1,7 @@
 #include "carcassonne/protocol/record.hpp"
 
+#include <utility>
+
 #include "carcassonne/engine/expansion.hpp"
 
 namespace carcassonne::protocol {
@@ -129,8 +131,14 @@ json record_to_json(const game_record& r) {
   return record_to_json(r.setup_json, r.moves);
 }
 
-json record_to_json(const json& setup, const json& moves) {
-  return {{"format", record_format}, {"setup", setup}, {"moves", moves}};
+json record_to_json(json setup, json moves) {
+  // Not an initializer list: it would copy both trees once more (a room's record at the end of
+  // its game was three copies of every move).
+  json r = json::object();
+  r["format"] = record_format;
+  r["setup"] = std::move(setup);
+  r["moves"] = std::move(moves);
+  return r;
 }
 
 }  // namespace carcassonne::protocol

@@ -48,6 +48,8 @@ void room::on_durable(std::uint64_t n, bool ok) {
   // its patch go to the mover together).
   std::vector<std::pair<client_link*, std::vector<frame_ptr>>> ready;
   std::vector<client_ptr> keep;  // the connections, alive until their frames are handed over
+  ready.reserve(seats_.size() + spectators_.size());  // no regrowth for a patch to everyone
+  keep.reserve(seats_.size() + spectators_.size());
   while (!outbox_.empty() && outbox_.front().needs <= writes_durable_) {
     auto& held = outbox_.front();
     auto to = std::find_if(ready.begin(), ready.end(),
@@ -55,6 +57,7 @@ void room::on_durable(std::uint64_t n, bool ok) {
     if (to == ready.end()) {
       keep.push_back(held.client);
       to = ready.insert(ready.end(), {held.client.get(), {}});
+      to->second.reserve(2);  // a mover's answer and patch
     }
     to->second.push_back(std::move(held.frame));
     outbox_.pop_front();

@@ -29,6 +29,6 @@ parsed<game_record> parse_setup(const json& setup);
 
 json record_to_json(const game_record& r);
 // A record from its setup (with players and seed) and its moves in record form.
-json record_to_json(const json& setup, const json& moves);
+json record_to_json(json setup, json moves);  // taken by value: moved in, not copied
 
 }  // namespace carcassonne::protocol
