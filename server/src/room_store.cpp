@@ -65,28 +65,38 @@ void room::on_durable(std::uint64_t n, bool ok) {
   for (auto& [client, frames] : ready) client->deliver_all(std::move(frames));
 }
 
+// Built key by key: an initializer list copies every value once more (the setup and the record
+// setup with it), and the meta is written on every join, start and end.
 json room::stored_meta() const {
   json seats = json::array();
-  for (const auto& s : seats_)
-    seats.push_back(s.taken
-                        ? json{{"name", s.name}, {"token_sha256", s.token_hash}, {"nonce", s.nonce}}
-                        : json(nullptr));
-  return {{"id", settings_.id},
-          {"name", settings_.name},
-          {"public", settings_.is_public},
-          {"seats", settings_.seats},
-          {"spectator_delay", settings_.spectator_delay},
-          {"max_spectators", settings_.max_spectators},
-          {"setup", settings_.setup},
-          {"seed", settings_.seed},
-          {"secret", settings_.secret},
-          {"seat_list", seats},
-          {"creator_seat", creator_seat_},
-          {"record_setup", game_ ? record_setup() : json(nullptr)},
-          {"bots", bot_meta()},
-          {"match", settings_.match.to_json()},
-          {"clock", clock_.enabled() && timer_ ? clock_.saved(timer_->now()) : json(nullptr)},
-          {"seq", seq_ + 1}};  // every write precedes the patch that shows it
+  for (const auto& s : seats_) {
+    if (!s.taken) {
+      seats.emplace_back(nullptr);
+      continue;
+    }
+    json& seat = seats.emplace_back(json::object());
+    seat["name"] = s.name;
+    seat["token_sha256"] = s.token_hash;
+    seat["nonce"] = s.nonce;
+  }
+  json meta = json::object();
+  meta["id"] = settings_.id;
+  meta["name"] = settings_.name;
+  meta["public"] = settings_.is_public;
+  meta["seats"] = settings_.seats;
+  meta["spectator_delay"] = settings_.spectator_delay;
+  meta["max_spectators"] = settings_.max_spectators;
+  meta["setup"] = settings_.setup;
+  meta["seed"] = settings_.seed;
+  meta["secret"] = settings_.secret;
+  meta["seat_list"] = std::move(seats);
+  meta["creator_seat"] = creator_seat_;
+  meta["record_setup"] = game_ ? record_setup() : json(nullptr);
+  meta["bots"] = bot_meta();
+  meta["match"] = settings_.match.to_json();
+  meta["clock"] = clock_.enabled() && timer_ ? clock_.saved(timer_->now()) : json(nullptr);
+  meta["seq"] = seq_ + 1;  // every write precedes the patch that shows it
+  return meta;
 }
 
 std::unique_ptr<room> room::restore(const stored_room& stored, metrics* m, std::string& error) {
