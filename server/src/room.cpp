@@ -163,14 +163,16 @@ void room::broadcast(const event_log& events) {
     if (!game_appeared) protocol::diff_docs(public_, now, "/game", seat_ops);
     public_ = std::move(now);
   }
+  // The summary is made of the room part (and the record once the game is over). Published
+  // before the frames leave: a client told of the end may ask for the record at once, from
+  // another thread.
+  if (info_changed || (game_ && game_->finished)) publish_summary();
   std::string head = prefix;
   head += events_text;
   head += R"(,"patch":[)";
   send_seat_patches(head, seat_ops, game_appeared);
   if (!spectators_.empty() || spectator_game_)
     send_spectator_patch(prefix, events_text, shared_ops, seat_ops, game_appeared);
-  // The summary is made of the room part (and the record once the game is over).
-  if (info_changed || (game_ && game_->finished)) publish_summary();
   schedule_bots();
 }
 

@@ -216,8 +216,9 @@ std::optional<protocol::proto_error> room::play_move(int seat, const carcassonne
     spdlog::debug("room {} seat {}: {}", settings_.id, seat, normal_text);
   persist(move_write{settings_.id, stored_moves_++, std::move(normal_text), id.dump(), seq_ + 1});
   after_move(before, mv, events);
-  if (game_->finished) persist_meta();
   if (game_->finished) {
+    persist_meta();
+    publish_summary();  // the record readable before the answer below tells of the end
     std::string scores;
     for (int s = 0; s < game_->seats; ++s) {
       if (s) scores += ' ';

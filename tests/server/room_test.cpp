@@ -348,3 +348,53 @@ TEST_CASE("the start patch carries the first turn's events; one connection holds
   CHECK(a->last_error() == "already_in_room");
   CHECK(r.summary().connections == 2);
 }
+
+namespace {
+
+// A client that notes whether any frame reached it while the room's game was over but its
+// record was not yet readable (GET /api/rooms/<id>/record, the `record` message: another thread).
+struct record_watch : fake_client {
+  const server::room* watched = nullptr;  // (`room` alone is fake_client's member)
+  int early = 0;
+  void deliver(frame_ptr f) override {
+    if (watched && watched->game() && watched->game()->finished && !watched->finished_record())
+      ++early;
+    fake_client::deliver(std::move(f));
+  }
+};
+
+}  // namespace
+
+TEST_CASE("a finished game's record is readable before any frame tells of the end") {
+  metrics stats;
+  auto a = std::make_shared<record_watch>(), b = std::make_shared<record_watch>();
+  std::vector<std::shared_ptr<fake_client>> seats{a, b};
+
+  SUBCASE("the last move") {
+    room r(settings(2), &stats, a);
+    a->watched = b->watched = &r;
+    r.join(a, join_as("Ann"), nullptr);
+    r.join(b, join_as("Bob"), nullptr);
+    r.start(a, nullptr);
+    play_out(r, seats, 3);
+    REQUIRE(r.game()->finished);
+    CHECK(a->last("move_accepted").is_object());
+    CHECK(a->early + b->early == 0);
+    REQUIRE(r.finished_record());
+    CHECK(*r.finished_record() == r.record());
+  }
+  SUBCASE("a seat resigns, one is left") {
+    room r(settings(2), &stats, a);
+    a->watched = b->watched = &r;
+    r.join(a, join_as("Ann"), nullptr);
+    r.join(b, join_as("Bob"), nullptr);
+    r.start(a, nullptr);
+    protocol::match_msg m;
+    m.what = protocol::match_msg::kind::resign;
+    r.match_action(a, m, "bye");  // one seat left: the game is over
+    REQUIRE(r.game()->finished);
+    CHECK(a->last("resigned")["id"] == "bye");
+    CHECK(a->early + b->early == 0);
+    REQUIRE(r.finished_record());
+  }
+}
