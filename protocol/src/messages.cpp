@@ -313,8 +313,7 @@ bool parse_envelope(const json& j, parsed_request& out) {
 
 parsed_request parse_request(std::string_view text) {
   parsed_request out;
-  auto plain = parse_plain_json(text);  // most messages; nlohmann parses (or refuses) the rest
-  const json j = plain ? std::move(*plain) : json::parse(text, nullptr, false);
+  const json j = parse_json(text);
   if (!parse_envelope(j, out)) return out;
   auto type_it = j.find("type");
   if (type_it == j.end() || !type_it->is_string()) {

@@ -89,12 +89,23 @@ struct plain_parser {
     }
   }
 
+  // After an object's member or an array's element: its end (`done`) or a comma; false on
+  // anything else.
+  bool after_item(char close, bool& done) {
+    space();
+    if (!more() || (t[i] != close && t[i] != ',')) return false;
+    done = t[i++] == close;
+    space();
+    return true;
+  }
+
   bool object(json& out, int depth) {
     if (depth > max_depth) return false;
     out = json::object();
     ++i;
     space();
     if (more() && t[i] == '}') return ++i, true;
+    bool done = false;
     for (std::string key;;) {
       if (!more() || t[i] != '"' || !string(key)) return false;
       space();
@@ -103,12 +114,8 @@ struct plain_parser {
       space();
       // A repeated key: the last value wins, as in nlohmann.
       if (!value(out[key], depth)) return false;
-      space();
-      if (!more()) return false;
-      if (t[i] == '}') return ++i, true;
-      if (t[i] != ',') return false;
-      ++i;
-      space();
+      if (!after_item('}', done)) return false;
+      if (done) return true;
     }
   }
 
@@ -119,14 +126,10 @@ struct plain_parser {
     ++i;
     space();
     if (more() && t[i] == ']') return ++i, true;
-    for (;;) {
+    for (bool done = false;;) {
       if (!value(items.emplace_back(), depth)) return false;
-      space();
-      if (!more()) return false;
-      if (t[i] == ']') return ++i, true;
-      if (t[i] != ',') return false;
-      ++i;
-      space();
+      if (!after_item(']', done)) return false;
+      if (done) return true;
     }
   }
 };
@@ -141,6 +144,11 @@ std::optional<nlohmann::json> parse_plain_json(std::string_view text) {
   p.space();
   if (p.more()) return std::nullopt;
   return out;
+}
+
+nlohmann::json parse_json(std::string_view text) {
+  if (auto plain = parse_plain_json(text)) return std::move(*plain);
+  return nlohmann::json::parse(text, nullptr, false);
 }
 
 }  // namespace carcassonne::protocol

@@ -14,4 +14,8 @@ namespace carcassonne::protocol {
 // (then json::parse decides: it may still be valid JSON). Never throws.
 std::optional<nlohmann::json> parse_plain_json(std::string_view text);
 
+// json::parse(text, nullptr, false) (a discarded value when the text is not JSON), by the plain
+// parser when it can.
+nlohmann::json parse_json(std::string_view text);
+
 }  // namespace carcassonne::protocol
