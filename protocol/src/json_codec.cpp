@@ -336,7 +336,11 @@ std::string move_text(const move& m, const game_state& s) {
 }
 
 json move_to_json(const move& m, const game_state& s) {
-  return parse_json(move_text(m, s));  // ids are plain ASCII: the plain parser's
+  return move_json_from_text(move_text(m, s));
+}
+
+json move_json_from_text(std::string_view text) {
+  return parse_json(text);  // ids are plain ASCII: the plain parser's
 }
 
 namespace {

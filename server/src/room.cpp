@@ -93,7 +93,11 @@ void room::send(const client_ptr& c, const json& message) {
 }
 
 void room::answer(const client_ptr& c, int seat, const json& id, const json& message) {
-  auto frame = std::make_shared<const std::string>(message.dump());
+  answer(c, seat, id, message.dump());
+}
+
+void room::answer(const client_ptr& c, int seat, const json& id, std::string message_text) {
+  auto frame = std::make_shared<const std::string>(std::move(message_text));
   if (seat >= 0 && !id.is_null()) {
     auto& cache = seats_[seat].answered;
     cache.emplace_back(id, frame);

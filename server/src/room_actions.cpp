@@ -203,14 +203,15 @@ void room::move(const client_ptr& c, protocol::move_msg m, const json& id) {
 
 std::optional<protocol::proto_error> room::play_move(int seat, const carcassonne::move& mv,
                                                      const json& id, const client_ptr& c) {
-  const json normal = protocol::move_to_json(mv, *game_);
+  // The record form, written before the move changes the board (features by the tile's ids).
+  // Stored as written; the journal keeps it parsed (its keys sorted, as every reader has them).
+  std::string normal_text = protocol::move_text(mv, *game_);
   event_log events;
   auto before = undo_snapshot();
   if (auto st = apply_in_place(*game_, mv, &events); !st) return protocol::from_engine(st.err());
-  journal_.push_back(normal);
+  journal_.push_back(protocol::move_json_from_text(normal_text));
   outcomes_.push_back(fairness::outcomes(*game_, events));
   // In the journal before anyone hears of it: the answer and the patch wait for the commit.
-  std::string normal_text = normal.dump();
   // Arguments are evaluated even when the level is off: the text is only logged, never re-made.
   if (spdlog::should_log(spdlog::level::debug))
     spdlog::debug("room {} seat {}: {}", settings_.id, seat, normal_text);
@@ -233,7 +234,12 @@ std::optional<protocol::proto_error> room::play_move(int seat, const carcassonne
     if (!c) metrics_->bot_moves.fetch_add(1, std::memory_order_relaxed);  // no client: a bot's
     if (game_->finished) metrics_->games_finished.fetch_add(1, std::memory_order_relaxed);
   }
-  answer(c, seat, id, protocol::reply("move_accepted", id, {{"seq", seq_ + 1}}));
+  // protocol::reply("move_accepted", id, {{"seq", ...}}) as its dump would write it, keys sorted.
+  std::string accepted = id.is_null() ? std::string("{") : R"({"id":)" + id.dump() + ",";
+  accepted += R"("seq":)";
+  accepted += std::to_string(seq_ + 1);
+  accepted += R"(,"type":"move_accepted"})";
+  answer(c, seat, id, std::move(accepted));
   broadcast(events);
   return std::nullopt;
 }

@@ -36,6 +36,11 @@ enum close_code : std::uint16_t {
 // The longest header of a server frame (unmasked, 64-bit length) and of a client frame (masked).
 inline constexpr std::size_t max_server_header = 10;
 inline constexpr std::size_t max_client_header = 14;
+// What one read between frames takes: a header and, for the short messages clients mostly send
+// (a move is about 90 bytes), its whole payload, so that a message costs one read instead of two
+// (the header, then the rest). 114 bytes more per connection than the header alone.
+inline constexpr std::size_t read_ahead = 128;
+static_assert(read_ahead >= max_client_header && read_ahead <= 255);  // counted in a byte
 
 // Writes the header of an unfragmented server frame into `out`; returns its size: 2, 4 or 10.
 std::size_t write_header(unsigned char* out, opcode op, std::size_t payload_size);
@@ -62,8 +67,8 @@ class frame_reader {
   explicit frame_reader(std::size_t max_message) : max_message_(max_message) {}
 
   // Where the next bytes from the socket go: the rest of a payload (exactly), or a frame header
-  // (at most 14 bytes; what follows the header in them is taken as the next bytes). Empty once
-  // the reader has failed or seen a close frame: nothing more is read as frames.
+  // (at most read_ahead bytes; what follows the header in them is taken as the next bytes). Empty
+  // once the reader has failed or seen a close frame: nothing more is read as frames.
   std::span<char> buffer();
   void received(std::size_t n);
   event next();
@@ -85,7 +90,7 @@ class frame_reader {
   std::uint64_t payload_left_ = 0;
   std::size_t payload_start_ = 0;  // where the current frame's payload starts in its target
   std::array<unsigned char, 4> mask_{};
-  std::array<char, max_client_header> header_{};
+  std::array<char, read_ahead> header_{};  // a frame header, and what came after it
   std::uint8_t header_bytes_ = 0;
   state state_ = state::header;
   opcode op_ = opcode::continuation;  // the current frame's

@@ -75,6 +75,24 @@ TEST_CASE("websocket frames: messages, fragments and control frames, in any spli
   }
 }
 
+TEST_CASE("websocket frames: a short message comes in one read, header and payload together") {
+  const std::string move(ws::read_ahead - 6, 'm');  // 6: a masked frame's shortest header
+  const std::string two = client_frame(1, true, move) + client_frame(1, true, "{}");
+  ws::frame_reader r(16 * 1024);
+  auto into = r.buffer();
+  REQUIRE(into.size() == ws::read_ahead);
+  const auto n = std::min(into.size(), two.size());
+  std::copy_n(two.data(), n, into.data());
+  r.received(n);
+  auto e = r.next();
+  CHECK(e.what == frame_kind::message);
+  CHECK(e.payload == move);
+  CHECK(r.next().what == frame_kind::need_more);
+  // The next read is for the next header again, whole.
+  CHECK(r.buffer().size() == ws::read_ahead);
+  CHECK(feed(r, two.substr(n), 1).at(0).payload == "{}");
+}
+
 TEST_CASE("websocket frames: nothing more is read after a close frame; no code is 1005") {
   ws::frame_reader r(1024);
   const auto events = feed(r, client_frame(8, true, "") + client_frame(1, true, "{}"), 1 << 20);

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include <string>
+#include <string_view>
 
 #include "carcassonne/engine/errors.hpp"
 #include "carcassonne/engine/events.hpp"
@@ -40,6 +41,7 @@ proto_error apply_json_move(game_state& s, const json& j, event_log* events = nu
 std::string move_text(const move& m, const game_state& s);
 void append_move_text(std::string& out, const move& m, const game_state& s);  // the same, appended
 json move_to_json(const move& m, const game_state& s);
+json move_json_from_text(std::string_view text);  // move_text's output as JSON (no lexer)
 
 // An event as clients see it (tile and feature ids, feature kinds by name). Written as text,
 // keys in order; the JSON form is parsed from that text, so the two never disagree.

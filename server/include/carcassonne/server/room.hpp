@@ -195,6 +195,7 @@ class room {
   void on_durable(std::uint64_t n, bool ok);
   void send(const client_ptr& c, const json& message);
   void answer(const client_ptr& c, int seat, const json& id, const json& message);
+  void answer(const client_ptr& c, int seat, const json& id, std::string message_text);
   void fail(const client_ptr& c, const json& id, std::string code, std::string message);
 
   json room_info() const;
