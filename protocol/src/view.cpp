@@ -193,6 +193,15 @@ view_doc private_doc(const game_state& s, int viewer) {
   return d;
 }
 
+bool private_doc_is_viewer_only(const game_state& s, int viewer) {
+  // The conditions under which private_doc writes more than "viewer", read the same way.
+  if (viewer != spectator && !s.finished && viewer == to_act(s)) return false;
+  if (viewer == spectator) return true;
+  bool own_fields = false;
+  for_each_view(s, [&](const expansion_view& v) { own_fields = own_fields || v.private_fields; });
+  return !own_fields;
+}
+
 json public_view(const game_state& s, const std::vector<std::string>& names) {
   return json::parse(public_doc(s, names).text());
 }

@@ -202,10 +202,14 @@ bool room::update_room_part(std::string& ops) {
 // in one piece.
 void room::send_seat_patches(const std::string& head, const std::string& ops, bool game_appeared) {
   std::string mine_ops;  // the seat's own operations
+  frame_ptr common;      // the frame of the seats without operations of their own
   for (std::size_t i = 0; i < seats_.size(); ++i) {
     auto& s = seats_[i];
     mine_ops.clear();
-    if (game_) {
+    // A seat with nothing of its own to see, before and now: its part is unchanged.
+    const bool unchanged = game_ && !game_appeared && s.private_view.fields.size() == 1 &&
+                           protocol::private_doc_is_viewer_only(*game_, static_cast<int>(i));
+    if (game_ && !unchanged) {
       auto mine = protocol::private_doc(*game_, static_cast<int>(i));
       if (game_appeared) {
         mine_ops += R"({"op":"replace","path":"/game","value":)";
@@ -217,6 +221,10 @@ void room::send_seat_patches(const std::string& head, const std::string& ops, bo
       s.private_view = std::move(mine);
     }
     if (!s.client) continue;
+    if (mine_ops.empty() && common) {  // the same frame as another seat's: shared
+      out(s.client, common);
+      continue;
+    }
     std::string frame;
     frame.reserve(head.size() + ops.size() + mine_ops.size() + 3);
     frame += head;
@@ -224,7 +232,9 @@ void room::send_seat_patches(const std::string& head, const std::string& ops, bo
     if (!ops.empty() && !mine_ops.empty()) frame.push_back(',');
     frame += mine_ops;
     frame += "]}";
-    out(s.client, std::make_shared<const std::string>(std::move(frame)));
+    auto f = std::make_shared<const std::string>(std::move(frame));
+    if (mine_ops.empty()) common = f;
+    out(s.client, std::move(f));
   }
 }
 

@@ -138,3 +138,29 @@ TEST_CASE(
     CHECK(takebacks > 3);
   }
 }
+
+TEST_CASE("private_doc_is_viewer_only says exactly when a seat's private part is \"viewer\" alone") {
+  // Each expansion alone, then all five: the Gifts show a hand, Easter lets other seats act.
+  for (int g = 0; g <= expansion_count; ++g) {
+    game_setup setup;
+    setup.seats = 3;
+    setup.seed = "viewer-only-" + std::to_string(g);
+    for (int e = 0; e < expansion_count; ++e)
+      if (e == g || g == expansion_count) setup.expansions.add(static_cast<expansion>(e));
+    game_state s = new_game(setup).value();
+    rng chooser(200 + g);
+    int viewer_only = 0, more = 0;
+    for (;;) {
+      for (int v = spectator; v < 3; ++v) {
+        const bool alone = private_doc(s, v).fields.size() == 1;
+        REQUIRE(private_doc_is_viewer_only(s, v) == alone);
+        ++(alone ? viewer_only : more);
+      }
+      if (s.finished) break;
+      const auto moves = legal_actions(s);
+      REQUIRE(apply_in_place(s, moves[chooser.below(moves.size())]).ok());
+    }
+    CHECK(viewer_only > 0);
+    CHECK(more > 0);
+  }
+}

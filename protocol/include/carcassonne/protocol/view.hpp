@@ -54,6 +54,10 @@ struct board_memo {
 view_doc public_doc(const game_state& s, const std::vector<std::string>& names,
                     const view_doc* previous = nullptr, board_memo* memo = nullptr);
 view_doc private_doc(const game_state& s, int viewer);
+// True when private_doc(s, viewer) holds "viewer" alone: the seat has nothing to choose now and
+// no expansion in play shows a seat anything of its own (as the Gifts' hand). Such a document is
+// the same on every move: the server skips writing and diffing it again.
+bool private_doc_is_viewer_only(const game_state& s, int viewer);
 
 // The viewer's own top-level keys: "viewer", and "legal_moves" when that seat must act. Its diff
 // paths are valid on the whole view, since its keys never appear in the public part.
