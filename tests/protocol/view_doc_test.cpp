@@ -139,7 +139,8 @@ TEST_CASE(
   }
 }
 
-TEST_CASE("private_doc_is_viewer_only says exactly when a seat's private part is \"viewer\" alone") {
+TEST_CASE(
+    "private_doc_is_viewer_only says exactly when a seat's private part is \"viewer\" alone") {
   // Each expansion alone, then all five: the Gifts show a hand, Easter lets other seats act.
   for (int g = 0; g <= expansion_count; ++g) {
     game_setup setup;
