@@ -104,6 +104,9 @@ std::string metrics::render() const {
   gauge("carcassonne_moves_accepted_total", "Moves accepted.", "counter", moves_accepted.load());
   gauge("carcassonne_messages_in_total", "Messages received.", "counter", messages_in.load());
   gauge("carcassonne_messages_out_total", "Messages sent.", "counter", messages_out.load());
+  gauge("carcassonne_socket_writes_total",
+        "WebSocket writes: each sends the frames queued on a connection (up to 24) at once.",
+        "counter", socket_writes.load());
   gauge("carcassonne_bytes_in_total", "Bytes received in messages.", "counter", bytes_in.load());
   gauge("carcassonne_bytes_out_total", "Bytes sent in messages.", "counter", bytes_out.load());
   o << "# HELP carcassonne_dropped_total Connections closed for breaking a limit.\n"

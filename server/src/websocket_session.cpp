@@ -71,8 +71,12 @@ class websocket_session : public client_link,
   }
 
   void deliver_all(std::vector<frame_ptr> frames) override {
+    // All queued before the write starts, so that they leave in one (the answer to a move and
+    // its patch: one send instead of two).
     net::post(socket_.get_executor(), [self = shared_from_this(), frames = std::move(frames)] {
-      for (const auto& f : frames) self->enqueue(f);
+      for (const auto& f : frames)
+        if (!self->closing()) self->queue_frame(ws::opcode::text, f);
+      if (!self->finished_ && !self->writing_ && !self->queue_.empty()) self->write_next();
     });
   }
 
@@ -299,6 +303,12 @@ class websocket_session : public client_link,
   }
 
   void push(ws::opcode op, frame_ptr payload) {
+    queue_frame(op, std::move(payload));
+    if (!finished_ && !writing_) write_next();
+  }
+
+  // Queued for the next write; a connection whose queue grows past its limits is dropped.
+  void queue_frame(ws::opcode op, frame_ptr payload) {
     if (finished_) return;
     queue_bytes_ += payload->size();
     queue_.push_back({std::move(payload), op});
@@ -310,7 +320,6 @@ class websocket_session : public client_link,
                    queue_.size());
       return finish();
     }
-    if (!writing_) write_next();
   }
 
   // Everything queued, up to a batch, in one write: each frame's header, then its payload.
@@ -328,6 +337,7 @@ class websocket_session : public client_link,
       if (f.op == ws::opcode::close) break;  // nothing follows a close frame
     }
     writing_ = true;
+    state_->stats.socket_writes.fetch_add(1, std::memory_order_relaxed);
     net::async_write(socket_, std::span<const net::const_buffer>(b.buffers.data(), buffers),
                      beast::bind_front_handler(&websocket_session::on_write, shared_from_this()));
   }

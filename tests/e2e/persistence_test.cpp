@@ -238,6 +238,27 @@ TEST_CASE(
   CHECK_MESSAGE(stopped == 0, server->output());
 }
 
+TEST_CASE("e2e: with the journal on, a move's answer and its patch leave in one write") {
+  temp_dir dir("carcassonne-e2e-gather");
+  test_server server(journal_config(dir.str()));
+  const auto port = server.port();
+  ws_client a(port), b(port);
+  const auto room = create_room(a, {{"seed", "e2e-gather"}});
+  join(a, room, "Ann");
+  join(b, room, "Bob");
+  table t{{&a, &b}, {}};
+  t.start(a);
+  const auto writes = [&] {
+    return metric(http_get(port, "/metrics").body, "carcassonne_socket_writes_total");
+  };
+  for (int i = 0; i < 6; ++i) {
+    const double before = writes();
+    t.step();  // both clients have read everything the move made: its writes have all started
+    // Held until the commit, the mover's two frames leave together; the other seat's patch.
+    CHECK(writes() - before == 2);
+  }
+}
+
 TEST_CASE("e2e: a database that is not one stops the server at start with a clear error") {
   temp_dir dir("carcassonne-e2e-corrupt");
   std::ofstream(dir.str() + "/carcassonne.db") << std::string(10000, '#');

@@ -23,6 +23,7 @@ class metrics {
   std::atomic<std::int64_t> games_finished{0};
   std::atomic<std::int64_t> moves_accepted{0};
   std::atomic<std::int64_t> messages_in{0}, messages_out{0};
+  std::atomic<std::int64_t> socket_writes{0};  // WebSocket writes, each of the frames queued
   std::atomic<std::int64_t> bytes_in{0}, bytes_out{0};
   std::atomic<std::int64_t> dropped_slow{0}, dropped_flood{0}, dropped_oversize{0};
   // Bots (bot_pool, room_bots.cpp): moves played, results dropped as stale, time and playouts.
