@@ -7,6 +7,7 @@
 #include <thread>
 #include <vector>
 
+#include "allocator.hpp"
 #include "cluster_adoption.hpp"
 #include "net.hpp"
 
@@ -228,6 +229,7 @@ int run_serve(std::span<const std::string> args, std::ostream& out, std::ostream
   s.stop_on_signals();
   spdlog::info("listening on {}:{} (WebSocket /ws, HTTP /healthz /metrics /api/rooms)",
                cfg->address, s.port());
+  spdlog::info("memory allocator: {}", allocator_name());
   s.run();
   spdlog::info("stopped");
   return 0;

@@ -1,12 +1,15 @@
-"""Reads `perf script -F comm,tid,ip,sym` output (call graphs) and prints the share of samples
+"""Reads `perf script -F comm,tid,ip,sym,dso` output (call graphs) and prints the share of samples
 per category, judged by the stack, then the inclusive share of each function named after the
 file. Used by where_cpu_goes.sh."""
 import collections
 import re
 import sys
 
+# glibc's malloc by its functions; jemalloc's (most of them static) by its library, which
+# read_stacks puts before the function's name.
 MALLOC = re.compile(r"^(_int_malloc|_int_free|malloc|cfree|__GI___libc_malloc|__GI___libc_free|"
-                    r"malloc_consolidate|unlink_chunk|tcache|operator new|operator delete)")
+                    r"malloc_consolidate|unlink_chunk|tcache|operator new|operator delete|"
+                    r"libjemalloc)")
 SYSCALLS = ["sendmsg", "recvmsg", "epoll_wait", "epoll_ctl", "fdatasync", "futex", "pwrite",
             "fcntl"]
 
@@ -22,7 +25,14 @@ def read_stacks(path):
             stack = []
         else:
             parts = line.strip().split(None, 1)
-            stack.append(re.sub(r"\+0x[0-9a-f]+$", "", parts[1] if len(parts) > 1 else "?"))
+            frame = parts[1] if len(parts) > 1 else "?"
+            dso = re.search(r" \(([^()]*)\)$", frame)  # with perf script's dso field
+            if dso:
+                frame = frame[:dso.start()]
+            frame = re.sub(r"\+0x[0-9a-f]+$", "", frame)
+            if dso and "libjemalloc" in dso.group(1):
+                frame = "libjemalloc " + frame
+            stack.append(frame)
     if stack:
         yield stack
 

@@ -8,8 +8,16 @@
 #   SETTLE=SECONDS: how long the rooms get to be seated and started before the kill (11).
 # One-time costs (SQLite's bounded page cache, OpenSSL's tables, static data) are divided by
 # ROOMS too: compare two room counts for the cost of one more room.
+# BUILD_DIR must be configured with -DCARCASSONNE_JEMALLOC=OFF: jemalloc's operator new does not
+# go through malloc, so heaptrack would miss every C++ allocation (the live heap is what the code
+# asks for, the same with either allocator; the resident memory of each is in side_by_side.sh).
 set -euo pipefail
 build=$1
+if ldd "$build/carcassonne" | grep -q jemalloc; then
+  echo "$build/carcassonne links jemalloc, which heaptrack cannot follow: measure a build" \
+    "configured with -DCARCASSONNE_JEMALLOC=OFF" >&2
+  exit 2
+fi
 rooms=${2:-250}
 settle=${SETTLE:-11}
 port=$((20000 + RANDOM % 20000))

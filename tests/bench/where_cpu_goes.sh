@@ -26,6 +26,6 @@ perf record -F "${FREQ:-400}" --call-graph dwarf,16384 -p $serve_pid -o "$data/p
 wait $load_pid || true
 kill $serve_pid
 wait $serve_pid 2>/dev/null || true
-perf script -i "$data/perf.data" -F comm,tid,ip,sym 2>/dev/null >"$data/stacks.txt"
+perf script -i "$data/perf.data" -F comm,tid,ip,sym,dso 2>/dev/null >"$data/stacks.txt"
 python3 "$(dirname "$0")/cpu_categories.py" "$data/stacks.txt" "$@"
 rm -rf "$data"

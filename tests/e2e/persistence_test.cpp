@@ -270,3 +270,22 @@ TEST_CASE("e2e: a database that is not one stops the server at start with a clea
   CHECK(server.output().find("carcassonne.db") != std::string::npos);
   CHECK(server.output().find("not a database") != std::string::npos);
 }
+
+TEST_CASE("e2e: the server says at start which malloc it runs on: jemalloc where it is linked") {
+  temp_dir dir("carcassonne-e2e-allocator");
+  const auto port = free_port();
+  child_process server(
+      {"serve", "--address", "127.0.0.1", "--port", std::to_string(port), "--data-dir", dir.str()},
+      dir.str() + "/server.log");
+  REQUIRE_MESSAGE(wait_listening(port, std::chrono::seconds(10)), server.output());
+  server.signal(SIGTERM);
+  const auto status = server.wait(std::chrono::seconds(15));
+  REQUIRE(status);
+  CHECK(*status == 0);
+  const auto log = server.output();
+  // Built with CARCASSONNE_JEMALLOC (the default): the executable's malloc is jemalloc's. A
+  // sanitizer build keeps the sanitizer's (which the lookup reports as the C library's).
+  const std::string expected =
+      CARCASSONNE_JEMALLOC_LINKED ? "memory allocator: jemalloc " : "memory allocator: the C";
+  CHECK_MESSAGE(log.find(expected) != std::string::npos, log);
+}
