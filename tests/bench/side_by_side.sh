@@ -77,10 +77,12 @@ if [[ ${PERF:-} == stat ]]; then
 else
   sleep "$window"
 fi
+# The load tool's CPU first: under thousands of connections the server answers /metrics late,
+# and the load tool may have ended by then (its CPU then counts as 0).
+l1=$(cpu_ticks $load_pid 2>/dev/null || echo "$l0")
+c1=$(cpu_ticks $serve_pid)
 f1=$(frames)
 m1=$(moves)
-c1=$(cpu_ticks $serve_pid)
-l1=$(cpu_ticks $load_pid)
 wait $load_pid || true
 kill $serve_pid
 wait $serve_pid 2>/dev/null || true
