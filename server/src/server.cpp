@@ -15,28 +15,55 @@ namespace carcassonne::server {
 
 struct server::impl {
   explicit impl(config c)
-      : state(std::make_shared<shared_state>(io, std::move(c))), acceptor(io), signals(io) {}
+      : state(std::make_shared<shared_state>(io, std::move(c))),
+        acceptor(net::make_strand(io)),
+        signals(io) {}
 
   void accept() {
     acceptor.async_accept(
         serial_executor(io.get_executor(), state->cfg),
-        [this](beast::error_code ec, tcp::socket socket) {
-          if (ec) {
-            if (ec == net::error::operation_aborted || !acceptor.is_open()) return;
-            spdlog::warn("accept failed: {}", ec.message());
-          } else {
-            // Frames are small and often come in pairs (an answer, then a patch): without this,
-            // Nagle's algorithm holds the second one until the peer's delayed ACK (~40 ms).
-            beast::error_code ignored;
-            socket.set_option(tcp::no_delay(true), ignored);
-            socket.set_option(
-                net::socket_base::send_buffer_size(static_cast<int>(state->cfg.socket_send_buffer)),
-                ignored);
-            start_http_session(std::move(socket), state);
-          }
-          accept();
-        });
+        [this](beast::error_code ec, tcp::socket socket) { on_accept(ec, std::move(socket)); });
   }
+
+  void on_accept(beast::error_code ec, tcp::socket socket) {
+    if (ec) {
+      if (ec == net::error::operation_aborted || !acceptor.is_open()) return;
+      spdlog::warn("accept failed: {}", ec.message());
+    } else {
+      state->stats.accept_wakeups.fetch_add(1, std::memory_order_relaxed);
+      take(std::move(socket));
+      take_waiting();
+    }
+    accept();
+  }
+
+  // The connections already waiting, up to a batch, without going back to the run queue: under
+  // load a pass through it is long, and one connection a pass left thousands waiting for tens of
+  // seconds (docs/performance.md, fifth session). The acceptor is non-blocking: an empty backlog
+  // ends the batch at once, and an error is left to the next asynchronous accept to report. All
+  // of it runs on the acceptor's strand, where stop() closes it.
+  void take_waiting() {
+    for (int i = 0; i < accept_batch; ++i) {
+      beast::error_code ec;
+      tcp::socket socket = acceptor.accept(serial_executor(io.get_executor(), state->cfg), ec);
+      if (ec) return;
+      take(std::move(socket));
+    }
+  }
+
+  void take(tcp::socket socket) {
+    // Frames are small and often come in pairs (an answer, then a patch): without this,
+    // Nagle's algorithm holds the second one until the peer's delayed ACK (~40 ms).
+    beast::error_code ignored;
+    socket.set_option(tcp::no_delay(true), ignored);
+    socket.set_option(
+        net::socket_base::send_buffer_size(static_cast<int>(state->cfg.socket_send_buffer)),
+        ignored);
+    state->stats.accepted.fetch_add(1, std::memory_order_relaxed);
+    start_http_session(std::move(socket), state);
+  }
+
+  static constexpr int accept_batch = 64;
 
   // Keep-alive pings and timeouts of every connection (websocket_session.cpp), checked in one
   // sweep instead of a timer per connection.
@@ -54,7 +81,11 @@ struct server::impl {
       if (state->draining.exchange(true)) return;
       spdlog::info("shutting down: closing {} connections", state->stats.connections.load());
       beast::error_code ignored;
-      acceptor.close(ignored);
+      // On the acceptor's strand: with several I/O threads take_waiting may be accepting.
+      net::post(acceptor.get_executor(), [this] {
+        beast::error_code ignored_too;
+        acceptor.close(ignored_too);
+      });
       signals.cancel(ignored);
       close_all_sessions(*state);
       grace = std::make_unique<net::steady_timer>(
@@ -130,6 +161,7 @@ bool server::listen(std::string& error) {
   if (!ec) a.set_option(net::socket_base::reuse_address(true), ec);
   if (!ec) a.bind(endpoint, ec);
   if (!ec) a.listen(net::socket_base::max_listen_connections, ec);
+  if (!ec) a.non_blocking(true, ec);  // take_waiting's accepts return at once on an empty backlog
   if (ec)
     return error = "cannot listen on " + impl_->state->cfg.address + ":" +
                    std::to_string(impl_->state->cfg.port) + ": " + ec.message(),

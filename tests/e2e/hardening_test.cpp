@@ -376,3 +376,27 @@ TEST_CASE(
   auto bad = back.request({{"type", "resume"}, {"room", room}, {"token", "x"}});
   CHECK(bad["type"] == "error");
 }
+
+TEST_CASE("e2e: connections already waiting are accepted together, not one per pass of the loop") {
+  // Under load a pass through the I/O thread's run queue is long: taking one connection a pass
+  // kept thousands waiting for tens of seconds. Here ten connections wait before the server
+  // runs; the first asynchronous accept takes them all.
+  carcassonne::server::server s(test_config());
+  std::string error;
+  REQUIRE_MESSAGE(s.listen(error), error);
+  boost::asio::io_context io;
+  std::vector<tcp::socket> waiting;
+  for (int i = 0; i < 10; ++i) {
+    waiting.emplace_back(io);
+    waiting.back().connect({boost::asio::ip::make_address("127.0.0.1"), s.port()});
+  }
+  std::thread runner([&] { s.run(); });
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (s.stats().accepted.load() < 10 && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::yield();
+  CHECK(s.stats().accepted.load() == 10);
+  CHECK(s.stats().accept_wakeups.load() == 1);
+  for (auto& w : waiting) w.close();
+  s.stop();
+  runner.join();
+}

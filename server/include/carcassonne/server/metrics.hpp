@@ -25,6 +25,9 @@ class metrics {
   std::atomic<std::int64_t> messages_in{0}, messages_out{0};
   std::atomic<std::int64_t> socket_writes{0};  // WebSocket writes, each of the frames queued
   std::atomic<std::int64_t> bytes_in{0}, bytes_out{0};
+  // TCP connections accepted, and the asynchronous accepts that took them (several waiting
+  // connections are taken at once): for tests, not in /metrics.
+  std::atomic<std::int64_t> accepted{0}, accept_wakeups{0};
   std::atomic<std::int64_t> dropped_slow{0}, dropped_flood{0}, dropped_oversize{0};
   // Bots (bot_pool, room_bots.cpp): moves played, results dropped as stale, time and playouts.
   std::atomic<std::int64_t> bot_moves{0}, bot_results_dropped{0}, bot_takeovers{0};
