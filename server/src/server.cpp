@@ -20,9 +20,9 @@ struct server::impl {
         signals(io) {}
 
   void accept() {
-    acceptor.async_accept(
-        serial_executor(io.get_executor(), state->cfg),
-        [this](beast::error_code ec, tcp::socket socket) { on_accept(ec, std::move(socket)); });
+    acceptor.async_accept(connection_executor(), [this](beast::error_code ec, tcp::socket socket) {
+      on_accept(ec, std::move(socket));
+    });
   }
 
   void on_accept(beast::error_code ec, tcp::socket socket) {
@@ -45,10 +45,15 @@ struct server::impl {
   void take_waiting() {
     for (int i = 0; i < accept_batch; ++i) {
       beast::error_code ec;
-      tcp::socket socket = acceptor.accept(serial_executor(io.get_executor(), state->cfg), ec);
+      tcp::socket socket = acceptor.accept(connection_executor(), ec);
       if (ec) return;
       take(std::move(socket));
     }
+  }
+
+  // Where a new connection's handlers run (a strand when there are several I/O threads).
+  net::any_io_executor connection_executor() {
+    return serial_executor(io.get_executor(), state->cfg);
   }
 
   void take(tcp::socket socket) {

@@ -76,7 +76,7 @@ class websocket_session : public client_link,
     net::post(socket_.get_executor(), [self = shared_from_this(), frames = std::move(frames)] {
       for (const auto& f : frames)
         if (!self->closing()) self->queue_frame(ws::opcode::text, f);
-      if (!self->finished_ && !self->writing_ && !self->queue_.empty()) self->write_next();
+      self->start_writing();
     });
   }
 
@@ -304,7 +304,12 @@ class websocket_session : public client_link,
 
   void push(ws::opcode op, frame_ptr payload) {
     queue_frame(op, std::move(payload));
-    if (!finished_ && !writing_) write_next();
+    start_writing();
+  }
+
+  // Starts a write of what is queued, unless one is under way (on_write sends the rest).
+  void start_writing() {
+    if (!finished_ && !writing_ && !queue_.empty()) write_next();
   }
 
   // Queued for the next write; a connection whose queue grows past its limits is dropped.
