@@ -1,11 +1,39 @@
 // The SQLite implementation of the store (store.hpp): one file in WAL mode, a writer connection
 // used by the writer thread only and a reader connection behind a mutex.
+//
+// A game's moves go to `journal`, a log in commit order, so that the moves of one commit (many
+// rooms) share a page or two; a table keyed by room takes a page per room and commit (schema 1:
+// about 25 pages for 14 moves). When the game ends its moves become one row of `games`, in the
+// same transaction, and their journal rows are deleted later, oldest first, a few with every
+// commit once they outnumber the live ones by a slack. The writer keeps which journal rows belong
+// to which game in progress (`live_`), rebuilt from the file at open and after a failed commit.
 #pragma once
 #include <sqlite3.h>
 
+#include <functional>
+#include <queue>
+#include <unordered_map>
+
 #include "carcassonne/server/store.hpp"
+#include "sqlite_helpers.hpp"
 
 namespace carcassonne::server {
+
+namespace sqlite {
+
+inline constexpr int schema_version = 2;
+
+// Creates the tables in a new file, or converts a file of schema 1 (every move in a table keyed
+// by room) in one transaction; sets the file's user_version.
+bool set_up_schema(sqlite3* db, int found_version, std::string& error);
+
+// Appends one journal entry to `r`'s moves: false (with `error`) unless it is the next one.
+bool append_entry(stored_room& r, std::int64_t n, std::uint64_t seq, nlohmann::json client_id,
+                  nlohmann::json move, std::string& error);
+// Appends an ended game's moves as `games` keeps them: a JSON array of [n, seq, client_id, move].
+bool append_game_moves(stored_room& r, const std::string& text, std::string& error);
+
+}  // namespace sqlite
 
 class sqlite_store final : public store {
  public:
@@ -17,12 +45,29 @@ class sqlite_store final : public store {
   std::vector<std::string> finished_ids(std::size_t limit) override;
 
  private:
-  sqlite_store() = default;
+  sqlite_store();  // defined where write_statements is
   // Single instance: nothing is ever fenced.
   bool commit_batch(const std::vector<const store_write*>& batch, std::vector<char>& fenced,
                     std::string& error) override;
-  bool apply(const store_write& w);
+  bool prepare_writes(std::string& error);  // the writer's statements and what it knows
+  bool apply(const store_write& w, std::string& error);
+  bool append_move(const move_write& w, std::string& error);
+  bool end_game(const std::string& room, std::string& error);
+  void forget_moves(const std::string& room);
+  bool trim_journal(std::size_t appended);
+  bool rebuild_live(std::string& error);
   std::optional<stored_room> read_room(sqlite3_stmt* row, std::string& error);
+  bool read_journal_of(stored_room& r, std::string& error);
+
+  // A game in progress: its rows in `journal`, in order, and the index its next move must have.
+  struct live_game {
+    std::vector<std::int64_t> rows;
+    std::int64_t next = 0;
+  };
+  std::unordered_map<std::string, live_game> live_;  // looked up by room, never iterated
+  std::size_t live_rows_ = 0;
+  // Journal rows of ended or forgotten games, oldest first.
+  std::priority_queue<std::int64_t, std::vector<std::int64_t>, std::greater<>> dead_;
 
   struct write_statements;  // prepared once, used by the writer thread only
   std::unique_ptr<write_statements> statements_;

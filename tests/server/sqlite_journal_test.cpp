@@ -1,0 +1,183 @@
+// The SQLite store's move tables (store_sqlite.hpp): games in progress in `journal`, in commit
+// order; an ended game's moves in one row of `games`, written when it ends; the journal trimmed
+// oldest first; the writer's check that a move is its game's next; files of schema 1.
+#include <doctest/doctest.h>
+#include <sqlite3.h>
+
+#include <mutex>
+
+#include "carcassonne/server/store.hpp"
+#include "temp_dir.hpp"
+
+using namespace carcassonne::server;
+using carcassonne::server::test::temp_dir;
+using nlohmann::json;
+
+namespace {
+
+std::unique_ptr<store> journal_store(const std::string& path) {
+  std::string error;
+  auto s = store::open({path, false}, error);
+  REQUIRE_MESSAGE(s, error);
+  return s;
+}
+
+// The first column of the first row, read with a connection of its own.
+std::int64_t journal_sql(const std::string& path, const char* sql) {
+  sqlite3* db = nullptr;
+  REQUIRE(sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE, nullptr) == SQLITE_OK);
+  sqlite3_stmt* q = nullptr;
+  REQUIRE(sqlite3_prepare_v2(db, sql, -1, &q, nullptr) == SQLITE_OK);
+  REQUIRE(sqlite3_step(q) == SQLITE_ROW);
+  const auto value = sqlite3_column_int64(q, 0);
+  sqlite3_finalize(q);
+  sqlite3_close(db);
+  return value;
+}
+
+move_write journal_move(const std::string& room, std::int64_t n) {
+  return {room, n, json{{"n", n}}.dump(), json(n).dump(), static_cast<std::uint64_t>(n + 1)};
+}
+
+// Whether one write, alone in its transaction, committed.
+bool journal_commit(store& s, store_write w) {
+  bool ok = false;
+  s.submit(std::move(w), [&ok](bool durable) { ok = durable; });
+  s.flush();
+  return ok;
+}
+
+void check_moves(const stored_room& r, std::size_t count) {
+  REQUIRE(r.moves.size() == count);
+  for (std::size_t i = 0; i < count; ++i) {
+    CHECK(r.moves[i].move == json{{"n", i}});
+    CHECK(r.moves[i].client_id == i);
+    CHECK(r.moves[i].seq == i + 1);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("sqlite: a game's moves are journaled in commit order, and are one row when it ends") {
+  temp_dir dir;
+  const auto db = dir.db();
+  {
+    auto s = journal_store(db);
+    s->submit(save_room_write{"a", room_state::playing, "{}"}, nullptr);
+    for (int i = 0; i < 1100; ++i) s->submit(journal_move("a", i), nullptr);
+    s->flush();
+    CHECK(journal_sql(db, "SELECT COUNT(*) FROM journal") == 1100);
+    CHECK(journal_sql(db, "SELECT COUNT(*) FROM games") == 0);
+    std::string error;
+    auto a = s->load("a", error);  // a game in progress, from the journal
+    REQUIRE_MESSAGE(a, error);
+    check_moves(*a, 1100);
+
+    REQUIRE(journal_commit(*s, save_room_write{"a", room_state::finished, "{}"}));
+    CHECK(journal_sql(db, "SELECT json_array_length(moves) FROM games WHERE room = 'a'") == 1100);
+    REQUIRE(journal_commit(*s, save_room_write{"b", room_state::playing, "{}"}));
+    for (int i = 0; i < 20; ++i) REQUIRE(journal_commit(*s, journal_move("b", i)));
+    // The ended game's rows go oldest first, with each commit, down to the live rows and a slack
+    // of 1,024: 64 of them with the commit that ends it, 12 more with the next (0 live rows then).
+    CHECK(journal_sql(db, "SELECT COUNT(*) FROM journal") == 20 + 1024);
+    CHECK(journal_sql(db, "SELECT MIN(id) FROM journal") == 1100 - 1024 + 1);
+    a = s->load("a", error);
+    REQUIRE_MESSAGE(a, error);
+    CHECK(a->state == room_state::finished);
+    check_moves(*a, 1100);
+  }
+  // Reopened: the writer finds b's rows again and a's dead ones.
+  auto s = journal_store(db);
+  std::string error;
+  auto rooms = s->unfinished_rooms(error);
+  REQUIRE_MESSAGE(rooms.size() == 1, error);
+  CHECK(rooms[0].id == "b");
+  check_moves(rooms[0], 20);
+  CHECK_FALSE(journal_commit(*s, journal_move("b", 21)));  // a gap
+  CHECK_FALSE(journal_commit(*s, journal_move("b", 19)));  // twice
+  CHECK(s->failures.load() == 2);
+  REQUIRE(journal_commit(*s, journal_move("b", 20)));  // what the writer knew was rolled back too
+  REQUIRE(journal_commit(*s, save_room_write{"b", room_state::finished, "{}"}));
+  auto b = s->load("b", error);
+  REQUIRE_MESSAGE(b, error);
+  check_moves(*b, 21);
+  CHECK(s->unfinished_rooms(error).empty());
+  CHECK(journal_sql(db, "SELECT SUM(json_array_length(moves)) FROM games") == 1121);
+}
+
+TEST_CASE("sqlite: a forgotten game's journal rows are dead, and no write of one batch is lost") {
+  temp_dir dir;
+  const auto db = dir.db();
+  auto s = journal_store(db);
+  s->submit(save_room_write{"gone", room_state::playing, "{}"}, nullptr);
+  s->submit(save_room_write{"kept", room_state::playing, "{}"}, nullptr);
+  std::vector<bool> results;
+  std::mutex m;
+  const auto note = [&](bool ok) {
+    std::lock_guard lock(m);
+    results.push_back(ok);
+  };
+  for (int i = 0; i < 5; ++i) {  // interleaved, as rooms write
+    s->submit(journal_move("gone", i), note);
+    s->submit(journal_move("kept", i), note);
+  }
+  s->submit(delete_room_write{"gone"}, note);
+  s->flush();
+  CHECK(results == std::vector<bool>(11, true));
+  std::string error;
+  CHECK_FALSE(s->load("gone", error));
+  auto kept = s->load("kept", error);
+  REQUIRE_MESSAGE(kept, error);
+  check_moves(*kept, 5);
+  s.reset();
+  s = journal_store(db);  // gone's rows are dead at the rebuild: kept's stay live
+  auto rooms = s->unfinished_rooms(error);
+  REQUIRE(rooms.size() == 1);
+  check_moves(rooms[0], 5);
+  REQUIRE(journal_commit(*s, journal_move("kept", 5)));
+}
+
+TEST_CASE("sqlite: a file of schema 1 is converted at open and its games in progress go on") {
+  temp_dir dir;
+  const auto db = dir.db();
+  {  // what a server of schema 1 left: every move in `moves`
+    sqlite3* old = nullptr;
+    REQUIRE(sqlite3_open(db.c_str(), &old) == SQLITE_OK);
+    const char* const schema1 = R"sql(
+PRAGMA journal_mode=WAL;
+CREATE TABLE rooms(id TEXT PRIMARY KEY, state TEXT NOT NULL, meta TEXT NOT NULL,
+                   ord INTEGER NOT NULL);
+CREATE TABLE moves(room TEXT NOT NULL, n INTEGER NOT NULL, move TEXT NOT NULL,
+                   client_id TEXT NOT NULL, seq INTEGER NOT NULL,
+                   PRIMARY KEY(room, n)) WITHOUT ROWID;
+CREATE INDEX rooms_by_state ON rooms(state, ord);
+INSERT INTO rooms VALUES('old', 'playing', '{}', 1), ('done', 'finished', '{}', 2);
+INSERT INTO moves VALUES('old', 0, '{"n":0}', '0', 1), ('old', 1, '{"n":1}', '1', 2),
+                        ('done', 0, '{"n":0}', '0', 1), ('done', 1, '{"n":1}', '1', 2);
+PRAGMA user_version=1;
+)sql";
+    REQUIRE(sqlite3_exec(old, schema1, nullptr, nullptr, nullptr) == SQLITE_OK);
+    sqlite3_close(old);
+  }
+  auto s = journal_store(db);
+  CHECK(journal_sql(db, "PRAGMA user_version") == 2);
+  CHECK(journal_sql(db, "SELECT COUNT(*) FROM sqlite_master WHERE name = 'moves'") == 0);
+  CHECK(journal_sql(db, "SELECT COUNT(*) FROM journal") == 2);  // the game in progress
+  CHECK(journal_sql(db, "SELECT COUNT(*) FROM games") == 1);
+  std::string error;
+  auto rooms = s->unfinished_rooms(error);
+  REQUIRE_MESSAGE(rooms.size() == 1, error);
+  check_moves(rooms[0], 2);
+  CHECK_FALSE(journal_commit(*s, journal_move("old", 1)));  // its next move is 2
+  REQUIRE(journal_commit(*s, journal_move("old", 2)));
+  auto old = s->load("old", error);
+  REQUIRE_MESSAGE(old, error);
+  check_moves(*old, 3);
+  REQUIRE(journal_commit(*s, save_room_write{"old", room_state::finished, "{}"}));
+  old = s->load("old", error);
+  REQUIRE_MESSAGE(old, error);
+  check_moves(*old, 3);
+  auto done = s->load("done", error);
+  REQUIRE_MESSAGE(done, error);
+  check_moves(*done, 2);
+}
