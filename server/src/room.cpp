@@ -142,8 +142,8 @@ void room::advance_spectators() {
   const std::size_t target =
       game_->finished ? journal_.size() : (journal_.size() > delay ? journal_.size() - delay : 0);
   while (spectator_moves_ < target) {
-    (void)protocol::apply_json_move(*spectator_game_,
-                                    journal_[spectator_moves_]);  // accepted once already
+    (void)protocol::apply_json_move(  // accepted once already
+        *spectator_game_, protocol::move_json_from_text(journal_[spectator_moves_]));
     ++spectator_moves_;
   }
 }
@@ -312,7 +312,10 @@ bool room::abandoned() const {
 }
 
 json room::record() const {
-  json r = protocol::record_to_json(record_setup(), journal_);
+  json moves = json::array();
+  moves.get_ref<json::array_t&>().reserve(journal_.size());
+  for (const auto& m : journal_) moves.push_back(protocol::move_json_from_text(m));
+  json r = protocol::record_to_json(record_setup(), std::move(moves));
   if (!settings_.secret.empty()) {
     std::vector<std::string> nonces;
     for (const auto& s : seats_) nonces.push_back(s.nonce);

@@ -204,12 +204,12 @@ void room::move(const client_ptr& c, protocol::move_msg m, const json& id) {
 std::optional<protocol::proto_error> room::play_move(int seat, const carcassonne::move& mv,
                                                      const json& id, const client_ptr& c) {
   // The record form, written before the move changes the board (features by the tile's ids).
-  // Stored as written; the journal keeps it parsed (its keys sorted, as every reader has them).
+  // Stored and journaled as written.
   std::string normal_text = protocol::move_text(mv, *game_);
   event_log events;
   auto before = undo_snapshot();
   if (auto st = apply_in_place(*game_, mv, &events); !st) return protocol::from_engine(st.err());
-  journal_.push_back(protocol::move_json_from_text(normal_text));
+  journal_.push_back(normal_text);
   outcomes_.push_back(fairness::outcomes(*game_, events));
   // In the journal before anyone hears of it: the answer and the patch wait for the commit.
   // Arguments are evaluated even when the level is off: the text is only logged, never re-made.

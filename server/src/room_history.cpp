@@ -40,7 +40,9 @@ void room::history(const client_ptr& c, const protocol::history_msg& m, const js
   for (std::size_t i = 0; i + 1 < to; ++i) {
     events.clear();
     // Accepted once already: a failure here means the journal and the game disagree.
-    if (auto e = protocol::apply_json_move(g.value(), journal_[i], &events); !e.code.empty())
+    if (auto e = protocol::apply_json_move(g.value(), protocol::move_json_from_text(journal_[i]),
+                                           &events);
+        !e.code.empty())
       return fail(c, id, e.code, "the room's journal does not replay: " + e.message);
     keep(i + 1);
   }

@@ -162,7 +162,10 @@ std::unique_ptr<room> room::restore(const stored_room& stored, metrics* m, std::
           if (cache.size() > answers_kept) cache.pop_front();
         }
       }
-      r->outcomes_ = fairness::replay_outcomes(parsed.value->setup, r->journal_).outcomes;
+      std::vector<json> moves;
+      moves.reserve(r->journal_.size());
+      for (const auto& text : r->journal_) moves.push_back(protocol::move_json_from_text(text));
+      r->outcomes_ = fairness::replay_outcomes(parsed.value->setup, moves).outcomes;
       if (const auto& saved = meta.value("clock", json()); saved.is_object() && r->clock_.enabled())
         r->clock_.restore_saved(saved);
       r->public_ = protocol::public_doc(*r->game_, r->names_, nullptr, &r->board_memo_);

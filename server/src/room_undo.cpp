@@ -116,7 +116,7 @@ std::string room::replay_entry(const json& entry) {
   if (entry.value("type", json()) == "forfeit") {
     if (auto bad = protocol::apply_json_move(*game_, entry); !bad.code.empty()) return bad.message;
     undo_points_.clear();
-    journal_.push_back(entry);
+    journal_.push_back(entry.dump());
     return {};
   }
   auto m = protocol::move_from_json(entry, *game_);
@@ -128,7 +128,7 @@ std::string room::replay_entry(const json& entry) {
     undo_points_.push_back({std::move(*before), {*m.value, events}});
   else
     undo_points_.clear();
-  journal_.push_back(entry);
+  journal_.push_back(entry.dump());
   return {};
 }
 

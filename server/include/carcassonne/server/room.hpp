@@ -278,7 +278,9 @@ class room {
   json record_setup() const {
     return record_setup_.empty() ? json() : json::parse(record_setup_, nullptr, false);
   }
-  std::vector<json> journal_;   // accepted moves in record form
+  // Accepted moves in record form, as JSON text (keys as written: a reader parses). Text, not
+  // trees: a game's trees cost more to build, keep and free than the few reads that parse.
+  std::vector<std::string> journal_;
   std::vector<json> outcomes_;  // random outcomes revealed: the start's, then one list per move
   // Lags spectator_delay moves behind; on the heap: most rooms have no delay, and a game state
   // is about 1 KB (docs/performance.md "Memory").
