@@ -207,7 +207,6 @@ std::optional<protocol::proto_error> room::play_move(int seat, const carcassonne
   // Stored and journaled as written.
   std::string normal_text = protocol::move_text(mv, *game_);
   event_log events;
-  auto before = undo_snapshot();
   if (auto st = apply_in_place(*game_, mv, &events); !st) return protocol::from_engine(st.err());
   journal_.push_back(normal_text);
   outcomes_.push_back(fairness::outcomes(*game_, events));
@@ -216,7 +215,7 @@ std::optional<protocol::proto_error> room::play_move(int seat, const carcassonne
   if (spdlog::should_log(spdlog::level::debug))
     spdlog::debug("room {} seat {}: {}", settings_.id, seat, normal_text);
   persist(move_write{settings_.id, stored_moves_++, std::move(normal_text), id.dump(), seq_ + 1});
-  after_move(before, mv, events);
+  after_move(mv, events);
   if (game_->finished) {
     persist_meta();
     publish_summary();  // the record readable before the answer below tells of the end

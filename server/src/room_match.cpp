@@ -59,22 +59,11 @@ void room::attach_timer(room_timer_ptr t) {
   info_ = room_info().dump();
 }
 
-// The position before a move, for undo. Most moves draw or score and keep no undo point, so the
-// copy goes into a buffer kept from one move to the next: its vectors are reused, not allocated.
-game_state* room::undo_snapshot() {
-  if (!game_ || settings_.match.undo == undo_mode::off) return nullptr;
-  if (undo_scratch_)
-    *undo_scratch_ = *game_;
+void room::after_move(const carcassonne::move& m, const event_log& events) {
+  if (settings_.match.undo != undo_mode::off && !reveals_or_scores(events))
+    undo_steps_.push_back({m, events});
   else
-    undo_scratch_.emplace(*game_);
-  return &*undo_scratch_;
-}
-
-void room::after_move(game_state* before, const carcassonne::move& m, const event_log& events) {
-  if (before && !reveals_or_scores(events))
-    undo_points_.push_back({std::move(*before), {m, events}});
-  else
-    undo_points_.clear();                 // nothing before a draw or a score can be taken back
+    undo_steps_.clear();                  // nothing before a draw or a score can be taken back
   if (undo_request_) end_undo_request();  // the question was about another position
   clock_changed(true);
   if (clock_.enabled() && !game_->finished) persist_meta();  // the clocks, with the move
@@ -129,15 +118,14 @@ void room::on_clock_timeout() {
                                   timeout_seed(settings_.seed, journal_.size()));
   json entry = protocol::move_to_json(choice.chosen, *game_);
   entry["timeout"] = true;
-  auto before = undo_snapshot();
   event_log events;
   if (auto st = apply_in_place(*game_, choice.chosen, &events); !st) {
     spdlog::error("room {}: the timeout move was refused: {}", settings_.id, st.err().message);
     return forfeit_seats(static_cast<std::uint8_t>(1u << seat), "timeout", true);
   }
   journal_entry(entry, nullptr, events);
-  after_move(before, choice.chosen, events);
-  undo_points_.clear();  // a move made on timeout is nobody's to take back
+  after_move(choice.chosen, events);
+  undo_steps_.clear();  // a move made on timeout is nobody's to take back
   if (game_->finished) {
     persist_meta();
     if (metrics_) metrics_->games_finished.fetch_add(1, std::memory_order_relaxed);
@@ -159,7 +147,7 @@ void room::forfeit_seats(std::uint8_t seats, const char* reason, bool on_timeout
   spdlog::info("room {}: {} forfeits ({})", settings_.id, entry.value("seats", json(first)).dump(),
                reason);
   journal_entry(entry, nullptr, events);
-  undo_points_.clear();
+  undo_steps_.clear();
   if (undo_request_) end_undo_request();
   clock_changed(true);
   persist_meta();

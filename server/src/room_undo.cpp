@@ -1,7 +1,8 @@
 // Take-backs (docs/protocol.md "Undo"): what can be undone is the engine's decision
-// (undoable_steps); the room keeps the states to go back to, asks the other seats when the room's
-// undo mode is `consent`, and journals an undo marker so that a restart gives the same game.
-// Undone moves leave the record: its replay equals the live room.
+// (undoable_steps); the room asks the other seats when the room's undo mode is `consent`, goes
+// back by replaying its journal without the move (the engine is deterministic: no state is
+// copied per move for a take-back that rarely comes), and journals an undo marker so that a
+// restart gives the same game. Undone moves leave the record: its replay equals the live room.
 #include <spdlog/spdlog.h>
 
 #include "carcassonne/engine/forfeit.hpp"
@@ -11,22 +12,11 @@
 
 namespace carcassonne::server {
 
-namespace {
-
-std::vector<step_taken> steps_of(const auto& points) {
-  std::vector<step_taken> out;
-  out.reserve(points.size());
-  for (const auto& p : points) out.push_back(p.step);
-  return out;
-}
-
-}  // namespace
-
 void room::request_undo(const client_ptr& c, int seat, const json& id) {
   if (settings_.match.undo == undo_mode::off)
     return fail(c, id, "undo_off", "take-backs are off in this room");
   if (undo_request_) return fail(c, id, "undo_pending", "an undo request is already open");
-  if (undoable_steps(steps_of(undo_points_), static_cast<seat_t>(seat)) == 0)
+  if (undoable_steps(undo_steps_, static_cast<seat_t>(seat)) == 0)
     return fail(c, id, "nothing_to_undo",
                 "nothing of yours can be taken back: a draw, a score or another seat's move came "
                 "since");
@@ -73,16 +63,17 @@ void room::end_undo_request() {
   undo_request_.reset();
 }
 
-// Takes back the last move: the state before it, the journal without it, a marker in the store.
+// Takes back the last move: the journal without it, the game replayed, a marker in the store.
 void room::take_back() {
-  auto point = std::move(undo_points_.back());
-  undo_points_.pop_back();
-  *game_ = std::move(point.before);
+  const seat_t seat = undo_steps_.back().made.seat;
+  undo_steps_.pop_back();
   journal_.pop_back();
-  if (!outcomes_.empty()) outcomes_.pop_back();  // the record's outcomes follow its moves
+  if (!outcomes_.empty()) outcomes_.pop_back();   // the record's outcomes follow its moves
+  if (auto bad = replay_journal(); !bad.empty())  // accepted once already: never expected
+    spdlog::error("room {}: the journal does not replay after a take-back: {}", settings_.id, bad);
   persist(move_write{settings_.id, stored_moves_++, json{{"type", "undo"}, {"count", 1}}.dump(),
                      "null", seq_ + 1});
-  spdlog::info("room {} seat {}: took back a move", settings_.id, point.step.made.seat);
+  spdlog::info("room {} seat {}: took back a move", settings_.id, seat);
   rebuild_spectators();
   clock_changed(false);  // the same seat decides again, on its running clock
   if (clock_.enabled()) persist_meta();
@@ -99,35 +90,47 @@ void room::rebuild_spectators() {
   advance_spectators();
 }
 
-// One stored journal entry at restore: an undo marker takes moves back, a forfeit or a move is
-// applied (the states before moves are kept, as live, for later take-backs).
+std::string room::replay_journal() {
+  auto parsed = protocol::parse_setup(record_setup());
+  if (!parsed.ok()) return parsed.error.message;
+  auto g = new_game(parsed.value->setup);
+  if (!g.ok()) return g.err().message;
+  for (std::size_t i = 0; i < journal_.size(); ++i)
+    if (auto bad = protocol::apply_json_move(g.value(), protocol::move_json_from_text(journal_[i]));
+        !bad.code.empty())
+      return "move " + std::to_string(i) + ": " + bad.message;
+  *game_ = std::move(g.value());
+  return {};
+}
+
+// One stored journal entry at restore: an undo marker takes moves back (the game replayed
+// without them), a forfeit or a move is applied (and counted for later take-backs, as live).
 std::string room::replay_entry(const json& entry) {
   if (entry.value("type", json()) == "undo") {
     const int count = entry.value("count", 0);
-    if (count < 1 || static_cast<std::size_t>(count) > undo_points_.size())
+    if (count < 1 || static_cast<std::size_t>(count) > undo_steps_.size())
       return "an undo marker without the moves to take back";
     for (int i = 0; i < count; ++i) {
-      *game_ = std::move(undo_points_.back().before);
-      undo_points_.pop_back();
+      undo_steps_.pop_back();
       journal_.pop_back();
     }
-    return {};
+    return replay_journal();
   }
   if (entry.value("type", json()) == "forfeit") {
     if (auto bad = protocol::apply_json_move(*game_, entry); !bad.code.empty()) return bad.message;
-    undo_points_.clear();
+    undo_steps_.clear();
     journal_.push_back(entry.dump());
     return {};
   }
   auto m = protocol::move_from_json(entry, *game_);
   if (!m.ok()) return m.error.message;
-  auto before = undo_snapshot();
   event_log events;
   if (auto st = apply_in_place(*game_, *m.value, &events); !st) return st.err().message;
-  if (before && !reveals_or_scores(events) && !entry.value("timeout", false))
-    undo_points_.push_back({std::move(*before), {*m.value, events}});
+  if (settings_.match.undo != undo_mode::off && !reveals_or_scores(events) &&
+      !entry.value("timeout", false))
+    undo_steps_.push_back({*m.value, events});
   else
-    undo_points_.clear();
+    undo_steps_.clear();
   journal_.push_back(entry.dump());
   return {};
 }

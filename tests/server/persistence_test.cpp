@@ -315,6 +315,54 @@ TEST_CASE("a room holds every frame until its write is durable, and comes back f
   }
 }
 
+TEST_CASE("take-backs in the journal: the room rebuilt from it is the live one, state and record") {
+  for (const auto& backend : store_backends()) {
+    INFO("store: " << backend.name);
+    auto db = open_store(backend.fresh());
+    strand_queue q;
+    metrics stats;
+    auto s = settings(2);
+    s.match.undo = undo_mode::free;
+    auto a = make_client(), b = make_client();
+    auto r = std::make_unique<room>(s, &stats, a);
+    r->attach_store(db.get(), q.poster());
+    r->join(a, join_as("Ann"), nullptr);
+    r->join(b, join_as("Bob"), nullptr);
+    r->start(a, nullptr);
+    q.pump(*db);
+    std::vector<std::shared_ptr<fake_client>> seats{a, b};
+    rng chooser(11);
+    protocol::match_msg undo;
+    undo.what = protocol::match_msg::kind::undo;
+    // Each seat takes back what it can after each move, then plays another random move.
+    int taken_back = 0;
+    for (int i = 0; i < 60 && !r->game()->finished; ++i) {
+      const auto seat = to_act(*r->game());
+      const game_state before = *r->game();
+      play_one(*r, seats, chooser, q, *db, json("m" + std::to_string(i)));
+      if (r->game()->finished) break;
+      r->match_action(seats[seat], undo, json("u" + std::to_string(i)));
+      q.pump(*db);
+      if (seats[seat]->last("undone")["id"] == "u" + std::to_string(i)) {
+        CHECK(*r->game() == before);
+        ++taken_back;
+      }
+    }
+    REQUIRE(taken_back > 5);
+    const json record = r->record();
+    const game_state live = *r->game();
+    r.reset();
+    q.queued.clear();
+    std::string error;
+    auto rooms = db->unfinished_rooms(error);
+    REQUIRE(rooms.size() == 1);
+    auto back = room::restore(rooms[0], &stats, error);
+    REQUIRE_MESSAGE(back, error);
+    CHECK(*back->game() == live);
+    CHECK(back->record() == record);
+  }
+}
+
 TEST_CASE("a stored journal that does not replay is an error naming the room and the move") {
   for (const auto& backend : store_backends()) {
     INFO("store: " << backend.name);

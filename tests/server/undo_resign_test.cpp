@@ -95,6 +95,41 @@ TEST_CASE("undo is refused after a score and after a draw, and changes nothing")
   check_replays(*t.r);
 }
 
+TEST_CASE("a take-back replays the journal: the game before the move, late in whole games too") {
+  match_options free_undo;
+  free_undo.undo = undo_mode::free;
+  const json all_five{{"expansions", json::array({"hills_and_sheep", "gifts", "peasant_revolts",
+                                                  "easter", "festival"})}};
+  for (const json& setup : {json::object(), all_five}) {
+    INFO("setup: " << setup.dump());
+    table t(3, free_undo, setup);
+    int taken_back = 0;
+    for (int n = 0; !t.game().finished; ++n) {
+      const game_state before = t.game();
+      const auto seat = to_act(before);
+      t.play_first();
+      if (t.game().finished) continue;
+      auto& c = *t.seats[seat];
+      const auto seen = c.frames.size();
+      t.act(seat, kind::undo, true, "u" + std::to_string(n));
+      json answer;  // the frame that answers the request
+      for (auto i = seen; i < c.frames.size(); ++i)
+        if (c.frames[i].value("id", json()) == "u" + std::to_string(n)) answer = c.frames[i];
+      REQUIRE_MESSAGE(answer.is_object(), "no answer to the undo");
+      if (answer["type"] == "error") {  // a draw or a score: final
+        REQUIRE_MESSAGE(answer["code"] == "nothing_to_undo", answer.dump());
+        continue;
+      }
+      REQUIRE(answer["type"] == "undone");
+      CHECK(t.game() == before);  // the whole state: board, features, bags, hands, the RNG
+      ++taken_back;
+      t.play_first();  // the same move again, and on
+    }
+    CHECK(taken_back > 20);
+    check_replays(*t.r);
+  }
+}
+
 TEST_CASE("match requests that make no sense are refused with a stable code, nothing changed") {
   table t(2, match_options{}, scripted({"BA/C", "BA/RFr"}));
   auto watcher = make_client();

@@ -236,9 +236,8 @@ class room {
 
   // Match (room_match.cpp): clocks, timeouts, forfeits, presence.
   json with_match_info(json info) const;
-  game_state* undo_snapshot();
   // Every change of the game goes through here before its patch: history, clocks, requests.
-  void after_move(game_state* before, const carcassonne::move& m, const event_log& events);
+  void after_move(const carcassonne::move& m, const event_log& events);
   void clock_changed(bool decided);  // decided: a new decision (else only the timers)
   void on_clock_timeout();
   void note_presence();
@@ -253,6 +252,7 @@ class room {
   void take_back();
   void end_undo_request();
   std::string replay_entry(const json& entry);  // restore: one stored journal entry
+  std::string replay_journal();  // the game again from the setup and journal_ (or what failed)
   void rebuild_spectators();
   // Rematch (room_rematch.cpp).
   void answer_rematch(const client_ptr& c, int seat, bool accept, const json& id);
@@ -334,12 +334,9 @@ class room {
   void refuse_moved(const client_ptr& c, const json& id);
 
   // Match state.
-  struct undo_point {
-    game_state before;
-    step_taken step;
-  };
-  std::vector<undo_point> undo_points_;     // the last moves that showed and scored nothing
-  std::optional<game_state> undo_scratch_;  // undo_snapshot's copy, its memory kept for the next
+  // The last moves that showed and scored nothing. A take-back replays the journal without
+  // them (replay_journal): no copy of the state is made or kept per move.
+  std::vector<step_taken> undo_steps_;
   struct undo_request {
     int seat = 0;
     std::uint8_t waiting = 0;  // bit per seat still to answer
