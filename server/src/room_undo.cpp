@@ -79,27 +79,33 @@ void room::take_back() {
   if (clock_.enabled()) persist_meta();
 }
 
+// The game as it was at the start, from the record's setup (what a replay starts from); none
+// when the setup does not start a game (never, for a room that started).
+static std::optional<game_state> start_of(const json& record_setup) {
+  auto parsed = protocol::parse_setup(record_setup);
+  if (!parsed.ok()) return std::nullopt;
+  auto g = new_game(parsed.value->setup);
+  if (!g.ok()) return std::nullopt;
+  return std::move(g.value());
+}
+
 void room::rebuild_spectators() {
   if (!spectator_game_ || spectator_moves_ <= journal_.size()) return;
-  auto parsed = protocol::parse_setup(record_setup());
-  if (!parsed.ok()) return;
-  auto g = new_game(parsed.value->setup);
-  if (!g.ok()) return;
-  *spectator_game_ = std::move(g.value());
+  auto g = start_of(record_setup());
+  if (!g) return;
+  *spectator_game_ = std::move(*g);
   spectator_moves_ = 0;
   advance_spectators();
 }
 
 std::string room::replay_journal() {
-  auto parsed = protocol::parse_setup(record_setup());
-  if (!parsed.ok()) return parsed.error.message;
-  auto g = new_game(parsed.value->setup);
-  if (!g.ok()) return g.err().message;
+  auto g = start_of(record_setup());
+  if (!g) return "the record's setup does not start a game";
   for (std::size_t i = 0; i < journal_.size(); ++i)
-    if (auto bad = protocol::apply_json_move(g.value(), protocol::move_json_from_text(journal_[i]));
+    if (auto bad = protocol::apply_json_move(*g, protocol::move_json_from_text(journal_[i]));
         !bad.code.empty())
       return "move " + std::to_string(i) + ": " + bad.message;
-  *game_ = std::move(g.value());
+  *game_ = std::move(*g);
   return {};
 }
 

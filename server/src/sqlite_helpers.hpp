@@ -5,6 +5,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace carcassonne::server::sqlite {
 
@@ -21,6 +22,13 @@ struct statement {
 inline std::string text_column(sqlite3_stmt* s, int i) {
   const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(s, i));
   return p ? std::string(p, static_cast<std::size_t>(sqlite3_column_bytes(s, i))) : std::string();
+}
+
+// The same, without a copy: valid until the statement steps again.
+inline std::string_view text_view(sqlite3_stmt* s, int i) {
+  const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(s, i));
+  return p ? std::string_view(p, static_cast<std::size_t>(sqlite3_column_bytes(s, i)))
+           : std::string_view();
 }
 
 inline void bind_text(sqlite3_stmt* s, int i, const std::string& v) {

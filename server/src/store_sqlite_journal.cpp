@@ -47,12 +47,6 @@ void append_game_entry(std::string& out, std::int64_t n, std::int64_t seq,
   out.append(move).push_back(']');
 }
 
-std::string_view text_view(sqlite3_stmt* s, int i) {
-  const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(s, i));
-  return p ? std::string_view(p, static_cast<std::size_t>(sqlite3_column_bytes(s, i)))
-           : std::string_view();
-}
-
 // Schema 1 kept every move in `moves`, keyed by room: a game in progress's go to the journal,
 // an ended game's become its `games` row, moves of rooms that are gone are dropped.
 bool convert_schema_1(sqlite3* db, std::string& error) {
