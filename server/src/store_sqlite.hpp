@@ -68,6 +68,9 @@ class sqlite_store final : public store {
   std::size_t live_rows_ = 0;
   // Journal rows of ended or forgotten games, oldest first.
   std::priority_queue<std::int64_t, std::vector<std::int64_t>, std::greater<>> dead_;
+  // The last `ord` given to a room. Kept here: a MAX(ord) in every save read the whole index of
+  // rooms (finished ones included, so it grew with every game the server ever held).
+  std::int64_t last_ord_ = 0;
 
   struct write_statements;  // prepared once, used by the writer thread only
   std::unique_ptr<write_statements> statements_;

@@ -129,8 +129,7 @@ using namespace sqlite;
 struct sqlite_store::write_statements {
   explicit write_statements(sqlite3* db)
       : save(db,
-             "INSERT INTO rooms(id, state, meta, ord) VALUES(?1, ?2, ?3, (SELECT IFNULL(MAX(ord), "
-             "0) + 1 FROM rooms)) "
+             "INSERT INTO rooms(id, state, meta, ord) VALUES(?1, ?2, ?3, ?4) "
              "ON CONFLICT(id) DO UPDATE SET state = excluded.state, meta = excluded.meta"),
         append(db, "INSERT INTO journal(room, n, move, client_id, seq) VALUES(?1, ?2, ?3, ?4, ?5)"),
         // A game's rows by one statement (a JSON array of their ids): a statement per row costs
@@ -192,6 +191,8 @@ bool sqlite_store::apply(const store_write& w, std::string& error) {
           const std::string state(to_string(op.state));
           bind_static(st.save.s, 2, state);
           bind_static(st.save.s, 3, op.meta);
+          // A new room's place in the order; an existing room keeps its own.
+          sqlite3_bind_int64(st.save.s, 4, ++last_ord_);
           // A game that ends takes its moves out of the journal in the same transaction.
           return run(st.save.s) && (op.state != room_state::finished || end_game(op.id, error));
         } else if constexpr (std::is_same_v<T, move_write>) {
@@ -289,11 +290,15 @@ bool sqlite_store::trim_journal(std::size_t appended) {
   return true;
 }
 
-// Which journal rows belong to a game in progress (its room not finished), from the file.
+// Which journal rows belong to a game in progress (its room not finished), and the last room
+// order given, from the file.
 bool sqlite_store::rebuild_live(std::string& error) {
   live_.clear();
   live_rows_ = 0;
   dead_ = {};
+  const auto last = scalar(write_db_, "SELECT IFNULL(MAX(ord), 0) FROM rooms", error);
+  if (!last) return false;
+  last_ord_ = std::stoll(*last);
   statement q(write_db_,
               "SELECT j.id, j.room, j.n, r.state FROM journal j LEFT JOIN rooms r ON r.id = j.room "
               "ORDER BY j.id");

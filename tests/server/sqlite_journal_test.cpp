@@ -137,6 +137,32 @@ TEST_CASE("sqlite: a forgotten game's journal rows are dead, and no write of one
   REQUIRE(journal_commit(*s, journal_move("kept", 5)));
 }
 
+// The writer numbers new rooms itself (a MAX over the rooms in every save read them all): the
+// number goes on from the file's after reopening and after a failed commit.
+TEST_CASE(
+    "sqlite: rooms keep the order they were created in, across reopening and a failed commit") {
+  temp_dir dir;
+  const auto db = dir.db();
+  auto s = journal_store(db);
+  REQUIRE(journal_commit(*s, save_room_write{"b", room_state::waiting, "{}"}));
+  REQUIRE(journal_commit(*s, save_room_write{"a", room_state::waiting, "{}"}));
+  REQUIRE(journal_commit(*s, save_room_write{"b", room_state::playing, "{}"}));  // keeps its place
+  s.reset();
+  s = journal_store(db);
+  REQUIRE(journal_commit(*s, save_room_write{"d", room_state::waiting, "{}"}));
+  CHECK_FALSE(journal_commit(*s, journal_move("b", 3)));  // a gap: rolled back
+  REQUIRE(journal_commit(*s, save_room_write{"c", room_state::waiting, "{}"}));
+  REQUIRE(journal_commit(*s, save_room_write{"a", room_state::playing, "{}"}));
+  s.reset();
+  s = journal_store(db);
+  std::string error;
+  std::vector<std::string> order;
+  for (const auto& r : s->unfinished_rooms(error)) order.push_back(r.id);
+  CHECK(error.empty());
+  CHECK(order == std::vector<std::string>{"b", "a", "d", "c"});
+  CHECK(journal_sql(db, "SELECT COUNT(DISTINCT ord) FROM rooms") == 4);
+}
+
 TEST_CASE("sqlite: a file of schema 1 is converted at open and its games in progress go on") {
   temp_dir dir;
   const auto db = dir.db();
