@@ -58,6 +58,7 @@ struct load_options {
   std::vector<std::string> expansions;
   bool every_mix = false;
   json options = json::object();  // rule options, as in create_room's setup
+  json match;                     // create_room's `match` (clocks, take-backs), when given
   bool idle = false;              // seat and start every room, then play no move (memory)
   // --rate: moves per second offered over all rooms (0: each room as fast as it can). Each
   // room then sends a move at most every rooms/rate seconds, so that latency is measured below
@@ -242,11 +243,13 @@ struct group {
       return;
     }
     setup = room_setup();
-    clients[0]->send({{"type", "create_room"},
-                      {"seats", size},
-                      {"public", false},
-                      {"name", "load"},
-                      {"setup", setup}});
+    json create{{"type", "create_room"},
+                {"seats", size},
+                {"public", false},
+                {"name", "load"},
+                {"setup", setup}};
+    if (!opts->match.is_null()) create["match"] = opts->match;
+    clients[0]->send(create);
   }
 
   // The game as the server starts it: the same setup, seed and names, so the same deck.
@@ -532,6 +535,7 @@ void load_client::on_message(const json& m, std::string_view text) {
 const char* const usage =
     "usage: carcassonne loadtest [--host H] [--port P] --rooms R --clients-per-room C "
     "--duration S [--threads T] [--rate MOVES_PER_S] [--expansions a,b|every] [--options JSON] "
+    "[--match JSON] "
     "[--idle] [--bot-rooms N "
     "[--bot-seats S] [--bot-level L] [--bot-pause-ms MS]]\n";
 
@@ -572,6 +576,9 @@ bool parse_options(std::span<const std::string> args, load_options& o, std::ostr
       } else if (args[i] == "--options" && has) {
         o.options = json::parse(args[++i], nullptr, false);
         if (!o.options.is_object()) throw std::invalid_argument("--options");
+      } else if (args[i] == "--match" && has) {
+        o.match = json::parse(args[++i], nullptr, false);
+        if (!o.match.is_object()) throw std::invalid_argument("--match");
       } else if (args[i] == "--idle")
         o.idle = true;
       else if (args[i] == "--bot-rooms" && has)

@@ -32,3 +32,34 @@ TEST_CASE("e2e: loadtest --rate paces the moves; a negative rate is refused") {
   CHECK(carcassonne::app::run_loadtest(bad, out2, err2) == 1);
   CHECK(err2.str().find("rate >= 0") != std::string::npos);
 }
+
+TEST_CASE("e2e: loadtest --match creates its rooms with those match options") {
+  test_server server;
+  const auto run = [&](const std::string& match) {
+    const std::vector<std::string> args{"--port",     std::to_string(server.port()),
+                                        "--rooms",    "2",
+                                        "--players",  "2",
+                                        "--duration", "2",
+                                        "--match",    match};
+    std::ostringstream out, err;
+    const int status = carcassonne::app::run_loadtest(args, out, err);
+    INFO(err.str());
+    auto report = json::parse(out.str());
+    report["status"] = status;
+    return report;
+  };
+  const auto clocked = run(R"({"clock":"fischer","initial_s":600,"increment_s":20})");
+  INFO(clocked.dump());
+  CHECK(clocked["status"] == 0);
+  CHECK(clocked["errors"] == 0);
+  CHECK(clocked["moves"].get<int>() > 0);
+  // The server reads them: a clock it does not know is its refusal.
+  const auto refused = run(R"({"clock":"hourglass"})");
+  CHECK(refused["status"] != 0);
+  CHECK(refused["errors"].get<int>() > 0);
+  CHECK(refused["first_error"].get<std::string>().find("bad_match_options") != std::string::npos);
+  const std::vector<std::string> not_object{
+      "--port", std::to_string(server.port()), "--rooms", "1", "--duration", "1", "--match", "[1]"};
+  std::ostringstream out, err;
+  CHECK(carcassonne::app::run_loadtest(not_object, out, err) == 1);
+}
