@@ -66,7 +66,7 @@ void room::after_move(const carcassonne::move& m, const event_log& events) {
     undo_steps_.clear();                  // nothing before a draw or a score can be taken back
   if (undo_request_) end_undo_request();  // the question was about another position
   clock_changed(true);
-  if (clock_.enabled() && !game_->finished) persist_meta();  // the clocks, with the move
+  if (clock_.enabled() && !game_->finished) persist_clock();  // the clocks, with the move
 }
 
 void room::clock_changed(bool decided) {
@@ -91,12 +91,12 @@ void room::clock_changed(bool decided) {
 }
 
 void room::save_clock() {
-  if (store_ && clock_.enabled() && game_ && !game_->finished) persist_meta();
+  if (store_ && clock_.enabled() && game_ && !game_->finished) persist_clock();
 }
 
 void room::checkpoint() {
   if (!game_ || game_->finished || !clock_.running()) return;
-  persist_meta();
+  persist_clock();
   clock_changed(false);  // schedules the next checkpoint
 }
 

@@ -32,7 +32,31 @@ void room::persist(store_write w) {
 }
 
 void room::persist_meta() {
-  persist(save_room_write{settings_.id, state(), stored_meta().dump()});
+  meta_rest_.clear();  // what changed is in the meta built now; the next clock write builds it
+  persist(save_room_write{settings_.id, state(), stored_meta()});
+}
+
+// A clocked game writes its clock with every move: the rest of the meta changes only where
+// persist_meta is called (which every change must do anyway, or an unclocked room would not
+// keep it), so it is built once per game in progress and kept as text.
+void room::persist_clock() {
+  if (meta_rest_.empty()) meta_rest_ = stored_meta_rest();
+  persist(save_room_write{settings_.id, state(), meta_with_clock(meta_rest_)});
+}
+
+std::string room::stored_meta() const {
+  return meta_with_clock(stored_meta_rest());
+}
+
+std::string room::meta_with_clock(const std::string& rest) const {
+  std::string text = R"({"clock":)";
+  text += clock_.enabled() && timer_ ? clock_.saved(timer_->now()).dump() : "null";
+  text += R"(,"seq":)";
+  text += std::to_string(seq_ + 1);  // every write precedes the patch that shows it
+  text += ',';
+  text += rest;
+  text += '}';
+  return text;
 }
 
 void room::on_durable(std::uint64_t n, bool ok) {
@@ -65,9 +89,11 @@ void room::on_durable(std::uint64_t n, bool ok) {
   for (auto& [client, frames] : ready) client->deliver_all(std::move(frames));
 }
 
-// Built key by key: an initializer list copies every value once more (the setup and the record
-// setup with it), and the meta is written on every join, start and end.
-json room::stored_meta() const {
+// The meta's members but the clock and seq, as text without the braces. Built key by key: an
+// initializer list copies every value once more. The two setups are spliced in as text: the
+// record's setup is kept as text, and parsing it to dump it again cost more than the rest.
+// Readers parse the meta, so the keys' order does not matter.
+std::string room::stored_meta_rest() const {
   json seats = json::array();
   for (const auto& s : seats_) {
     if (!s.taken) {
@@ -86,17 +112,20 @@ json room::stored_meta() const {
   meta["seats"] = settings_.seats;
   meta["spectator_delay"] = settings_.spectator_delay;
   meta["max_spectators"] = settings_.max_spectators;
-  meta["setup"] = settings_.setup;
   meta["seed"] = settings_.seed;
   meta["secret"] = settings_.secret;
   meta["seat_list"] = std::move(seats);
   meta["creator_seat"] = creator_seat_;
-  meta["record_setup"] = game_ ? record_setup() : json(nullptr);
   meta["bots"] = bot_meta();
   meta["match"] = settings_.match.to_json();
-  meta["clock"] = clock_.enabled() && timer_ ? clock_.saved(timer_->now()) : json(nullptr);
-  meta["seq"] = seq_ + 1;  // every write precedes the patch that shows it
-  return meta;
+  std::string text = meta.dump();
+  text.pop_back();  // the object's braces
+  text.erase(0, 1);
+  text += R"(,"record_setup":)";
+  text += game_ && !record_setup_.empty() ? record_setup_ : "null";
+  text += R"(,"setup":)";
+  text += settings_.setup.dump();
+  return text;
 }
 
 std::unique_ptr<room> room::restore(const stored_room& stored, metrics* m, std::string& error) {

@@ -124,3 +124,30 @@ TEST_CASE("a stop writes the running clock: the restart gives back none of the t
   CHECK(clock["remaining_ms"][running] == 570'000);      // 10 min less the 30 s thought
   CHECK(clock["remaining_ms"][1 - running] == 600'000);  // the other seat's clock did not run
 }
+
+TEST_CASE("the meta a clocked game writes with each move is the whole meta, as built anew") {
+  match_options o;
+  o.clock = time_control::fischer;
+  o.initial = std::chrono::minutes(10);
+  o.increment = std::chrono::seconds(20);
+  o.on_timeout = timeout_action::forfeit;
+  restart_fixture f(o);
+  auto [r, a, b, q, db, timer, error] = std::tie(f.r, f.a, f.b, f.q, f.db, f.timer, f.error);
+  for (int i = 0; i < 6; ++i) {
+    timer->advance(std::chrono::seconds(7 + i));
+    const auto& mover = to_act(*r->game()) == 0 ? a : b;
+    r->move(mover, messages::move_of(mover->view["game"]["legal_moves"][0]), nullptr);
+    q.pump(*db);
+    auto stored = db->load(r->id(), error);
+    REQUIRE_MESSAGE(stored, error);
+    json fresh = json::parse(r->stored_meta());
+    // Written before the move's patch: its seq is the patch's, one before what a write now has.
+    CHECK(stored->meta["seq"] == r->seq());
+    CHECK(fresh["seq"] == r->seq() + 1);
+    stored->meta.erase("seq");
+    fresh.erase("seq");
+    CHECK(stored->meta == fresh);
+    CHECK(stored->meta["clock"].is_object());
+    CHECK(stored->meta["record_setup"] == r->record()["setup"]);
+  }
+}

@@ -165,9 +165,11 @@ class room {
   json record() const;  // setup + moves (game-record.md); the seed is inside: finished games only
   // Thread-safe: the record once the game is over, else nothing.
   std::optional<json> finished_record() const;
-  // What the store keeps of the room besides its journal (settings, seats with hashed tokens).
-  json stored_meta() const;
-  // Adds the "fairness" section to a record built from the store (`meta` is stored_meta()).
+  // What the store keeps of the room besides its journal (settings, seats with hashed tokens):
+  // a JSON object's text.
+  std::string stored_meta() const;
+  // Adds the "fairness" section to a record built from the store (`meta` is stored_meta(),
+  // parsed).
   static void add_stored_fairness(json& record, const json& meta);
 
  private:
@@ -191,7 +193,10 @@ class room {
   // Every frame leaves through here: held while a write that it may show is not yet durable.
   void out(const client_ptr& c, frame_ptr frame);
   void persist(store_write w);
-  void persist_meta();
+  void persist_meta();   // the meta built anew
+  void persist_clock();  // the meta with the clock as it is now, the rest as last built
+  std::string stored_meta_rest() const;
+  std::string meta_with_clock(const std::string& rest) const;
   void on_durable(std::uint64_t n, bool ok);
   void send(const client_ptr& c, const json& message);
   void answer(const client_ptr& c, int seat, const json& id, const json& message);
@@ -275,6 +280,9 @@ class room {
   // The setup as the record has it, kept as its JSON text: a tree of it costs ~1 KB a room
   // (docs/performance.md "Memory"), and it is read only for records, history and take-backs.
   std::string record_setup_;  // "" before the start
+  // The stored meta but its clock and seq, while a clocked game is played (persist_clock); ""
+  // otherwise, and emptied by every persist_meta.
+  std::string meta_rest_;
   json record_setup() const {
     return record_setup_.empty() ? json() : json::parse(record_setup_, nullptr, false);
   }
