@@ -275,8 +275,6 @@ void room::publish_summary() {
   s.seats = settings_.seats;
   s.spectators = static_cast<int>(spectators_.size());
   s.spectator_delay = settings_.spectator_delay;
-  s.expansions = settings_.setup.value("expansions", json::array());
-  if (!settings_.match.is_default()) s.match = settings_.match.to_json();
   s.connections = static_cast<int>(spectators_.size());
   s.commitment = commitment_;
   for (std::size_t i = 0; i < seats_.size(); ++i) {
@@ -289,6 +287,15 @@ void room::publish_summary() {
       s.bots.push_back({{"seat", i}, {"name", seat.name}, {"level", name_of(*seat.bot)}});
   }
   std::lock_guard lock(summary_mutex_);
+  // The expansions and the match never change: made once, then handed on (a clocked game
+  // publishes with every move, its clock being part of the room).
+  if (summary_.id.empty()) {
+    s.expansions = settings_.setup.value("expansions", json::array());
+    if (!settings_.match.is_default()) s.match = settings_.match.to_json();
+  } else {
+    s.expansions = std::move(summary_.expansions);
+    s.match = std::move(summary_.match);
+  }
   summary_ = std::move(s);
   if (game_ && game_->finished && !finished_record_) finished_record_ = record();
 }

@@ -149,5 +149,8 @@ TEST_CASE("the meta a clocked game writes with each move is the whole meta, as b
     CHECK(stored->meta == fresh);
     CHECK(stored->meta["clock"].is_object());
     CHECK(stored->meta["record_setup"] == r->record()["setup"]);
+    // The room's summary (published with every clocked move) keeps its match.
+    CHECK(r->summary().match["clock"] == "fischer");
+    CHECK(r->summary().match["increment_s"] == 20);
   }
 }
