@@ -59,7 +59,7 @@ room::room(room_settings settings, metrics* m, std::weak_ptr<const client_link> 
       creator_(std::move(creator)),
       seats_(settings_.seats) {
   if (!settings_.setup.is_object()) settings_.setup = json::object();
-  info_ = room_info().dump();
+  reset_room_part();
   publish_summary();
 }
 
@@ -183,18 +183,30 @@ void room::broadcast(const event_log& events) {
 // The room part's operations since the last patch (most moves change nothing in it).
 bool room::update_room_part(std::string& ops) {
   assert(ops.empty());
-  std::string text = room_info_text();
+  text_span clock;
+  std::string text = room_info_text(&clock);
   // The text must be the tree's dump, byte for byte: a field added to room_info() alone would
   // never reach the patches. Debug builds (the sanitizer suite) check it on every broadcast of a
   // room without a clock (a clock's view reads the time, which moves between the two calls).
   assert(clock_.enabled() || text == room_info().dump());
   if (text == info_) return false;
+  // A clocked game's move changes the clock alone: when all around it is the same, its value is
+  // diffed under /room/clock, as json::diff recurses into the one member that differs.
+  const std::string_view was(info_), now(text);
+  const auto& old = info_clock_;
+  const bool clock_alone = clock.end > 0 && old.end > 0 && old.begin == clock.begin &&
+                           was.substr(0, old.begin) == now.substr(0, clock.begin) &&
+                           was.substr(old.end) == now.substr(clock.end);
   // json::diff's operations worked out on the texts; from the trees (parsed from the same texts)
   // only where the text diff cannot be sure to agree (it never happens with today's room part).
-  if (!protocol::diff_json_text(info_, text, "/room", ops))
+  if (!(clock_alone && protocol::diff_json_text(was.substr(old.begin, old.end - old.begin),
+                                                now.substr(clock.begin, clock.end - clock.begin),
+                                                "/room/clock", ops)) &&
+      !protocol::diff_json_text(info_, text, "/room", ops))
     append_room_ops(ops, json::parse(info_), json::parse(text));
   assert(room_ops_from_trees(info_, text, ops));
   info_ = std::move(text);
+  info_clock_ = clock;
   return true;
 }
 

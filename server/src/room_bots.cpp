@@ -38,7 +38,7 @@ void room::set_bot_settings(const protocol::room_bot_settings& b) {
     seats_[i].name = bot_name(*b.seats[i], static_cast<int>(i));
   }
   bot_settings_.seats.clear();  // from now on the seats themselves say who is a bot
-  info_ = room_info().dump();
+  reset_room_part();
   publish_summary();
 }
 

@@ -67,7 +67,7 @@ const std::string& room::info_fixed_text() const {
 }
 
 // room_info().dump(), without the tree: keys in sorted order, as nlohmann writes them.
-std::string room::room_info_text() const {
+std::string room::room_info_text(text_span* clock) const {
   std::string out;
   out.reserve(info_.size() + 32);
   out.push_back('{');
@@ -82,8 +82,13 @@ std::string room::room_info_text() const {
     append_dumped(out, name_of(bot_settings_.takeover_level));
     out += "},";
   }
-  if (clock_.enabled() && game_ && timer_)
-    out += R"("clock":)" + clock_.view(timer_->now()).dump() + ",";
+  if (clock_.enabled() && game_ && timer_) {
+    out += R"("clock":)";
+    const auto begin = out.size();
+    out += clock_.view(timer_->now()).dump();
+    if (clock) *clock = {static_cast<std::uint32_t>(begin), static_cast<std::uint32_t>(out.size())};
+    out += ",";
+  }
   if (info_expansions_.empty()) {  // never changes: dumped once
     const auto expansions = settings_.setup.find("expansions");
     info_expansions_ = expansions != settings_.setup.end() ? expansions->dump() : "[]";

@@ -56,7 +56,7 @@ void room::attach_timer(room_timer_ptr t) {
   clock_.resume(timer_->now());  // a restored room: the clock goes on with the time it had
   clock_changed(!clock_.running());
   note_presence();
-  info_ = room_info().dump();
+  reset_room_part();
 }
 
 void room::after_move(const carcassonne::move& m, const event_log& events) {

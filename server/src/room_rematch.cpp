@@ -99,7 +99,7 @@ void room::start_rematch() {
   start(starter, nullptr);
   seats_[0].client = nullptr;
   note_presence();
-  info_ = room_info().dump();
+  reset_room_part();
   publish_summary();
 }
 

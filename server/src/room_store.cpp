@@ -205,7 +205,7 @@ std::unique_ptr<room> room::restore(const stored_room& stored, metrics* m, std::
     } else if (!stored.moves.empty()) {
       return fail("moves stored for a game that never started");
     }
-    r->info_ = r->room_info().dump();
+    r->reset_room_part();
     r->publish_summary();
     return r;
   } catch (const std::exception& e) {

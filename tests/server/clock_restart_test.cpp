@@ -125,7 +125,8 @@ TEST_CASE("a stop writes the running clock: the restart gives back none of the t
   CHECK(clock["remaining_ms"][1 - running] == 600'000);  // the other seat's clock did not run
 }
 
-TEST_CASE("the meta a clocked game writes with each move is the whole meta, as built anew") {
+TEST_CASE(
+    "a clocked move: its meta write is the whole meta, its patches make the snapshot's view") {
   match_options o;
   o.clock = time_control::fischer;
   o.initial = std::chrono::minutes(10);
@@ -149,6 +150,12 @@ TEST_CASE("the meta a clocked game writes with each move is the whole meta, as b
     CHECK(stored->meta == fresh);
     CHECK(stored->meta["clock"].is_object());
     CHECK(stored->meta["record_setup"] == r->record()["setup"]);
+    // The patches of a clocked move (its clock diffed alone) make the view a snapshot gives.
+    const json patched = a->view;
+    r->snapshot(a, "s");
+    q.pump(*db);
+    CHECK(a->last("snapshot")["view"] == patched);
+    CHECK(patched["room"]["clock"]["remaining_ms"].size() == 2);
     // The room's summary (published with every clocked move) keeps its match.
     CHECK(r->summary().match["clock"] == "fischer");
     CHECK(r->summary().match["increment_s"] == 20);

@@ -204,7 +204,17 @@ class room {
   void fail(const client_ptr& c, const json& id, std::string code, std::string message);
 
   json room_info() const;
-  std::string room_info_text() const;  // room_info().dump(), written directly (room_info.cpp)
+  // Where a room part's text holds the clock's value: [begin, end), or empty.
+  struct text_span {
+    std::uint32_t begin = 0, end = 0;
+  };
+  // room_info().dump(), written directly (room_info.cpp); `clock` gets where the clock is.
+  std::string room_info_text(text_span* clock = nullptr) const;
+  // info_ from room_info(), where the clock is not known: the next change diffs it whole.
+  void reset_room_part() {
+    info_ = room_info().dump();
+    info_clock_ = {};
+  }
   const std::string& info_fixed_text() const;  // its keys that never change
   room_state state() const;                    // from the game: none yet, running, finished
   // Fairness (room_fairness.cpp): the room part's "fairness", the seed a start derives.
@@ -296,7 +306,8 @@ class room {
   std::size_t spectator_moves_ = 0;
   std::uint64_t seq_ = 0;
 
-  std::string info_;  // last room part sent, as its JSON text (a tree costs ~2 KB a room)
+  std::string info_;      // last room part sent, as its JSON text (a tree costs ~2 KB a room)
+  text_span info_clock_;  // where info_ holds the clock
   mutable std::string info_fixed_;       // info_fixed_text(), once asked for
   mutable std::string info_expansions_;  // the room part's "expansions", once asked for
   protocol::view_doc public_;            // last public game view sent to seats
