@@ -13,6 +13,9 @@ constexpr int schema_version = 1;
 // Any fixed number: servers starting together create the tables one after the other.
 constexpr const char* schema_lock = "SELECT pg_advisory_xact_lock(7262053)";
 
+// rooms_unfinished: the rooms a start rebuilds and an instance lists after every heartbeat to
+// adopt orphans, without reading the finished ones (every game the cluster ever held). Created at
+// open in databases that lack it.
 const char* const schema = R"sql(
 CREATE TABLE IF NOT EXISTS carcassonne_schema(version INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS rooms(
@@ -30,6 +33,7 @@ CREATE TABLE IF NOT EXISTS moves(
   PRIMARY KEY(room, n)
 );
 CREATE INDEX IF NOT EXISTS rooms_by_state ON rooms(state, ord);
+CREATE INDEX IF NOT EXISTS rooms_unfinished ON rooms(ord) WHERE state <> 'finished';
 CREATE TABLE IF NOT EXISTS room_owner(
   room       TEXT PRIMARY KEY,
   generation BIGINT NOT NULL

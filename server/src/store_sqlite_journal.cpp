@@ -14,6 +14,8 @@ namespace {
 // oldest pages are dead, so that a page is rewritten once, not for each of its games.
 constexpr std::size_t journal_slack = 1024;
 
+// rooms_unfinished: the rooms a start rebuilds, listed without reading the finished ones (every
+// game the server ever held). Created at open in files that lack it.
 const char* const schema = R"sql(
 CREATE TABLE IF NOT EXISTS rooms(
   id    TEXT PRIMARY KEY,
@@ -34,6 +36,7 @@ CREATE TABLE IF NOT EXISTS games(
   moves TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS rooms_by_state ON rooms(state, ord);
+CREATE INDEX IF NOT EXISTS rooms_unfinished ON rooms(ord) WHERE state <> 'finished';
 )sql";
 
 // One entry of a `games` row; `client_id` and `move` are JSON texts already.
