@@ -60,6 +60,10 @@ room::room(room_settings settings, metrics* m, std::weak_ptr<const client_link> 
       seats_(settings_.seats) {
   if (!settings_.setup.is_object()) settings_.setup = json::object();
   reset_room_part();
+  // The summary's parts that never change, made once; publish_summary hands them on (a clocked
+  // game publishes with every move, its clock being part of the room).
+  summary_.expansions = settings_.setup.value("expansions", json::array());
+  if (!settings_.match.is_default()) summary_.match = settings_.match.to_json();
   publish_summary();
 }
 
@@ -197,12 +201,13 @@ bool room::update_room_part(std::string& ops) {
   const bool clock_alone = clock.end > 0 && old.end > 0 && old.begin == clock.begin &&
                            was.substr(0, old.begin) == now.substr(0, clock.begin) &&
                            was.substr(old.end) == now.substr(clock.end);
+  const bool clock_diffed =
+      clock_alone && protocol::diff_json_text(was.substr(old.begin, old.end - old.begin),
+                                              now.substr(clock.begin, clock.end - clock.begin),
+                                              "/room/clock", ops);
   // json::diff's operations worked out on the texts; from the trees (parsed from the same texts)
   // only where the text diff cannot be sure to agree (it never happens with today's room part).
-  if (!(clock_alone && protocol::diff_json_text(was.substr(old.begin, old.end - old.begin),
-                                                now.substr(clock.begin, clock.end - clock.begin),
-                                                "/room/clock", ops)) &&
-      !protocol::diff_json_text(info_, text, "/room", ops))
+  if (!clock_diffed && !protocol::diff_json_text(info_, text, "/room", ops))
     append_room_ops(ops, json::parse(info_), json::parse(text));
   assert(room_ops_from_trees(info_, text, ops));
   info_ = std::move(text);
@@ -299,15 +304,8 @@ void room::publish_summary() {
       s.bots.push_back({{"seat", i}, {"name", seat.name}, {"level", name_of(*seat.bot)}});
   }
   std::lock_guard lock(summary_mutex_);
-  // The expansions and the match never change: made once, then handed on (a clocked game
-  // publishes with every move, its clock being part of the room).
-  if (summary_.id.empty()) {
-    s.expansions = settings_.setup.value("expansions", json::array());
-    if (!settings_.match.is_default()) s.match = settings_.match.to_json();
-  } else {
-    s.expansions = std::move(summary_.expansions);
-    s.match = std::move(summary_.match);
-  }
+  s.expansions = std::move(summary_.expansions);  // never change: made by the constructor
+  s.match = std::move(summary_.match);
   summary_ = std::move(s);
   if (game_ && game_->finished && !finished_record_) finished_record_ = record();
 }
