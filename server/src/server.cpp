@@ -259,11 +259,13 @@ int run_serve(std::span<const std::string> args, std::ostream& out, std::ostream
   else
     spdlog::warn("journal off: rooms live in memory only and are lost when the server stops");
   server s(*cfg);
+  // Before the port opens: a SIGTERM as soon as it listens (a test, `docker stop` during a
+  // slow start) is a graceful stop once run() starts, not the default disposition's kill.
+  s.stop_on_signals();
   if (!s.listen(message)) {
     err << "carcassonne serve: " << message << '\n';
     return 1;
   }
-  s.stop_on_signals();
   spdlog::info("listening on {}:{} (WebSocket /ws, HTTP /healthz /metrics /api/rooms)",
                cfg->address, s.port());
   spdlog::info("memory allocator: {}", allocator_name());
