@@ -142,6 +142,8 @@ bool server::open_store(std::string& error) {
   if (!st.cfg.journal || st.db) return true;
   st.db = store::open({st.cfg.store_location(), st.cfg.journal_full_sync}, error);
   if (!st.db) return false;
+  st.db->wake_through(
+      [ex = impl_->io.get_executor()](std::function<void()> f) { net::post(ex, std::move(f)); });
   st.stats.journal = st.db.get();
   st.rooms.attach_store(st.db.get());
   // A cluster on one PostgreSQL: the rooms in it are other instances' too; this one rebuilds

@@ -52,17 +52,43 @@ void store::stop_writer() {
   if (writer_.joinable()) writer_.join();
 }
 
+void store::wake_through(kick_poster post) {
+  std::lock_guard lock(mutex_);
+  kick_ = std::move(post);
+}
+
 void store::submit(store_write w, done_fn done) {
+  bool direct = false;
   {
     std::lock_guard lock(mutex_);
     queue_.emplace_back(std::move(w), std::move(done));
     ++queued_;
+    direct = !kick_;
+    if (direct) {
+      kicked_ = true;
+    } else {
+      if (kick_posted_) return;
+      kick_posted_ = true;
+    }
   }
-  wake_.notify_one();
+  if (direct) {
+    wake_.notify_one();
+    return;
+  }
+  kick_([this] {
+    {
+      std::lock_guard lock(mutex_);
+      kick_posted_ = false;
+      kicked_ = true;
+    }
+    wake_.notify_one();
+  });
 }
 
 void store::flush() {
   std::unique_lock lock(mutex_);
+  kicked_ = true;  // the I/O threads may have stopped: their wake-up would never come
+  wake_.notify_one();
   const auto target = queued_;
   drained_.wait(lock, [&] { return completed_ >= target; });
 }
@@ -74,8 +100,9 @@ void store::writer_loop() {
   for (;;) {
     {
       std::unique_lock lock(mutex_);
-      wake_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
+      wake_.wait(lock, [&] { return stopping_ || (kicked_ && !queue_.empty()); });
       if (queue_.empty()) return;  // stopping, and everything committed
+      kicked_ = false;
       while (!queue_.empty() && batch.size() < max_batch) {
         batch.push_back(std::move(queue_.front()));
         queue_.pop_front();

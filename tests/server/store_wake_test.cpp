@@ -1,0 +1,76 @@
+// The writer queue woken through the I/O threads (store::wake_through): the writes submitted
+// before the wake-up runs share one transaction, and flush does not wait for a wake-up that a
+// stopped I/O context would never run.
+#include <doctest/doctest.h>
+
+#include <functional>
+#include <vector>
+
+#include "carcassonne/server/store.hpp"
+#include "temp_dir.hpp"
+
+using namespace carcassonne::server;
+using carcassonne::server::test::temp_dir;
+
+namespace {
+
+struct woken_store {
+  temp_dir dir;
+  std::unique_ptr<store> db;
+  std::vector<std::function<void()>> posted;  // the wake-ups, run when the test says
+
+  woken_store() {
+    std::string error;
+    db = store::open({dir.db(), false}, error);
+    REQUIRE_MESSAGE(db, error);
+    db->wake_through([this](std::function<void()> f) { posted.push_back(std::move(f)); });
+  }
+  void save(const std::string& id, int& durable) {
+    db->submit(save_room_write{id, room_state::waiting, "{}"}, [&durable](write_result r) {
+      if (r) ++durable;
+    });
+  }
+};
+
+}  // namespace
+
+TEST_CASE("the writes submitted before the wake-up runs are committed in one transaction") {
+  woken_store s;
+  int durable = 0;
+  s.save("a", durable);
+  s.save("b", durable);
+  s.save("c", durable);
+  REQUIRE(s.posted.size() == 1);     // one wake-up for the three
+  CHECK(s.db->commits.load() == 0);  // the writer takes nothing before it
+  s.posted[0]();
+  s.db->flush();
+  CHECK(durable == 3);
+  CHECK(s.db->commits.load() == 1);
+  CHECK(s.db->writes.load() == 3);
+
+  // The next write needs a wake-up of its own.
+  s.save("d", durable);
+  REQUIRE(s.posted.size() == 2);
+  s.posted[1]();
+  s.db->flush();
+  CHECK(durable == 4);
+  CHECK(s.db->commits.load() == 2);
+}
+
+TEST_CASE("flush commits without the wake-up, which then finds nothing to do") {
+  woken_store s;
+  int durable = 0;
+  s.save("a", durable);
+  REQUIRE(s.posted.size() == 1);
+  s.db->flush();  // as at shutdown, once the I/O context has stopped
+  CHECK(durable == 1);
+  CHECK(s.db->commits.load() == 1);
+  s.posted[0]();  // late: no empty transaction
+  s.db->flush();
+  CHECK(s.db->commits.load() == 1);
+
+  // Closing the store commits what is queued, wake-up or not.
+  s.save("b", durable);
+  s.db.reset();
+  CHECK(durable == 2);
+}
