@@ -80,8 +80,8 @@ void write_player(std::string& out, const game_state& s, int seat,
 
 }  // namespace
 
-view_doc public_doc(const game_state& s, const std::vector<std::string>& names,
-                    const view_doc* previous, board_memo* memo) {
+view_doc public_doc(const game_state& s, const std::vector<std::string>& names, view_doc* previous,
+                    board_memo* memo) {
   view_doc d;
   d.fields.reserve(24);  // base keys and the expansions' (references into it are held)
   d.scalar("status", s.finished ? R"("finished")" : R"("playing")");
@@ -118,13 +118,15 @@ view_doc public_doc(const game_state& s, const std::vector<std::string>& names,
     return board_memo::tile{placed[i].pos, placed[i].type, placed[i].rotation};
   };
   board.items.reserve(placed.size(), 48);  // first: a copy from `previous` then fills it
-  std::size_t reused = 0;                  // leading tiles whose text is copied from `previous`
-  const auto* before = previous && memo ? previous->find("board") : nullptr;
+  std::size_t reused = 0;                  // leading tiles whose text is taken from `previous`
+  auto* before = previous && memo ? previous->find("board") : nullptr;
   if (before && before->is_array && before->items.size() == memo->tiles.size()) {
     while (reused < memo->tiles.size() && reused < placed.size() &&
            memo->tiles[reused] == key(reused))
       ++reused;
-    if (reused > 0) {
+    if (reused > 0 && reused == before->items.size()) {  // it only grew: no copy, no comparison
+      board.items.carry_from(before->items);
+    } else if (reused > 0) {  // a take-back
       board.items = before->items;
       board.items.keep_first(reused);
     }

@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cstdio>
+#include <utility>
 
 namespace carcassonne::protocol {
 
@@ -68,6 +69,10 @@ const view_field* view_doc::find(std::string_view key) const {
   return nullptr;
 }
 
+view_field* view_doc::find(std::string_view key) {
+  return const_cast<view_field*>(std::as_const(*this).find(key));
+}
+
 namespace {
 
 void append_value(std::string& out, const view_field& f) {
@@ -129,17 +134,20 @@ std::size_t changed_items(const item_list& a, const item_list& b, std::size_t co
 
 void diff_array(const view_field& a, const view_field& b, std::string_view prefix,
                 std::string& ops) {
-  const std::size_t common = std::min(a.items.size(), b.items.size());
-  const std::size_t changed = changed_items(a.items, b.items, common);
-  const std::size_t total = changed + (a.items.size() - common) + (b.items.size() - common);
+  // b took a's elements (carry_from): a had that many, and they are b's first.
+  const bool carried = b.items.carried() > 0 && a.items.empty();
+  const std::size_t a_size = carried ? b.items.carried() : a.items.size();
+  const std::size_t common = std::min(a_size, b.items.size());
+  const std::size_t changed = carried ? 0 : changed_items(a.items, b.items, common);
+  const std::size_t total = changed + (a_size - common) + (b.items.size() - common);
   if (total == 0) return;
   if (2 * total > b.items.size() + 1)
     return op(ops, "replace", prefix, b.key, no_index, nullptr, &b);
-  for (std::size_t i = 0; i < common; ++i) {
+  for (std::size_t i = 0; changed > 0 && i < common; ++i) {
     const auto item = b.items[i];
     if (a.items[i] != item) op(ops, "replace", prefix, b.key, i, &item, nullptr);
   }
-  for (std::size_t i = a.items.size(); i > common; --i)  // remove from the end backwards
+  for (std::size_t i = a_size; i > common; --i)  // remove from the end backwards
     op(ops, "remove", prefix, b.key, i - 1, nullptr, nullptr);
   for (std::size_t i = common; i < b.items.size(); ++i) {
     const auto item = b.items[i];

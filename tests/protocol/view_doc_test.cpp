@@ -115,7 +115,7 @@ TEST_CASE(
     board_memo memo;
     view_doc previous = public_doc(s, names, nullptr, &memo);
     std::vector<game_state> earlier{s};
-    int takebacks = 0;
+    int takebacks = 0, carried = 0;
     while (!s.finished) {
       // Now and then a take-back of up to five moves (the board shrinks, then grows anew with
       // other tiles where the old ones were), as the room's undo does.
@@ -129,13 +129,22 @@ TEST_CASE(
         REQUIRE(apply_in_place(s, moves[chooser.below(moves.size())]).ok());
         earlier.push_back(s);
       }
+      const view_doc before = previous;  // a copy: public_doc may move the board out of it
       auto now = public_doc(s, names, &previous, &memo);
-      REQUIRE(now == public_doc(s, names));
+      const auto fresh = public_doc(s, names);
+      REQUIRE(now == fresh);
       REQUIRE(memo.tiles.size() == s.board.placed().size());
       REQUIRE(memo.figures.size() == s.figures.size());
+      // The diff from what is left of `previous` is the one from its copy.
+      std::string ops, expected;
+      diff_docs(previous, now, "/game", ops);
+      diff_docs(before, fresh, "/game", expected);
+      REQUIRE(ops == expected);
+      carried += now.find("board")->items.carried() > 0;
       previous = std::move(now);
     }
     CHECK(takebacks > 3);
+    CHECK(carried > 20);
   }
 }
 

@@ -49,10 +49,12 @@ struct board_memo {
 
 // The same parts as text documents, for the server's diffs (view_doc.hpp). With `previous` (the
 // last public document of this game) and the `memo` that describes it (filled by the call that
-// made it), the text of the board's unchanged tiles is copied from it: the document is the same
-// as without them, and `memo` then describes the new one.
+// made it), the text of the board's unchanged tiles is taken from it: the document is the same
+// as without them, and `memo` then describes the new one. When the board only grew, its text is
+// moved out of `previous` (item_list::carry_from), which is then good only as the document
+// diff_docs diffs the new one from.
 view_doc public_doc(const game_state& s, const std::vector<std::string>& names,
-                    const view_doc* previous = nullptr, board_memo* memo = nullptr);
+                    view_doc* previous = nullptr, board_memo* memo = nullptr);
 view_doc private_doc(const game_state& s, int viewer);
 // True when private_doc(s, viewer) holds "viewer" alone: the seat has nothing to choose now and
 // no expansion in play shows a seat anything of its own (as the Gifts' hand). Such a document is

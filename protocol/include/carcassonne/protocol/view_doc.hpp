@@ -19,6 +19,16 @@ class item_list {
   item_list(std::initializer_list<std::string_view> items) {
     for (auto i : items) push_back(i);
   }
+  // A copy is not carried (below); a move keeps what it was.
+  item_list(const item_list& o) : text_(o.text_), ends_(o.ends_) {}
+  item_list& operator=(const item_list& o) {
+    text_ = o.text_;
+    ends_ = o.ends_;
+    carried_ = 0;
+    return *this;
+  }
+  item_list(item_list&&) = default;
+  item_list& operator=(item_list&&) = default;
   std::size_t size() const { return ends_.size(); }
   bool empty() const { return ends_.empty(); }
   std::string_view operator[](std::size_t i) const {
@@ -37,6 +47,7 @@ class item_list {
   void close() { ends_.push_back(static_cast<std::uint32_t>(text_.size())); }
   // Keeps the first n elements.
   void keep_first(std::size_t n) {
+    carried_ = std::min(carried_, n);
     if (n >= ends_.size()) return;
     ends_.resize(n);
     text_.resize(n ? ends_.back() : 0);
@@ -52,11 +63,26 @@ class item_list {
            std::string_view(text_).starts_with(a.text_);
   }
   std::size_t bytes() const { return text_.capacity() + ends_.capacity() * sizeof(std::uint32_t); }
-  friend bool operator==(const item_list&, const item_list&) = default;
+  // Takes all of `previous`'s elements (this list must be empty; `previous` is left empty) and
+  // remembers how many they were: diff_docs, given the document `previous` belonged to as the
+  // one to diff from, knows them equal without a copy and a comparison (a board only grows).
+  void carry_from(item_list& previous) {
+    text_ = std::move(previous.text_);
+    ends_ = std::move(previous.ends_);
+    previous.text_.clear();
+    previous.ends_.clear();
+    carried_ = ends_.size();
+  }
+  std::size_t carried() const { return carried_; }
+  // The same elements (how they came here does not matter).
+  friend bool operator==(const item_list& a, const item_list& b) {
+    return a.ends_ == b.ends_ && a.text_ == b.text_;
+  }
 
  private:
   std::string text_;
   std::vector<std::uint32_t> ends_;  // each element's end in text_
+  std::size_t carried_ = 0;          // the leading elements carried from a previous list
 };
 
 struct view_field {
@@ -73,6 +99,7 @@ struct view_doc {
   view_field& scalar(std::string key, std::string text);
   view_field& array(std::string key);
   const view_field* find(std::string_view key) const;
+  view_field* find(std::string_view key);
   // The whole object as JSON text; `more` adds the fields of another document (a private part).
   std::string text(const view_doc* more = nullptr) const;
   std::size_t bytes() const;
@@ -82,7 +109,8 @@ struct view_doc {
 // Appends to `ops` (a comma-separated list of JSON Patch operation texts, no brackets) the
 // operations that turn `from` into `to`, with paths under `prefix` (e.g. "/game"). Fields keep
 // their order; arrays are diffed element by element (replace in place, add or remove at the
-// end), or replaced whole when most elements changed.
+// end), or replaced whole when most elements changed. An array of `to` that took the elements of
+// `from`'s (item_list::carry_from, which left that one empty) starts with as many equal ones.
 void diff_docs(const view_doc& from, const view_doc& to, std::string_view prefix, std::string& ops);
 
 // JSON text helpers.
