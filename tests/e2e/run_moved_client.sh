@@ -30,10 +30,14 @@ fi
 export NODE_PATH="/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}"
 
 # A loopback port nothing listens on (the instances must know their public URL before binding).
+# Taken below the kernel's ephemeral range: the other tests' servers (bound to port 0) and every
+# client connection get their ports from that range, and one of them could take the port between
+# this check and the bind (then /healthz would even be answered by another test's server).
+ephemeral_low=$(cut -f1 /proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || echo 32768)
 free_port() {
   local p
   for _ in $(seq 1 100); do
-    p=$((20000 + RANDOM % 40000))
+    p=$((10000 + RANDOM % (ephemeral_low - 10000)))
     (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null || { echo "$p"; return; }
   done
   fail "no free port"
@@ -61,6 +65,7 @@ for id in a b; do
   ok=
   for _ in $(seq 1 200); do healthy "$port" && { ok=1; break; }; sleep 0.05; done
   [ -n "$ok" ] || fail "instance $id did not answer /healthz on port $port"
+  kill -0 "${pids[-1]}" 2>/dev/null || fail "instance $id exited (port $port taken?)"
 done
 
 node "$here/moved_client.mjs" "ws://127.0.0.1:${ports[1]}/ws" "ws://127.0.0.1:${ports[0]}/ws" "$redis_port" ||
