@@ -153,6 +153,9 @@ std::string metrics::render() const {
           "counter", journal->writes.load());
     gauge("carcassonne_journal_failures_total", "Transactions that failed.", "counter",
           journal->failures.load());
+    gauge("carcassonne_database_check",
+          "The whole database's check after the start: 1 sound, -1 damaged, 0 not (yet) made.",
+          "gauge", journal->database_check.load());
     o << "# HELP carcassonne_journal_commit_seconds_total Time spent in database transactions.\n"
          "# TYPE carcassonne_journal_commit_seconds_total counter\n"
       << "carcassonne_journal_commit_seconds_total "

@@ -12,6 +12,7 @@
 
 #include <functional>
 #include <queue>
+#include <thread>
 #include <unordered_map>
 
 #include "carcassonne/server/store.hpp"
@@ -43,6 +44,7 @@ class sqlite_store final : public store {
   std::vector<stored_room> unfinished_rooms(std::string& error) override;
   std::optional<stored_room> load(const std::string& id, std::string& error) override;
   std::vector<std::string> finished_ids(std::size_t limit) override;
+  void await_database_check() override;
 
  private:
   sqlite_store();  // defined where write_statements is
@@ -77,6 +79,10 @@ class sqlite_store final : public store {
   sqlite3* write_db_ = nullptr;
   sqlite3* read_db_ = nullptr;
   std::mutex read_mutex_;
+  // The whole file's quick_check, on a connection and a thread of its own (store_sqlite.cpp).
+  void start_database_check(const std::string& path);
+  sqlite3* check_db_ = nullptr;
+  std::thread check_;
 };
 
 }  // namespace carcassonne::server

@@ -158,6 +158,9 @@ bool sqlite_store::prepare_writes(std::string& error) {
 }
 
 sqlite_store::~sqlite_store() {
+  if (check_db_) sqlite3_interrupt(check_db_);  // a check of a large file stops at once
+  await_database_check();
+  sqlite3_close(check_db_);
   stop_writer();
   statements_.reset();  // finalized before their connection closes
   sqlite3_close(read_db_);

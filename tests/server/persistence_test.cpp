@@ -38,7 +38,7 @@ std::unique_ptr<store> open_store(const std::string& path) {
   return s;
 }
 
-room_settings settings(int seats) {
+room_settings stored_settings(int seats) {
   room_settings s;
   s.id = "persist1";
   s.name = "persisted";
@@ -69,7 +69,7 @@ struct started_game {
   strand_queue q;
   metrics stats;
   std::shared_ptr<fake_client> a = make_client(), b = make_client();
-  room r{settings(2), &stats, a};
+  room r{stored_settings(2), &stats, a};
 
   explicit started_game(const std::string& location) : db(open_store(location)) {
     r.attach_store(db.get(), q.poster());
@@ -217,7 +217,7 @@ TEST_CASE("a room holds every frame until its write is durable, and comes back f
     strand_queue q;
     metrics stats;
     auto a = make_client(), b = make_client(), watcher = make_client();
-    auto r = std::make_unique<room>(settings(3), &stats, a);
+    auto r = std::make_unique<room>(stored_settings(3), &stats, a);
     r->attach_store(db.get(), q.poster());
 
     r->join(a, join_as("Ann"), "j1");
@@ -321,7 +321,7 @@ TEST_CASE("take-backs in the journal: the room rebuilt from it is the live one, 
     auto db = open_store(backend.fresh());
     strand_queue q;
     metrics stats;
-    auto s = settings(2);
+    auto s = stored_settings(2);
     s.match.undo = undo_mode::free;
     auto a = make_client(), b = make_client();
     auto r = std::make_unique<room>(s, &stats, a);

@@ -136,6 +136,11 @@ class store {
   // Counters for /metrics.
   std::atomic<std::int64_t> commits{0}, writes{0}, failures{0};
   std::atomic<std::int64_t> commit_ns{0};
+  // The check of the whole database that SQLite runs after the start, beside the server: 0 not
+  // made (PostgreSQL) or not finished, 1 sound, -1 damaged.
+  std::atomic<int> database_check{0};
+  // Waits for that check to end (tests); returns at once when there is none.
+  virtual void await_database_check() {}
 
  protected:
   store() = default;
