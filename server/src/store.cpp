@@ -87,7 +87,7 @@ void store::submit(store_write w, done_fn done) {
 
 void store::flush() {
   std::unique_lock lock(mutex_);
-  kicked_ = true;  // the I/O threads may have stopped: their wake-up would never come
+  if (!queue_.empty()) kicked_ = true;  // the I/O threads may have stopped: no wake-up would come
   wake_.notify_one();
   const auto target = queued_;
   drained_.wait(lock, [&] { return completed_ >= target; });
@@ -102,11 +102,11 @@ void store::writer_loop() {
       std::unique_lock lock(mutex_);
       wake_.wait(lock, [&] { return stopping_ || (kicked_ && !queue_.empty()); });
       if (queue_.empty()) return;  // stopping, and everything committed
-      kicked_ = false;
       while (!queue_.empty() && batch.size() < max_batch) {
         batch.push_back(std::move(queue_.front()));
         queue_.pop_front();
       }
+      kicked_ = !queue_.empty();  // what is left beyond max_batch has had its wake-up
     }
     const auto t0 = std::chrono::steady_clock::now();
     for (const auto& entry : batch) writes_of_batch.push_back(&entry.first);

@@ -3,7 +3,10 @@
 // stopped I/O context would never run.
 #include <doctest/doctest.h>
 
+#include <chrono>
 #include <functional>
+#include <future>
+#include <string>
 #include <vector>
 
 #include "carcassonne/server/store.hpp"
@@ -73,4 +76,22 @@ TEST_CASE("flush commits without the wake-up, which then finds nothing to do") {
   s.save("b", durable);
   s.db.reset();
   CHECK(durable == 2);
+}
+
+TEST_CASE("more writes than one transaction takes are all committed after one wake-up") {
+  woken_store s;
+  int durable = 0;
+  constexpr int count = 4096 + 10;  // store.cpp's max_batch, and more
+  std::promise<void> last;
+  for (int i = 0; i + 1 < count; ++i) s.save("r" + std::to_string(i), durable);
+  s.db->submit(save_room_write{"last", room_state::waiting, "{}"}, [&](write_result r) {
+    if (r) ++durable;
+    last.set_value();
+  });
+  REQUIRE(s.posted.size() == 1);
+  s.posted[0]();
+  // No flush (it would wake the writer itself): the rest must follow without another wake-up.
+  REQUIRE(last.get_future().wait_for(std::chrono::seconds(60)) == std::future_status::ready);
+  CHECK(durable == count);
+  CHECK(s.db->commits.load() == 2);
 }
