@@ -117,8 +117,7 @@ view_doc public_doc(const game_state& s, const std::vector<std::string>& names, 
   const auto key = [&](std::size_t i) {
     return board_memo::tile{placed[i].pos, placed[i].type, placed[i].rotation};
   };
-  board.items.reserve(placed.size(), 48);  // first: a copy from `previous` then fills it
-  std::size_t reused = 0;                  // leading tiles whose text is taken from `previous`
+  std::size_t reused = 0;  // leading tiles whose text is taken from `previous`
   auto* before = previous && memo ? previous->find("board") : nullptr;
   if (before && before->is_array && before->items.size() == memo->tiles.size()) {
     while (reused < memo->tiles.size() && reused < placed.size() &&
@@ -131,6 +130,7 @@ view_doc public_doc(const game_state& s, const std::vector<std::string>& names, 
       board.items.keep_first(reused);
     }
   }
+  board.items.reserve(placed.size(), 48);  // after: a carried text keeps its buffer
   for (std::size_t i = reused; i < placed.size(); ++i) {
     write_tile(board.items.open(), placed[i]);
     board.items.close();
