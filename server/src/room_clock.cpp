@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "carcassonne/protocol/view_doc.hpp"
+
 namespace carcassonne::server {
 
 room_clock::room_clock(const match_options& o, int seats) : options_(o) {
@@ -59,6 +61,29 @@ nlohmann::json room_clock::saved(time_point now) const {
   auto j = view(now);
   if (paused_seat_) j["running"] = *paused_seat_;
   return j;
+}
+
+// {"remaining_ms":[...],"running":seat or null}: the keys in nlohmann's (sorted) order.
+void room_clock::append_clock(std::string& out, time_point now, std::optional<int> running) const {
+  out += R"({"remaining_ms":[)";
+  for (std::size_t i = 0; i < remaining_.size(); ++i) {
+    if (i > 0) out.push_back(',');
+    protocol::append_number(out, remaining(static_cast<int>(i), now).count());
+  }
+  out += R"(],"running":)";
+  if (running)
+    protocol::append_number(out, *running);
+  else
+    out += "null";
+  out.push_back('}');
+}
+
+void room_clock::append_view(std::string& out, time_point now) const {
+  append_clock(out, now, running_);
+}
+
+void room_clock::append_saved(std::string& out, time_point now) const {
+  append_clock(out, now, paused_seat_ ? paused_seat_ : running_);
 }
 
 void room_clock::restore_saved(const nlohmann::json& j) {

@@ -85,7 +85,7 @@ std::string room::room_info_text(text_span* clock) const {
   if (clock_.enabled() && game_ && timer_) {
     out += R"("clock":)";
     const auto begin = out.size();
-    out += clock_.view(timer_->now()).dump();
+    clock_.append_view(out, timer_->now());
     if (clock) *clock = {static_cast<std::uint32_t>(begin), static_cast<std::uint32_t>(out.size())};
     out += ",";
   }

@@ -50,7 +50,10 @@ std::string room::stored_meta() const {
 
 std::string room::meta_with_clock(const std::string& rest) const {
   std::string text = R"({"clock":)";
-  text += clock_.enabled() && timer_ ? clock_.saved(timer_->now()).dump() : "null";
+  if (clock_.enabled() && timer_)
+    clock_.append_saved(text, timer_->now());
+  else
+    text += "null";
   text += R"(,"seq":)";
   text += std::to_string(seq_ + 1);  // every write precedes the patch that shows it
   text += ',';

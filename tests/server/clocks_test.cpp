@@ -107,3 +107,41 @@ TEST_CASE("a timeout in the Easter bunny phase: the clock of the seat whose go i
   CHECK(last["timeout"] == true);
   check_replays(*t.r);
 }
+
+TEST_CASE("the clock's texts are its trees' dumps, running, handed over, paused and resumed") {
+  using tp = room_clock::time_point;
+  for (const auto control :
+       {time_control::fischer, time_control::per_decision, time_control::correspondence}) {
+    match_options o = fischer(90s, 7s);
+    o.clock = control;
+    o.per_move = 45s;
+    room_clock c(o, 3);
+    tp now{};
+    int checked = 0;
+    const auto check = [&] {
+      std::string view, saved;
+      c.append_view(view, now);
+      c.append_saved(saved, now);
+      CHECK(view == c.view(now).dump());
+      CHECK(saved == c.saved(now).dump());
+      ++checked;
+    };
+    check();  // nobody's clock runs yet
+    for (int step = 0; step < 12; ++step) {
+      c.switch_to(step % 3, now);
+      now += std::chrono::milliseconds(1234 * (step + 1));
+      check();
+      if (step % 4 == 1) {  // the server stops and starts again
+        c.pause(now);
+        check();
+        now += 10s;
+        c.resume(now);
+      }
+    }
+    now += 600s;  // a seat's time run out: zero, not below
+    check();
+    c.switch_to(std::nullopt, now);  // the game is over
+    check();
+    CHECK(checked == 18);
+  }
+}

@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "carcassonne/server/match_options.hpp"
@@ -41,10 +42,15 @@ class room_clock {
   nlohmann::json view(time_point now) const;
   // What the store keeps (the time each seat had at `now`), and back.
   nlohmann::json saved(time_point now) const;
+  // The same as JSON text, byte for byte their dump(): a clocked game writes both with every
+  // move (its room part and its stored meta), and building the trees cost more than the rest.
+  void append_view(std::string& out, time_point now) const;
+  void append_saved(std::string& out, time_point now) const;
   void restore_saved(const nlohmann::json& j);
 
  private:
   ms fresh() const { return options_.per_move; }
+  void append_clock(std::string& out, time_point now, std::optional<int> running) const;
 
   match_options options_;
   std::vector<ms> remaining_;
