@@ -133,7 +133,11 @@ struct sqlite_store::write_statements {
   explicit write_statements(sqlite3* db)
       : save(db,
              "INSERT INTO rooms(id, state, meta, ord) VALUES(?1, ?2, ?3, ?4) "
-             "ON CONFLICT(id) DO UPDATE SET state = excluded.state, meta = excluded.meta"),
+             "ON CONFLICT(id) DO UPDATE SET meta = excluded.meta"),
+        // Apart, and only when it changed: an update that sets `state`, even to the same value,
+        // rewrites the room's entries in both indexes on it (3.7 pages a save against 1.0, for
+        // the rooms of a clocked game, which save with every move).
+        save_state(db, "UPDATE rooms SET state = ?2 WHERE id = ?1 AND state <> ?2"),
         append(db, "INSERT INTO journal(room, n, move, client_id, seq) VALUES(?1, ?2, ?3, ?4, ?5)"),
         // A game's rows by one statement (a JSON array of their ids): a statement per row costs
         // more than reading the row.
@@ -147,7 +151,8 @@ struct sqlite_store::write_statements {
         begin(db, "BEGIN IMMEDIATE"),
         commit(db, "COMMIT") {}
   // BEGIN and COMMIT prepared once too: sqlite3_exec would parse them for every transaction.
-  statement save, append, game_rows, end_game, trim, drop_game, drop_room, begin, commit;
+  statement save, save_state, append, game_rows, end_game, trim, drop_game, drop_room, begin,
+      commit;
 };
 
 sqlite_store::sqlite_store() = default;
@@ -199,8 +204,11 @@ bool sqlite_store::apply(const store_write& w, std::string& error) {
           bind_static(st.save.s, 3, op.meta);
           // A new room's place in the order; an existing room keeps its own.
           sqlite3_bind_int64(st.save.s, 4, ++last_ord_);
+          bind_static(st.save_state.s, 1, op.id);
+          bind_static(st.save_state.s, 2, state);
           // A game that ends takes its moves out of the journal in the same transaction.
-          return run(st.save.s) && (op.state != room_state::finished || end_game(op.id, error));
+          return run(st.save.s) && run(st.save_state.s) &&
+                 (op.state != room_state::finished || end_game(op.id, error));
         } else if constexpr (std::is_same_v<T, move_write>) {
           return append_move(op, error);
         } else {

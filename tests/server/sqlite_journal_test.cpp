@@ -259,3 +259,43 @@ PRAGMA user_version=1;
   REQUIRE_MESSAGE(done, error);
   check_moves(*done, 2);
 }
+
+TEST_CASE("a save writes the room's meta, and its state only when that changed") {
+  temp_dir dir;
+  const auto db = dir.db();
+  auto s = journal_store(db);
+  const auto row = [&](const char* state, int m) {
+    const std::string sql = std::string("SELECT COUNT(*) FROM rooms WHERE id = 'a' AND state = '") +
+                            state + "' AND meta = '{\"m\":" + std::to_string(m) + "}'";
+    return journal_sql(db, sql.c_str());
+  };
+  REQUIRE(journal_commit(*s, save_room_write{"a", room_state::waiting, R"({"m":1})"}));
+  CHECK(row("waiting", 1) == 1);
+  REQUIRE(journal_commit(*s, save_room_write{"a", room_state::playing, R"({"m":2})"}));
+  CHECK(row("playing", 2) == 1);
+  // The same state: the room's page alone is written, not its entries in the indexes on state
+  // (the frames the commit added to an emptied WAL: 3 when `state` was set again).
+  const auto wal_frames = [&](const char* mode) {
+    sqlite3* c = nullptr;
+    REQUIRE(sqlite3_open_v2(db.c_str(), &c, SQLITE_OPEN_READWRITE, nullptr) == SQLITE_OK);
+    sqlite3_stmt* q = nullptr;
+    const std::string sql = std::string("PRAGMA wal_checkpoint(") + mode + ")";
+    REQUIRE(sqlite3_prepare_v2(c, sql.c_str(), -1, &q, nullptr) == SQLITE_OK);
+    REQUIRE(sqlite3_step(q) == SQLITE_ROW);
+    CHECK(sqlite3_column_int(q, 0) == 0);  // not busy
+    const int frames = sqlite3_column_int(q, 1);
+    sqlite3_finalize(q);
+    sqlite3_close(c);
+    return frames;
+  };
+  wal_frames("TRUNCATE");
+  REQUIRE(journal_commit(*s, save_room_write{"a", room_state::playing, R"({"m":3})"}));
+  CHECK(row("playing", 3) == 1);
+  CHECK(wal_frames("PASSIVE") == 1);
+  std::string error;
+  CHECK(s->unfinished_rooms(error).size() == 1);
+  REQUIRE(journal_commit(*s, save_room_write{"a", room_state::finished, R"({"m":4})"}));
+  CHECK(row("finished", 4) == 1);
+  CHECK(s->unfinished_rooms(error).empty());
+  CHECK(error.empty());
+}
