@@ -46,17 +46,18 @@ std::unique_ptr<store> sqlite_store::open(const store_options& options, std::str
                 " (not an SQLite database, or damaged: restore a backup, or move the file away "
                 "to start with an empty server)");
   if (*mode != "wal") return fail("cannot switch to WAL mode (journal_mode is " + *mode + ")");
-  const auto version = scalar(s->write_db_, "PRAGMA user_version", why);
-  if (!version) return fail(why);
-  if (std::stoi(*version) > schema_version)
-    return fail("written by a newer server (schema " + *version + ", this server knows " +
+  const auto version_text = scalar(s->write_db_, "PRAGMA user_version", why);
+  if (!version_text) return fail(why);
+  const int version = std::stoi(*version_text);
+  if (version > schema_version)
+    return fail("written by a newer server (schema " + *version_text + ", this server knows " +
                 std::to_string(schema_version) + "): upgrade the server");
   // What a start reads and a running server rewrites, checked before anything is: the rooms and
   // the games in progress (schema 1 kept them in `moves`). The rest, every finished game, is
   // checked after the start, beside the server: reading all of a file of 1 GB took 19 s here
   // when it was not in memory (docs/hosting.md).
-  if (std::stoi(*version) > 0)
-    for (const char* table : {"rooms", std::stoi(*version) == 1 ? "moves" : "journal"}) {
+  if (version > 0)
+    for (const char* table : {"rooms", version == 1 ? "moves" : "journal"}) {
       const auto sql = "PRAGMA quick_check(" + std::string(table) + ")";
       const auto check = scalar(s->write_db_, sql.c_str(), why);
       if (!check || *check != "ok")
@@ -65,7 +66,7 @@ std::unique_ptr<store> sqlite_store::open(const store_options& options, std::str
     }
   if (!exec(s->write_db_,
             options.full_sync ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL", &why) ||
-      !set_up_schema(s->write_db_, std::stoi(*version), why))
+      !set_up_schema(s->write_db_, version, why))
     return fail("cannot set up the schema: " + why);
 
   // A game's journal rows are spread over the pages of everything written while it was played

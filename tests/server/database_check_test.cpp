@@ -2,24 +2,19 @@
 // file after it, beside the server (store_sqlite.cpp), so that an archive of finished games does
 // not delay the start.
 #include <doctest/doctest.h>
-#include <sqlite3.h>
 
 #include <fstream>
 
 #include "carcassonne/server/store.hpp"
+#include "sqlite_support.hpp"
 #include "temp_dir.hpp"
 
 using namespace carcassonne::server;
+using carcassonne::server::test::journal_commit;
+using carcassonne::server::test::journal_sql;
 using carcassonne::server::test::temp_dir;
 
 namespace {
-
-bool commit(store& s, store_write w) {
-  bool ok = false;
-  s.submit(std::move(w), [&ok](bool durable) { ok = durable; });
-  s.flush();
-  return ok;
-}
 
 // A file with a finished game (a `games` row) and a game in progress (journal rows).
 void write_rooms(const std::string& path) {
@@ -27,29 +22,20 @@ void write_rooms(const std::string& path) {
   auto s = store::open({path, false}, error);
   REQUIRE_MESSAGE(s, error);
   for (const char* id : {"done", "playing"}) {
-    REQUIRE(commit(*s, save_room_write{id, room_state::playing, "{}"}));
+    REQUIRE(journal_commit(*s, save_room_write{id, room_state::playing, "{}"}));
     for (int n = 0; n < 3; ++n)
-      REQUIRE(commit(*s, move_write{id, n, R"({"n":1})", "null", static_cast<std::uint64_t>(n)}));
+      REQUIRE(journal_commit(
+          *s, move_write{id, n, R"({"n":1})", "null", static_cast<std::uint64_t>(n)}));
   }
-  REQUIRE(commit(*s, save_room_write{"done", room_state::finished, "{}"}));
+  REQUIRE(journal_commit(*s, save_room_write{"done", room_state::finished, "{}"}));
 }
 
 // Overwrites the page-type byte of `table`'s root page (its only page in these small files).
 void damage(const std::string& path, const char* table) {
-  sqlite3* db = nullptr;
-  REQUIRE(sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK);
-  const auto number = [&](const std::string& sql) {
-    sqlite3_stmt* q = nullptr;
-    REQUIRE(sqlite3_prepare_v2(db, sql.c_str(), -1, &q, nullptr) == SQLITE_OK);
-    REQUIRE(sqlite3_step(q) == SQLITE_ROW);
-    const auto v = sqlite3_column_int64(q, 0);
-    sqlite3_finalize(q);
-    return v;
-  };
-  const auto page_size = number("PRAGMA page_size");
-  const auto root =
-      number(std::string("SELECT rootpage FROM sqlite_schema WHERE name = '") + table + "'");
-  sqlite3_close(db);
+  const auto page_size = journal_sql(path, "PRAGMA page_size");
+  const auto root = journal_sql(
+      path,
+      (std::string("SELECT rootpage FROM sqlite_schema WHERE name = '") + table + "'").c_str());
   REQUIRE(root > 1);
   std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
   f.seekp((root - 1) * page_size);

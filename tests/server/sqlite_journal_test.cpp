@@ -7,9 +7,12 @@
 #include <mutex>
 
 #include "carcassonne/server/store.hpp"
+#include "sqlite_support.hpp"
 #include "temp_dir.hpp"
 
 using namespace carcassonne::server;
+using carcassonne::server::test::journal_commit;
+using carcassonne::server::test::journal_sql;
 using carcassonne::server::test::temp_dir;
 using nlohmann::json;
 
@@ -22,29 +25,8 @@ std::unique_ptr<store> journal_store(const std::string& path) {
   return s;
 }
 
-// The first column of the first row, read with a connection of its own.
-std::int64_t journal_sql(const std::string& path, const char* sql) {
-  sqlite3* db = nullptr;
-  REQUIRE(sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE, nullptr) == SQLITE_OK);
-  sqlite3_stmt* q = nullptr;
-  REQUIRE(sqlite3_prepare_v2(db, sql, -1, &q, nullptr) == SQLITE_OK);
-  REQUIRE(sqlite3_step(q) == SQLITE_ROW);
-  const auto value = sqlite3_column_int64(q, 0);
-  sqlite3_finalize(q);
-  sqlite3_close(db);
-  return value;
-}
-
 move_write journal_move(const std::string& room, std::int64_t n) {
   return {room, n, json{{"n", n}}.dump(), json(n).dump(), static_cast<std::uint64_t>(n + 1)};
-}
-
-// Whether one write, alone in its transaction, committed.
-bool journal_commit(store& s, store_write w) {
-  bool ok = false;
-  s.submit(std::move(w), [&ok](bool durable) { ok = durable; });
-  s.flush();
-  return ok;
 }
 
 void check_moves(const stored_room& r, std::size_t count) {
