@@ -5,6 +5,7 @@
 
 #include <chrono>
 
+#include "background_thread.hpp"
 #include "store_postgres.hpp"
 #include "store_sqlite.hpp"
 
@@ -40,7 +41,11 @@ std::uint64_t store::recorded_generation(const std::string&, std::string&) {
 }
 
 void store::start_writer() {
-  writer_ = std::thread([this] { writer_loop(); });
+  writer_ = std::thread([this] {
+    // Woken by the I/O threads, it must not preempt them (background_thread.cpp).
+    if (!run_in_background()) spdlog::debug("database writer: SCHED_BATCH refused; runs as is");
+    writer_loop();
+  });
 }
 
 void store::stop_writer() {

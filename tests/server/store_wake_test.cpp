@@ -1,7 +1,8 @@
 // The writer queue woken through the I/O threads (store::wake_through): the writes submitted
 // before the wake-up runs share one transaction, and flush does not wait for a wake-up that a
-// stopped I/O context would never run.
+// stopped I/O context would never run; the writer thread runs under SCHED_BATCH.
 #include <doctest/doctest.h>
+#include <sched.h>
 
 #include <chrono>
 #include <functional>
@@ -94,4 +95,16 @@ TEST_CASE("more writes than one transaction takes are all committed after one wa
   REQUIRE(last.get_future().wait_for(std::chrono::seconds(60)) == std::future_status::ready);
   CHECK(durable == count);
   CHECK(s.db->commits.load() == 2);
+}
+
+TEST_CASE("the writer thread runs under SCHED_BATCH: woken, it does not preempt the I/O thread") {
+  woken_store s;
+  int policy = -1;  // read on the writer thread, where `done` runs
+  s.db->submit(save_room_write{"a", room_state::waiting, "{}"},
+               [&policy](write_result) { policy = sched_getscheduler(0); });
+  REQUIRE(s.posted.size() == 1);
+  s.posted[0]();
+  s.db->flush();
+  CHECK(policy == SCHED_BATCH);
+  CHECK(sched_getscheduler(0) == SCHED_OTHER);  // the test's own thread is left as it was
 }
