@@ -8,17 +8,17 @@
 
 #include <pthread.h>
 #include <sched.h>
+#include <spdlog/spdlog.h>
 
 namespace carcassonne::server {
 
-bool run_in_background() {
+void run_in_background(const char* name) {
 #ifdef SCHED_BATCH
   sched_param param{};
   param.sched_priority = 0;  // the only priority of the non-real-time policies
-  return pthread_setschedparam(pthread_self(), SCHED_BATCH, &param) == 0;
-#else
-  return false;
+  if (pthread_setschedparam(pthread_self(), SCHED_BATCH, &param) == 0) return;
 #endif
+  spdlog::debug("{}: SCHED_BATCH refused; runs as an ordinary thread", name);
 }
 
 }  // namespace carcassonne::server

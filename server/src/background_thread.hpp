@@ -4,9 +4,9 @@
 
 namespace carcassonne::server {
 
-// Puts the calling thread under SCHED_BATCH (Linux): it gets its fair share of the CPU, but
-// when it wakes it does not preempt the thread running there. False where the system refuses
-// or has no such policy; the thread then runs as before.
-bool run_in_background();
+// Puts the calling thread (`name`, for the log) under SCHED_BATCH (Linux): it gets its fair share
+// of the CPU, but when it wakes it does not preempt the thread running there. Where the system
+// refuses or has no such policy, the thread runs as before (logged at debug level).
+void run_in_background(const char* name);
 
 }  // namespace carcassonne::server

@@ -43,7 +43,7 @@ std::uint64_t store::recorded_generation(const std::string&, std::string&) {
 void store::start_writer() {
   writer_ = std::thread([this] {
     // Woken by the I/O threads, it must not preempt them (background_thread.cpp).
-    if (!run_in_background()) spdlog::debug("database writer: SCHED_BATCH refused; runs as is");
+    run_in_background("database writer");
     writer_loop();
   });
 }
@@ -57,9 +57,9 @@ void store::stop_writer() {
   if (writer_.joinable()) writer_.join();
 }
 
-void store::wake_through(kick_poster post) {
+void store::wake_through(wake_up_poster post) {
   std::lock_guard lock(mutex_);
-  kick_ = std::move(post);
+  wake_up_ = std::move(post);
 }
 
 void store::submit(store_write w, done_fn done) {
@@ -68,23 +68,23 @@ void store::submit(store_write w, done_fn done) {
     std::lock_guard lock(mutex_);
     queue_.emplace_back(std::move(w), std::move(done));
     ++queued_;
-    direct = !kick_;
+    direct = !wake_up_;
     if (direct) {
-      kicked_ = true;
+      may_take_ = true;
     } else {
-      if (kick_posted_) return;
-      kick_posted_ = true;
+      if (wake_up_posted_) return;
+      wake_up_posted_ = true;
     }
   }
   if (direct) {
     wake_.notify_one();
     return;
   }
-  kick_([this] {
+  wake_up_([this] {
     {
       std::lock_guard lock(mutex_);
-      kick_posted_ = false;
-      kicked_ = true;
+      wake_up_posted_ = false;
+      may_take_ = true;
     }
     wake_.notify_one();
   });
@@ -92,7 +92,7 @@ void store::submit(store_write w, done_fn done) {
 
 void store::flush() {
   std::unique_lock lock(mutex_);
-  if (!queue_.empty()) kicked_ = true;  // the I/O threads may have stopped: no wake-up would come
+  if (!queue_.empty()) may_take_ = true;  // the I/O threads may have stopped: no wake-up would come
   wake_.notify_one();
   const auto target = queued_;
   drained_.wait(lock, [&] { return completed_ >= target; });
@@ -105,13 +105,13 @@ void store::writer_loop() {
   for (;;) {
     {
       std::unique_lock lock(mutex_);
-      wake_.wait(lock, [&] { return stopping_ || (kicked_ && !queue_.empty()); });
+      wake_.wait(lock, [&] { return stopping_ || (may_take_ && !queue_.empty()); });
       if (queue_.empty()) return;  // stopping, and everything committed
       while (!queue_.empty() && batch.size() < max_batch) {
         batch.push_back(std::move(queue_.front()));
         queue_.pop_front();
       }
-      kicked_ = !queue_.empty();  // what is left beyond max_batch has had its wake-up
+      may_take_ = !queue_.empty();  // what is left beyond max_batch has had its wake-up
     }
     const auto t0 = std::chrono::steady_clock::now();
     for (const auto& entry : batch) writes_of_batch.push_back(&entry.first);

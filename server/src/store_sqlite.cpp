@@ -91,7 +91,7 @@ void sqlite_store::start_database_check(const std::string& path) {
     return;
   }
   check_ = std::thread([this, path] {
-    (void)run_in_background();  // a long read beside the server: woken by each, it waits its turn
+    run_in_background("database check");  // a long read beside the server: woken, waits its turn
     const auto t0 = std::chrono::steady_clock::now();
     std::string error;
     const auto result = scalar(check_db_, "PRAGMA quick_check", error);

@@ -100,14 +100,14 @@ class store {
   void submit(store_write w, done_fn done);
   // Runs a function on the threads that submit (the server's I/O threads), after the handlers
   // already queued there.
-  using kick_poster = std::function<void(std::function<void()>)>;
+  using wake_up_poster = std::function<void(std::function<void()>)>;
   // From now on a submit does not wake the writer itself: the first submit after a commit was
   // taken posts one wake-up through `post`, which runs after the handlers the I/O threads
   // already had queued (the rest of the frames one poll delivered). The moves that arrive
   // together are so committed together, instead of the first alone in a transaction and a sync
   // of its own. Without a poster (and in flush and at stop) the writer is woken at once. Called
   // before the first submit.
-  void wake_through(kick_poster post);
+  void wake_through(wake_up_poster post);
   // Waits until every write queued so far has been committed and its `done` has run.
   void flush();
 
@@ -160,9 +160,9 @@ class store {
   std::deque<std::pair<store_write, done_fn>> queue_;
   std::uint64_t queued_ = 0, completed_ = 0;
   bool stopping_ = false;
-  kick_poster kick_;
-  bool kick_posted_ = false;  // a wake-up is on its way through kick_
-  bool kicked_ = false;       // the writer may take what is queued
+  wake_up_poster wake_up_;
+  bool wake_up_posted_ = false;  // a wake-up is on its way through wake_up_
+  bool may_take_ = false;        // the writer may take what is queued
   std::thread writer_;
 };
 
