@@ -307,11 +307,16 @@ void room::publish_summary() {
   s.expansions = std::move(summary_.expansions);  // never change: made by the constructor
   s.match = std::move(summary_.match);
   summary_ = std::move(s);
-  if (game_ && game_->finished && !finished_record_) finished_record_ = record();
+  if (game_ && game_->finished && !finished_parts_ && !finished_record_)
+    finished_parts_ = parts_of_record();
 }
 
 std::optional<json> room::finished_record() const {
   std::lock_guard lock(summary_mutex_);
+  if (finished_parts_) {
+    finished_record_ = record_of(*finished_parts_);
+    finished_parts_.reset();
+  }
   return finished_record_;
 }
 
@@ -329,15 +334,25 @@ bool room::abandoned() const {
 }
 
 json room::record() const {
-  json moves = json::array();
-  moves.get_ref<json::array_t&>().reserve(journal_.size());
-  for (const auto& m : journal_) moves.push_back(protocol::move_json_from_text(m));
-  json r = protocol::record_to_json(record_setup(), std::move(moves));
-  if (!settings_.secret.empty()) {
-    std::vector<std::string> nonces;
-    for (const auto& s : seats_) nonces.push_back(s.nonce);
-    r["fairness"] = fairness::record_section(settings_.secret, nonces, outcomes_);
+  return record_of(parts_of_record());
+}
+
+room::record_parts room::parts_of_record() const {
+  record_parts p{record_setup_, journal_, settings_.secret, {}, {}};
+  if (!p.secret.empty()) {
+    for (const auto& s : seats_) p.nonces.push_back(s.nonce);
+    p.outcomes = outcomes_;
   }
+  return p;
+}
+
+json room::record_of(const record_parts& p) {
+  json moves = json::array();
+  moves.get_ref<json::array_t&>().reserve(p.moves.size());
+  for (const auto& m : p.moves) moves.push_back(protocol::move_json_from_text(m));
+  json setup = p.setup.empty() ? json() : json::parse(p.setup, nullptr, false);
+  json r = protocol::record_to_json(std::move(setup), std::move(moves));
+  if (!p.secret.empty()) r["fairness"] = fairness::record_section(p.secret, p.nonces, p.outcomes);
   return r;
 }
 

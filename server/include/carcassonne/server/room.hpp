@@ -163,7 +163,8 @@ class room {
   // Writes issued to the store and not yet durable (the lobby keeps the room until none are).
   bool writes_pending() const { return writes_durable_ < writes_issued_; }
   json record() const;  // setup + moves (game-record.md); the seed is inside: finished games only
-  // Thread-safe: the record once the game is over, else nothing.
+  // Thread-safe: the record once the game is over, else nothing. Built at the first call from
+  // the texts kept at the end, then kept.
   std::optional<json> finished_record() const;
   // What the store keeps of the room besides its journal (settings, seats with hashed tokens):
   // a JSON object's text.
@@ -375,7 +376,20 @@ class room {
 
   mutable std::mutex summary_mutex_;
   room_summary summary_;
-  std::optional<json> finished_record_;  // under summary_mutex_
+  // What the record is made of, copied when the game ends, as texts: most records are never
+  // asked for, and parsing every move into a tree cost 3% of a move's instructions
+  // (docs/performance.md). Both under summary_mutex_; the tree replaces the parts once built.
+  struct record_parts {
+    std::string setup;               // JSON text
+    std::vector<std::string> moves;  // JSON texts, journal_'s
+    std::string secret;              // "" without a fairness commitment
+    std::vector<std::string> nonces;
+    std::vector<json> outcomes;
+  };
+  static json record_of(const record_parts& p);
+  record_parts parts_of_record() const;
+  mutable std::optional<record_parts> finished_parts_;
+  mutable std::optional<json> finished_record_;
 };
 
 }  // namespace carcassonne::server
