@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "carcassonne/engine/game.hpp"
+#include "carcassonne/protocol/flat_object.hpp"
 #include "carcassonne/protocol/json_codec.hpp"
 #include "carcassonne/protocol/view_doc.hpp"
 
@@ -25,13 +26,19 @@ int find_name(const std::array<std::string_view, N>& names, std::string_view s) 
   return -1;
 }
 
-// Reads a move's keys; the first failure is kept (error) and later reads do nothing useful.
+// Reads a move's keys, from its tree or from a flat object (a move message read without a
+// tree); the first failure is kept (error) and later reads do nothing useful.
 struct move_reader {
-  const json& j;
+  const json* tree = nullptr;
+  const flat_object* flat = nullptr;
   proto_error error;
   bool failed = false;
 
   bool fail(std::string code, std::string message);
+  bool has(const char* key) const;
+  // A key's value as a tree; null when absent, and when the move is flat (a flat object holds
+  // no array or object, so a reader wanting one fails either way).
+  const json* tree_member(const char* key) const;
   bool integer(const char* key, int lo, int hi, int& out);
   bool string(const char* key, std::string& out);
   bool boolean(const char* key, bool& out);  // optional, default false

@@ -20,28 +20,67 @@ bool move_reader::fail(std::string code, std::string message) {
   failed = true;
   return false;
 }
+namespace {
+// A key's value in either form: its kind, and the integer or the text.
+struct member_value {
+  bool present = false;
+  bool is_integer = false, is_string = false, is_boolean = false;
+  long long number = 0;
+  std::string_view text;  // a string's, or "true"/"false"
+};
+member_value value_of(const move_reader& r, const char* key) {
+  member_value v;
+  if (r.flat) {
+    const auto* m = r.flat->find(key);
+    if (!m) return v;
+    v.present = true;
+    v.is_integer = m->type == flat_object::kind::integer;
+    v.is_string = m->type == flat_object::kind::string;
+    v.is_boolean = m->type == flat_object::kind::boolean;
+    v.number = m->number;
+    v.text = r.flat->text(*m);
+    return v;
+  }
+  const auto it = r.tree->find(key);
+  if (it == r.tree->end()) return v;
+  v.present = true;
+  v.is_integer = it->is_number_integer();
+  v.is_string = it->is_string();
+  v.is_boolean = it->is_boolean();
+  if (v.is_integer) v.number = it->get<long long>();
+  if (v.is_string) v.text = it->get_ref<const std::string&>();
+  if (v.is_boolean) v.text = it->get<bool>() ? "true" : "false";
+  return v;
+}
+}  // namespace
+
+bool move_reader::has(const char* key) const {
+  return flat ? flat->find(key) != nullptr : tree->contains(key);
+}
+const json* move_reader::tree_member(const char* key) const {
+  if (flat) return nullptr;
+  const auto it = tree->find(key);
+  return it == tree->end() ? nullptr : &*it;
+}
 bool move_reader::integer(const char* key, int lo, int hi, int& out) {
-  auto it = j.find(key);
-  if (it == j.end() || !it->is_number_integer())
-    return fail("malformed_move", std::string("'") + key + "' must be an integer");
-  const auto v = it->get<long long>();
-  if (v < lo || v > hi) return fail("malformed_move", std::string("'") + key + "' is out of range");
-  out = static_cast<int>(v);
+  const auto v = value_of(*this, key);
+  if (!v.is_integer) return fail("malformed_move", std::string("'") + key + "' must be an integer");
+  if (v.number < lo || v.number > hi)
+    return fail("malformed_move", std::string("'") + key + "' is out of range");
+  out = static_cast<int>(v.number);
   return true;
 }
 bool move_reader::string(const char* key, std::string& out) {
-  auto it = j.find(key);
-  if (it == j.end() || !it->is_string())
-    return fail("malformed_move", std::string("'") + key + "' must be a string");
-  out = it->get<std::string>();
+  const auto v = value_of(*this, key);
+  if (!v.is_string) return fail("malformed_move", std::string("'") + key + "' must be a string");
+  out = v.text;
   return true;
 }
 bool move_reader::boolean(const char* key, bool& out) {
-  auto it = j.find(key);
-  if (it == j.end()) return true;  // optional, default false
-  if (!it->is_boolean())
-    return fail("malformed_move", std::string("'") + key + "' must be a boolean");
-  out = it->get<bool>();
+  const auto v = value_of(*this, key);
+  if (!v.present) return true;  // optional, default false
+  if (!v.is_boolean) return fail("malformed_move", std::string("'") + key + "' must be a boolean");
+  out = v.text == "true";
   return true;
 }
 bool move_reader::square(square_pos& out) {
@@ -65,7 +104,7 @@ bool move_reader::feature(const game_state& s, square_pos at, const char* key, s
 }
 bool move_reader::figure(figure_type& out) {
   std::string name = "meeple";
-  if (j.contains("figure") && !string("figure", name)) return false;
+  if (has("figure") && !string("figure", name)) return false;
   const auto f = find_figure_type(name);
   if (!f) return fail("malformed_move", "unknown figure '" + name + "'");
   out = *f;
@@ -183,7 +222,7 @@ json to_json(const proto_error& e) {
 
 proto_error apply_json_move(game_state& s, const json& j, event_log* events) {
   if (j.is_object() && j.value("type", json()) == "forfeit") {  // a record entry, not a move
-    move_reader r{j};
+    move_reader r{&j};
     int seat = 0;
     if (!r.integer("seat", 0, max_seats - 1, seat)) return r.error;
     auto seats = static_cast<std::uint8_t>(1u << seat);
@@ -300,9 +339,8 @@ void points_keys(const event& e, event_writer& w) {
 
 }  // namespace
 
-parsed<move> move_from_json(const json& j, const game_state& s) {
-  if (!j.is_object()) return {std::nullopt, {"malformed_move", "a move is a JSON object"}};
-  move_reader r{j};
+namespace {
+parsed<move> read_move(move_reader& r, const game_state& s) {
   move m;
   int seat = 0;
   std::string type;
@@ -316,6 +354,18 @@ parsed<move> move_from_json(const json& j, const game_state& s) {
   codec->read(r, s, m);
   if (r.failed) return {std::nullopt, r.error};
   return {m, {}};
+}
+}  // namespace
+
+parsed<move> move_from_json(const json& j, const game_state& s) {
+  if (!j.is_object()) return {std::nullopt, {"malformed_move", "a move is a JSON object"}};
+  move_reader r{&j};
+  return read_move(r, s);
+}
+
+parsed<move> move_from_flat(const flat_object& f, const game_state& s) {
+  move_reader r{nullptr, &f};
+  return read_move(r, s);
 }
 
 void append_move_text(std::string& out, const move& m, const game_state& s) {

@@ -5,6 +5,7 @@
 #include <optional>
 #include <utility>
 
+#include "flat_scan.hpp"
 #include "plain_json.hpp"
 
 namespace carcassonne::protocol {
@@ -309,7 +310,65 @@ bool parse_envelope(const json& j, parsed_request& out) {
   return true;
 }
 
+// A valid move message whose move is a flat object, read without a tree: what the slow path
+// below gives for it, or nothing (any other message, any error: the slow path decides, so that
+// errors are the same). Members other than the envelope's and the move are ignored, as there.
+std::optional<parsed_request> parse_flat_move(std::string_view text) {
+  using kind = flat_object::kind;
+  move_msg m;
+  flat_scan::scanned type, id, seq, moved;
+  bool has_type = false, has_id = false, has_seq = false, has_moved = false, has_move = false;
+  std::size_t i = 0;
+  const auto on_member = [&](const flat_scan::scanned& v) {
+    if (v.key == "type")
+      type = v, has_type = true;
+    else if (v.key == "id")
+      id = v, has_id = true;
+    else if (v.key == "seq")
+      seq = v, has_seq = true;
+    else if (v.key == "moved")
+      moved = v, has_moved = true;
+    else if (v.key == "move")
+      return false;  // a move that is not an object: the slow path's error
+    return true;
+  };
+  const auto on_object = [&](std::string_view key, std::size_t& at) {
+    if (key != "move" || has_move) return false;
+    has_move = true;
+    return m.flat.emplace().parse(text, at);
+  };
+  if (!flat_scan::object(text, i, on_member, on_object)) return std::nullopt;
+  flat_scan::skip_space(text, i);
+  if (i != text.size() || !has_move || !has_type || type.type != kind::string ||
+      type.text != "move")
+    return std::nullopt;
+  parsed_request out;
+  if (has_id) {
+    if (id.type == kind::integer)
+      out.id = id.negative ? json(id.number) : json(static_cast<std::uint64_t>(id.number));
+    else if (id.type == kind::string && id.text.size() <= max_room_id)
+      out.id = std::string(id.text);
+    else
+      return std::nullopt;
+  }
+  if (has_seq) {
+    if (seq.type != kind::integer || seq.negative) return std::nullopt;
+    m.seq = static_cast<std::uint64_t>(seq.number);
+  }
+  bool is_moved = false;
+  if (has_moved) {
+    if (moved.type != kind::boolean) return std::nullopt;
+    is_moved = moved.text == "true";
+  }
+  out.value = request{std::move(m), out.id, is_moved};
+  return out;
+}
+
 }  // namespace
+
+std::optional<parsed_request> parse_flat_move_request(std::string_view text) {
+  return parse_flat_move(text);
+}
 
 parsed_request parse_request(std::string_view text) {
   parsed_request out;

@@ -48,10 +48,9 @@ std::optional<bot_level> room::controller(int seat) const {
   return s.bot ? s.bot : s.played_by;
 }
 
-std::optional<protocol::proto_error> room::bot_seat_refusal(const json& mv) const {
-  const auto it = mv.find("seat");
-  if (it == mv.end() || !it->is_number_integer()) return std::nullopt;
-  const auto n = it->get<long long>();
+std::optional<protocol::proto_error> room::bot_seat_refusal(std::optional<long long> named) const {
+  if (!named) return std::nullopt;
+  const auto n = *named;
   if (n < 0 || n >= static_cast<long long>(seats_.size()) || !seats_[n].bot) return std::nullopt;
   return protocol::proto_error{"not_your_seat",
                                "seat " + std::to_string(n) + " is a bot's: only it moves there"};

@@ -56,7 +56,10 @@ struct spectate_msg {
 struct leave_msg {};
 struct start_msg {};
 struct move_msg {
-  json move;                         // the record form (game-record.md "Moves"); seat optional
+  json move;  // the record form (game-record.md "Moves"); seat optional. Null when flat is set
+  // The move when it was read without a tree (the usual case: every value a plain string,
+  // integer or boolean); the room reads either form the same way.
+  std::optional<flat_object> flat;
   std::optional<std::uint64_t> seq;  // the last sequence number the client saw
 };
 struct resume_msg {
@@ -103,6 +106,10 @@ struct parsed_request {
   json id;
 };
 parsed_request parse_request(std::string_view text);
+// The usual move message read without a tree (its move in move_msg::flat): the request
+// parse_request gives for the same text, or nothing when the text is anything else (another
+// type, a move that is not a flat object, any error). Then parse_request reads it.
+std::optional<parsed_request> parse_flat_move_request(std::string_view text);
 // The filter fields of a list_rooms message (or of /api/rooms's query, as JSON); bad_message
 // when one is malformed.
 std::optional<room_filter> parse_room_filter(const json& j, proto_error& error);

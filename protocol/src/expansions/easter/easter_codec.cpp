@@ -11,8 +11,8 @@ namespace {
 namespace ea = carcassonne::easter;
 
 void read_bunny(move_reader& r, const game_state&, move& m) {
-  auto it = r.j.find("path");
-  if (it == r.j.end() || !it->is_array() || it->empty() || it->size() > max_bunny_hops) {
+  const auto* it = r.tree_member("path");
+  if (!it || !it->is_array() || it->empty() || it->size() > max_bunny_hops) {
     r.fail("malformed_move", "path must be a list of 1 to 3 [x, y] squares");
     return;
   }

@@ -21,10 +21,10 @@ void read_open_gift(move_reader& r, const game_state& s, move& m) {
     return;
   }
   m.choice = static_cast<std::uint8_t>(c);
-  if (r.j.contains("x") || r.j.contains("feature")) {
+  if (r.has("x") || r.has("feature")) {
     m.has_target = true;
     if (!r.square(m.at) || !r.feature(s, m.at, "feature", m.feature)) return;
-    if (r.j.contains("to")) r.feature(s, m.at, "to", m.to);
+    if (r.has("to")) r.feature(s, m.at, "to", m.to);
   }
   r.boolean("protect", m.protect);
 }

@@ -228,7 +228,7 @@ class room {
 
   // Bots (room_bots.cpp).
   std::optional<bot_level> controller(int seat) const;  // the bot that moves for a seat, if any
-  std::optional<protocol::proto_error> bot_seat_refusal(const json& mv) const;
+  std::optional<protocol::proto_error> bot_seat_refusal(std::optional<long long> named) const;
   void schedule_bots();  // after every change: a bot to act gets its turn, takeovers start
   void cancel_bot_turn();
   void start_bot_turn(int seat, bot_level level, bool forced, std::chrono::milliseconds pause);
