@@ -6,6 +6,7 @@
 #include <cctype>
 #include <string>
 
+#include "carcassonne/protocol/view_doc.hpp"
 #include "carcassonne/server/room.hpp"
 #include "seat_choice.hpp"
 #include "sha256.hpp"
@@ -211,13 +212,22 @@ void room::add_bot_fields(json& info) const {
                     {"takeover_level", name_of(bot_settings_.takeover_level)}};
 }
 
-json room::bot_meta() const {
-  json seats = json::array();
-  for (const auto& s : seats_) seats.push_back(s.bot ? json(name_of(*s.bot)) : json(nullptr));
-  return {{"seats", seats},
-          {"pause_ms", bot_settings_.pause_ms},
-          {"takeover_after", bot_settings_.takeover_after},
-          {"takeover_level", name_of(bot_settings_.takeover_level)}};
+void room::append_bot_meta(std::string& out) const {
+  out += R"({"seats":[)";
+  for (std::size_t i = 0; i < seats_.size(); ++i) {
+    if (i) out += ',';
+    if (seats_[i].bot)
+      protocol::append_quoted(out, name_of(*seats_[i].bot));
+    else
+      out += "null";
+  }
+  out += R"(],"pause_ms":)";
+  protocol::append_number(out, bot_settings_.pause_ms);
+  out += R"(,"takeover_after":)";
+  protocol::append_number(out, bot_settings_.takeover_after);
+  out += R"(,"takeover_level":)";
+  protocol::append_quoted(out, name_of(bot_settings_.takeover_level));
+  out += '}';
 }
 
 void room::restore_bot_meta(const json& meta) {

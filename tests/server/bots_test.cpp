@@ -405,3 +405,36 @@ TEST_CASE("a bot's move is journaled before any frame shows it; bot seats surviv
   back.reset();
   db.reset();
 }
+
+TEST_CASE("the stored meta, written as text, reads back what the room holds") {
+  // Names that need escaping (quote, backslash, control characters) or are not ASCII.
+  const std::string odd = "A \"q\" \\ \n\t\x01 é 字";
+  auto ann = make_client();
+  auto s = settings(3, json{{"expansions", json::array({"gifts"})}});
+  s.name = odd;
+  s.secret = "s3cret";
+  bot_room b(s, bots({std::nullopt, std::nullopt, bot_level::greedy}, 750, 2), ann);
+  b.r->join(ann, join_as(odd), nullptr);
+  const json meta = json::parse(b.r->stored_meta());
+  CHECK(meta["id"] == "b1");
+  CHECK(meta["name"] == odd);
+  CHECK(meta["public"] == true);
+  CHECK(meta["seats"] == 3);
+  CHECK(meta["spectator_delay"] == 0);
+  CHECK(meta["seed"] == "bots-test-seed");
+  CHECK(meta["secret"] == "s3cret");
+  REQUIRE(meta["seat_list"].size() == 3);
+  CHECK(meta["seat_list"][0]["name"] == odd);
+  CHECK(meta["seat_list"][0]["token_sha256"].get<std::string>().size() == 64);
+  CHECK(meta["seat_list"][1].is_null());
+  CHECK(meta["seat_list"][2]["name"].is_string());  // the bot's seat is taken
+  CHECK(meta["creator_seat"] == 0);
+  CHECK(meta["bots"] == json{{"seats", {nullptr, nullptr, "greedy"}},
+                             {"pause_ms", 750},
+                             {"takeover_after", 2},
+                             {"takeover_level", "random"}});
+  CHECK(meta["match"] == s.match.to_json());
+  CHECK(meta["record_setup"].is_null());  // before the start
+  CHECK(meta["setup"] == s.setup);
+  CHECK(meta["seq"] == b.r->seq() + 1);
+}

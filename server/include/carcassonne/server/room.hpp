@@ -237,7 +237,7 @@ class room {
   void release_takeover(int seat);
   bool can_manage_bots(const client_ptr& c, const json& id);
   void add_bot_fields(json& info) const;
-  json bot_meta() const;
+  void append_bot_meta(std::string& out) const;  // the meta's "bots" object, as text
   void restore_bot_meta(const json& meta);
   std::string view_text(int seat);  // the whole view of a seat (or spectator, -1), as sent
   void send_snapshot(const client_ptr& c, int seat, const json& id);
