@@ -137,7 +137,7 @@ void move_writer::number(std::string_view key, long long v) {
   }
   char* p = put_key(buf, key);
   p = std::to_chars(p, buf + sizeof buf, v).ptr;
-  out.append(buf, p);
+  out.append(buf, static_cast<std::size_t>(p - buf));  // (first, last) would go through replace
 }
 void move_writer::square() {
   number("x", m.at.x);
