@@ -48,18 +48,30 @@ struct move_reader {
   bool figure(figure_type& out);  // optional, default meeple
 };
 
-// Writes a move's keys after "seat" and "type", in order, as JSON text.
+// Writes a move's keys after "seat" and "type", in order, as JSON text. The text gathers in a
+// buffer on the stack and goes to `out` in one append (flush): a legal-move list writes hundreds
+// of these per patch, and an append per piece cost more than the writing.
 struct move_writer {
+  move_writer(const move& move, const game_state& state, std::string& text)
+      : m(move), s(state), out(text) {}
   const move& m;
   const game_state& s;
   std::string& out;
 
-  // Keys are literals: their lengths are known where they are written (a legal-move list writes
-  // hundreds of these per patch).
+  // Keys are literals: their lengths are known where they are written.
   void field(std::string_view key, std::string_view value_text);
   void number(std::string_view key, long long v);
   void square();                                     // "x", "y" of m.at
   std::string feature_id(std::uint8_t local) const;  // of the tile at m.at, as JSON text
+
+  void open();   // `{"seat":N,"type":"..."`
+  void close();  // `}`, and all of it to `out`
+
+ private:
+  void flush();
+  char* room_for(std::size_t n);  // where n more bytes go in the buffer (flushed if need be)
+  std::array<char, 160> buf_;     // not zeroed: only what is written is read
+  std::size_t used_ = 0;
 };
 
 // One move type's codec: its keys read into m (a failure is recorded in r), and written.

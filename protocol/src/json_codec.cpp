@@ -111,8 +111,32 @@ bool move_reader::figure(figure_type& out) {
   return true;
 }
 
+char* move_writer::room_for(std::size_t n) {
+  if (used_ + n > buf_.size()) flush();
+  return buf_.data() + used_;
+}
+void move_writer::open() {
+  const auto type = move_type_name(m.type);  // a plain identifier: nothing to escape
+  constexpr auto seat = R"({"seat":)"sv, type_key = R"(,"type":")"sv;
+  char* p = room_for(seat.size() + 4 + type_key.size() + type.size() + 1);
+  p = std::copy(seat.begin(), seat.end(), p);
+  p = std::to_chars(p, p + 4, static_cast<int>(m.seat)).ptr;
+  p = std::copy(type_key.begin(), type_key.end(), p);
+  p = std::copy(type.begin(), type.end(), p);
+  *p++ = '"';
+  used_ = static_cast<std::size_t>(p - buf_.data());
+}
+void move_writer::close() {
+  *room_for(1) = '}';
+  ++used_;
+  flush();
+}
+void move_writer::flush() {
+  out.append(buf_.data(), used_);
+  used_ = 0;
+}
 namespace {
-// `,"key":` written into a buffer: one append per key instead of three.
+// `,"key":` at p; returns the end.
 char* put_key(char* p, std::string_view key) {
   *p++ = ',';
   *p++ = '"';
@@ -124,20 +148,19 @@ char* put_key(char* p, std::string_view key) {
 }  // namespace
 
 void move_writer::field(std::string_view key, std::string_view value_text) {
-  out += ",\""sv;
-  out += key;
-  out += "\":"sv;
-  out += value_text;
-}
-void move_writer::number(std::string_view key, long long v) {
-  char buf[64];
-  if (key.size() + 4 + 20 > sizeof buf) {
-    field(key, std::to_string(v));
+  if (key.size() + value_text.size() + 4 > buf_.size()) {  // never for a move's keys
+    flush();
+    out.append(",\"").append(key).append("\":").append(value_text);
     return;
   }
-  char* p = put_key(buf, key);
-  p = std::to_chars(p, buf + sizeof buf, v).ptr;
-  out.append(buf, static_cast<std::size_t>(p - buf));  // (first, last) would go through replace
+  char* p = put_key(room_for(key.size() + value_text.size() + 4), key);
+  p = std::copy(value_text.begin(), value_text.end(), p);
+  used_ = static_cast<std::size_t>(p - buf_.data());
+}
+void move_writer::number(std::string_view key, long long v) {
+  if (key.size() + 24 > buf_.size()) return field(key, std::to_string(v));
+  char* p = put_key(room_for(key.size() + 24), key);
+  used_ = static_cast<std::size_t>(std::to_chars(p, p + 20, v).ptr - buf_.data());
 }
 void move_writer::square() {
   number("x", m.at.x);
@@ -369,14 +392,10 @@ parsed<move> move_from_flat(const flat_object& f, const game_state& s) {
 }
 
 void append_move_text(std::string& out, const move& m, const game_state& s) {
-  out += R"({"seat":)"sv;
-  append_number(out, m.seat);
-  out += R"(,"type":")"sv;
-  out += move_type_name(m.type);  // a plain identifier: nothing to escape
-  out.push_back('"');
   move_writer w{m, s, out};
+  w.open();
   if (const auto* codec = table().moves[static_cast<int>(m.type)]) codec->write(w);
-  out.push_back('}');
+  w.close();
 }
 
 std::string move_text(const move& m, const game_state& s) {
