@@ -57,6 +57,9 @@ class websocket_session : public client_link,
     state_->stats.connections.fetch_add(1);
     state_->stats.connections_total.fetch_add(1);
     counted_ = true;
+    beast::error_code refused;
+    socket_.non_blocking(true, refused);
+    write_at_once_ = !refused;  // a blocking socket would wait for a slow reader: never tried
     {
       std::lock_guard lock(state_->sessions_mutex);
       state_->sessions.insert(weak_from_this());
@@ -333,17 +336,36 @@ class websocket_session : public client_link,
     auto& b = *batch_;
     b.frames = 0;
     std::size_t buffers = 0;
+    bool has_close = false;
     for (const auto& f : queue_) {
       if (b.frames == write_batch::max_frames) break;
       auto& header = b.headers[b.frames++];
       b.buffers[buffers++] =
           net::buffer(header.data(), ws::write_header(header.data(), f.op, f.payload->size()));
       if (!f.payload->empty()) b.buffers[buffers++] = net::buffer(*f.payload);
-      if (f.op == ws::opcode::close) break;  // nothing follows a close frame
+      has_close = f.op == ws::opcode::close;
+      if (has_close) break;  // nothing follows a close frame
     }
     writing_ = true;
     state_->stats.socket_writes.fetch_add(1, std::memory_order_relaxed);
-    net::async_write(socket_, std::span<const net::const_buffer>(b.buffers.data(), buffers),
+    // Tried at once: a batch the socket takes whole (nearly all of them) needs no operation and
+    // no completion handler, and on_write runs here. A batch with a close frame, and whatever is
+    // left (the socket full, an error), go the asynchronous way: code that queues a close sets
+    // what on_write reads only after queueing it.
+    std::size_t first = 0;
+    if (write_at_once_ && !has_close) {
+      beast::error_code ec;
+      std::size_t sent =
+          socket_.write_some(std::span<const net::const_buffer>(b.buffers.data(), buffers), ec);
+      if (!ec) {
+        while (first < buffers && sent >= b.buffers[first].size())
+          sent -= b.buffers[first++].size();
+        if (first == buffers) return on_write({}, 0);
+        b.buffers[first] += sent;  // the rest of a buffer sent in part
+      }
+    }
+    net::async_write(socket_,
+                     std::span<const net::const_buffer>(b.buffers.data() + first, buffers - first),
                      beast::bind_front_handler(&websocket_session::on_write, shared_from_this()));
   }
 
@@ -452,6 +474,7 @@ class websocket_session : public client_link,
   fifo<outbound> queue_;
   std::size_t queue_bytes_ = 0;
   std::unique_ptr<write_batch> batch_;  // while writing
+  bool write_at_once_ = false;          // the socket is non-blocking: write_next tries at once
   std::string drain_buffer_;            // after a failure only
   std::size_t drained_ = 0;
   bool writing_ = false;

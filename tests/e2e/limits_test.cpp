@@ -196,3 +196,28 @@ TEST_CASE("e2e: a frame over max_message_bytes closes that connection with 1009;
   ws_client fresh(port);
   CHECK(fresh.request({{"type", "ping"}})["type"] == "pong");
 }
+
+TEST_CASE("e2e: a reader that falls behind and catches up gets every frame whole, in order") {
+  // The server writes what the socket takes at once and leaves the rest of a batch (a frame
+  // cut anywhere) to an asynchronous write: both paths, and their seam, carry these frames.
+  auto cfg = test_config();
+  cfg.max_outbound_messages = 100000;  // behind, not dropped
+  test_server server(cfg);
+  const auto port = server.port();
+  ws_client a(port);
+  const auto room = create_room(a, {{"seed", "e2e-catch-up"}});
+  join(a, room, "A");
+  ws_client late(port, true);  // a small receive buffer: the server's writes fill it soon
+  join(late, room, "L");
+  constexpr int chats = 3000;  // about 1.4 MB: more than the socket buffers hold
+  for (int i = 0; i < chats; ++i) {
+    auto r = a.request({{"type", "chat"}, {"text", std::to_string(i) + ":" + long_text}});
+    REQUIRE_MESSAGE(r["type"] == "chat_sent", r.dump());
+  }
+  for (int i = 0; i < chats; ++i) {
+    const json chat = late.wait_type("chat");
+    REQUIRE(chat["text"] == std::to_string(i) + ":" + long_text);
+  }
+  CHECK_FALSE(late.ended());
+  CHECK(server.get().stats().dropped_slow.load() == 0);
+}
