@@ -15,7 +15,7 @@
 
 using namespace carcassonne;
 using namespace carcassonne::protocol;
-using carcassonne::testing::game_from;
+using carcassonne::testing::all_expansions_game;
 
 namespace {
 
@@ -79,10 +79,7 @@ void check_same_reading(const std::string& move_text, const game_state& s) {
 TEST_CASE("flat moves: every legal move of every module, and broken ones, read as from a tree") {
   std::size_t flat = 0, broken = 0;
   for (const char* seed : {"flat-1", "flat-2", "flat-3"}) {
-    game_state s = game_from(std::string(R"({"setup": {"players": [{"name": "A"}, {"name": "B"},
-        {"name": "C"}], "expansions": ["hills_and_sheep", "gifts", "peasant_revolts", "easter",
-        "festival"], "seed": ")") +
-                             seed + R"("}})");
+    game_state s = all_expansions_game(seed);
     for (int step = 0; !s.finished; ++step) {
       const auto moves = legal_actions(s);
       REQUIRE_FALSE(moves.empty());

@@ -11,16 +11,13 @@
 
 using namespace carcassonne;
 using namespace carcassonne::protocol;
-using carcassonne::testing::game_from;
+using carcassonne::testing::all_expansions_game;
 
 TEST_CASE("every move type of every module round-trips through the codec") {
   std::set<std::string> seen;
   std::size_t checked = 0;
   for (const char* seed : {"modules-1", "modules-2", "modules-3", "modules-4"}) {
-    game_state s = game_from(std::string(R"({"setup": {"players": [{"name": "A"}, {"name": "B"},
-        {"name": "C"}], "expansions": ["hills_and_sheep", "gifts", "peasant_revolts", "easter",
-        "festival"], "seed": ")") +
-                             seed + R"("}})");
+    game_state s = all_expansions_game(seed);
     for (int step = 0; !s.finished; ++step) {
       const auto moves = legal_actions(s);
       REQUIRE_FALSE(moves.empty());

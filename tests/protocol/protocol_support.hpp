@@ -22,6 +22,14 @@ inline game_state game_from(std::string_view record_text) {
   return g.value();
 }
 
+// Three players with every expansion, from `seed`: the games the codec tests walk through.
+inline game_state all_expansions_game(const std::string& seed) {
+  return game_from(R"({"setup": {"players": [{"name": "A"}, {"name": "B"}, {"name": "C"}],
+      "expansions": ["hills_and_sheep", "gifts", "peasant_revolts", "easter", "festival"],
+      "seed": ")" + seed +
+                   R"("}})");
+}
+
 inline std::set<std::string> keys(const nlohmann::json& object) {
   std::set<std::string> out;
   for (const auto& [k, v] : object.items()) out.insert(k);

@@ -377,7 +377,7 @@ class room {
   mutable std::mutex summary_mutex_;
   room_summary summary_;
   // What the record is made of, copied when the game ends, as texts: most records are never
-  // asked for, and parsing every move into a tree cost 3% of a move's instructions
+  // asked for, and parsing every move into a tree cost 4% of a move's instructions
   // (docs/performance.md). Both under summary_mutex_; the tree replaces the parts once built.
   struct record_parts {
     std::string setup;               // JSON text
