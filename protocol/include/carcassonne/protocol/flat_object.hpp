@@ -1,7 +1,7 @@
 // A JSON object whose values are all strings, integers, booleans or null, kept as its text and
 // the places of its members in it. A move message is read into one without building a tree:
-// nlohmann's objects cost a map node and a string per member, and the parse, copy and free of a
-// move's trees were about 7% of a move's instructions (docs/performance.md).
+// nlohmann's objects cost a map node and a string per member, and reading a move this way saved
+// 5% of a move's instructions (docs/performance.md).
 #pragma once
 #include <array>
 #include <cstddef>
@@ -14,8 +14,7 @@ namespace carcassonne::protocol {
 
 class flat_object {
  public:
-  // `object` only for the nested object a request's scan allows (flat_scan.hpp).
-  enum class kind : std::uint8_t { string, integer, boolean, null, object };
+  enum class kind : std::uint8_t { string, integer, boolean, null };
   struct member {
     std::uint16_t key_at = 0, key_size = 0;    // in text_
     std::uint16_t text_at = 0, text_size = 0;  // the value's text; a string's without quotes
