@@ -139,11 +139,6 @@ struct sqlite_store::write_statements {
         // the rooms of a clocked game, which save with every move).
         save_state(db, "UPDATE rooms SET state = ?2 WHERE id = ?1 AND state <> ?2"),
         append(db, "INSERT INTO journal(room, n, move, client_id, seq) VALUES(?1, ?2, ?3, ?4, ?5)"),
-        // A game's rows by one statement (a JSON array of their ids): a statement per row costs
-        // more than reading the row.
-        game_rows(db,
-                  "SELECT n, seq, client_id, move FROM journal WHERE id IN (SELECT value FROM "
-                  "json_each(?1)) ORDER BY id"),
         end_game(db, "INSERT INTO games(room, moves) VALUES(?1, ?2)"),
         trim(db, "DELETE FROM journal WHERE id BETWEEN ?1 AND ?2"),
         drop_game(db, "DELETE FROM games WHERE room = ?1"),
@@ -151,8 +146,7 @@ struct sqlite_store::write_statements {
         begin(db, "BEGIN IMMEDIATE"),
         commit(db, "COMMIT") {}
   // BEGIN and COMMIT prepared once too: sqlite3_exec would parse them for every transaction.
-  statement save, save_state, append, game_rows, end_game, trim, drop_game, drop_room, begin,
-      commit;
+  statement save, save_state, append, end_game, trim, drop_game, drop_room, begin, commit;
 };
 
 sqlite_store::sqlite_store() = default;
@@ -208,7 +202,7 @@ bool sqlite_store::apply(const store_write& w, std::string& error) {
           bind_static(st.save_state.s, 2, state);
           // A game that ends takes its moves out of the journal in the same transaction.
           return run(st.save.s) && run(st.save_state.s) &&
-                 (op.state != room_state::finished || end_game(op.id, error));
+                 (op.state != room_state::finished || end_game(op.id));
         } else if constexpr (std::is_same_v<T, move_write>) {
           return append_move(op, error);
         } else {
@@ -237,40 +231,22 @@ bool sqlite_store::append_move(const move_write& w, std::string& error) {
   sqlite3_bind_int64(st.append.s, 5, static_cast<std::int64_t>(w.seq));
   if (!run(st.append.s)) return false;
   game.rows.push_back(sqlite3_last_insert_rowid(write_db_));
+  append_game_entry(game.moves, w.index, static_cast<std::int64_t>(w.seq), w.client_id, w.move);
   ++game.next;
   ++live_rows_;
   return true;
 }
 
-// The game's journal rows become its one row of `games`; the rows die.
-bool sqlite_store::end_game(const std::string& room, std::string& error) {
+// The game's journal rows become its one row of `games`, written as they were appended; the rows
+// die.
+bool sqlite_store::end_game(const std::string& room) {
   const auto game = live_.find(room);
   if (game == live_.end()) return true;  // no move, or ended already
-  const auto& rows = game->second.rows;
-  std::string ids;
-  for (const auto row : rows) {
-    ids.push_back(ids.empty() ? '[' : ',');
-    ids.append(std::to_string(row));
-  }
-  ids.push_back(']');
-  auto& read = statements_->game_rows.s;
-  bind_static(read, 1, ids);
-  std::string moves;
-  std::size_t found = 0;
-  int rc;
-  while ((rc = sqlite3_step(read)) == SQLITE_ROW) {
-    append_game_entry(moves, sqlite3_column_int64(read, 0), sqlite3_column_int64(read, 1),
-                      text_view(read, 2), text_view(read, 3));
-    ++found;
-  }
-  sqlite3_reset(read);
-  sqlite3_clear_bindings(read);
-  if (rc != SQLITE_DONE) return false;
-  if (found != rows.size()) return error = "journal: rows of room " + room + " are missing", false;
+  auto& moves = game->second.moves;
   moves.push_back(']');
   bind_static(statements_->end_game.s, 1, room);
   bind_static(statements_->end_game.s, 2, moves);
-  if (!run(statements_->end_game.s)) return false;
+  if (!run(statements_->end_game.s)) return false;  // rolled back: live_ is read again
   forget_moves(room);
   return true;
 }
@@ -314,8 +290,8 @@ bool sqlite_store::rebuild_live(std::string& error) {
   if (!last) return false;
   last_ord_ = std::stoll(*last);
   statement q(write_db_,
-              "SELECT j.id, j.room, j.n, r.state FROM journal j LEFT JOIN rooms r ON r.id = j.room "
-              "ORDER BY j.id");
+              "SELECT j.id, j.room, j.n, r.state, j.seq, j.client_id, j.move FROM journal j "
+              "LEFT JOIN rooms r ON r.id = j.room ORDER BY j.id");
   if (!q) return error = sqlite3_errmsg(write_db_), false;
   int rc;
   while ((rc = sqlite3_step(q.s)) == SQLITE_ROW) {
@@ -328,6 +304,8 @@ bool sqlite_store::rebuild_live(std::string& error) {
     auto& game = live_[text_column(q.s, 1)];
     game.rows.push_back(row);
     game.next = sqlite3_column_int64(q.s, 2) + 1;
+    append_game_entry(game.moves, game.next - 1, sqlite3_column_int64(q.s, 4), text_view(q.s, 5),
+                      text_view(q.s, 6));
     ++live_rows_;
   }
   if (rc != SQLITE_DONE) return error = sqlite3_errmsg(write_db_), false;
