@@ -40,6 +40,12 @@ json outcomes(const game_state& after, const event_log& events, bool setup) {
   return protocol::random_outcomes(after, events, setup);
 }
 
+std::string outcomes_text(const game_state& after, const event_log& events, bool setup) {
+  std::string out;
+  protocol::append_random_outcomes(out, after, events, setup);
+  return out;
+}
+
 replayed replay_outcomes(const game_setup& setup, const std::vector<json>& moves) {
   replayed r;
   event_log events;

@@ -33,6 +33,8 @@ std::string derive_seed(std::string_view secret, const std::vector<std::string>&
 // under a hill, sheep tokens, gift cards dealt, dice; with `setup`, the Peasant Revolts tiles set
 // aside come first. `after` is the state the apply left, `events` what it produced.
 json outcomes(const game_state& after, const event_log& events, bool setup = false);
+// The same as JSON text, as a room keeps them (one per journal entry): no tree a move.
+std::string outcomes_text(const game_state& after, const event_log& events, bool setup = false);
 
 // Replays a setup and its moves, collecting outcomes (one list for the setup, one per move).
 // `failed_move`/`error` are set when a move does not apply; `error` alone when the setup fails.

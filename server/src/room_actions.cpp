@@ -156,7 +156,7 @@ void room::start(const client_ptr& c, const json& id) {
   for (const auto& s : seats_) names_.push_back(s.name);
   record_setup_ = setup.dump();
   game_ = std::move(g.value());
-  outcomes_ = {fairness::outcomes(*game_, first_turn, true)};
+  outcomes_ = {fairness::outcomes_text(*game_, first_turn, true)};
   if (settings_.spectator_delay > 0) spectator_game_ = std::make_unique<game_state>(*game_);
   if (metrics_) metrics_->games_started.fetch_add(1, std::memory_order_relaxed);
   spdlog::info("room {}: game started with {} seats", settings_.id, seats_.size());
@@ -225,7 +225,7 @@ std::optional<protocol::proto_error> room::play_move(int seat, const carcassonne
   event_log events;
   if (auto st = apply_in_place(*game_, mv, &events); !st) return protocol::from_engine(st.err());
   journal_.push_back(normal_text);
-  outcomes_.push_back(fairness::outcomes(*game_, events));
+  outcomes_.push_back(fairness::outcomes_text(*game_, events));
   // In the journal before anyone hears of it: the answer and the patch wait for the commit.
   // Arguments are evaluated even when the level is off: the text is only logged, never re-made.
   if (spdlog::should_log(spdlog::level::debug))

@@ -212,7 +212,9 @@ std::unique_ptr<room> room::restore(const stored_room& stored, metrics* m, std::
       std::vector<json> moves;
       moves.reserve(r->journal_.size());
       for (const auto& text : r->journal_) moves.push_back(protocol::move_json_from_text(text));
-      r->outcomes_ = fairness::replay_outcomes(parsed.value->setup, moves).outcomes;
+      r->outcomes_.clear();
+      for (const auto& o : fairness::replay_outcomes(parsed.value->setup, moves).outcomes)
+        r->outcomes_.push_back(o.dump());
       if (const auto& saved = meta.value("clock", json()); saved.is_object() && r->clock_.enabled())
         r->clock_.restore_saved(saved);
       r->public_ = protocol::public_doc(*r->game_, r->names_, nullptr, &r->board_memo_);

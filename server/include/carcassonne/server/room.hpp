@@ -300,7 +300,8 @@ class room {
   // Accepted moves in record form, as JSON text (keys as written: a reader parses). Text, not
   // trees: a game's trees cost more to build, keep and free than the few reads that parse.
   std::vector<std::string> journal_;
-  std::vector<json> outcomes_;  // random outcomes revealed: the start's, then one list per move
+  // Random outcomes revealed, as JSON texts: the start's, then one list per journal entry.
+  std::vector<std::string> outcomes_;
   // Lags spectator_delay moves behind; on the heap: most rooms have no delay, and a game state
   // is about 1 KB (docs/performance.md "Memory").
   std::unique_ptr<game_state> spectator_game_;
@@ -384,7 +385,7 @@ class room {
     std::vector<std::string> moves;  // JSON texts, journal_'s
     std::string secret;              // "" without a fairness commitment
     std::vector<std::string> nonces;
-    std::vector<json> outcomes;
+    std::vector<std::string> outcomes;  // JSON texts, outcomes_'s
   };
   static json record_of(const record_parts& p);
   record_parts parts_of_record() const;
