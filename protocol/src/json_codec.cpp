@@ -224,17 +224,31 @@ void event_writer::seats(std::string_view key, std::uint8_t bits) {
   close();
 }
 void event_writer::finish(std::string& out) {
-  std::sort(entries_.begin(), entries_.begin() + static_cast<std::ptrdiff_t>(count_),
-            [](const entry& a, const entry& b) { return a.key < b.key; });
-  out.push_back('{');
+  // Sorted by insertion: a handful of keys, mostly written in order already.
+  std::size_t size = 2 + values_.size();  // the braces and the values
   for (std::size_t i = 0; i < count_; ++i) {
-    if (i) out.push_back(',');
-    out.push_back('"');
-    out += entries_[i].key;  // keys are plain identifiers
-    out += "\":";
-    out.append(values_, entries_[i].begin, entries_[i].end - entries_[i].begin);
+    const entry e = entries_[i];
+    std::size_t j = i;
+    for (; j > 0 && e.key < entries_[j - 1].key; --j) entries_[j] = entries_[j - 1];
+    entries_[j] = e;
+    size += e.key.size() + 4;  // its quotes, colon and comma
   }
-  out.push_back('}');
+  // Written in place, in one piece: a push_back or append per part cost twice as much.
+  const std::size_t at = out.size();
+  out.resize(at + size);
+  char* p = out.data() + at;
+  *p++ = '{';
+  for (std::size_t i = 0; i < count_; ++i) {
+    const auto& e = entries_[i];
+    if (i) *p++ = ',';
+    *p++ = '"';
+    p = std::copy(e.key.begin(), e.key.end(), p);  // keys are plain identifiers
+    *p++ = '"';
+    *p++ = ':';
+    p = std::copy(values_.data() + e.begin, values_.data() + e.end, p);
+  }
+  *p++ = '}';
+  out.resize(static_cast<std::size_t>(p - out.data()));
   count_ = 0;
   values_.clear();
 }
