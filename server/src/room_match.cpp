@@ -102,8 +102,8 @@ void room::checkpoint() {
 
 void room::journal_entry(const json& entry, const json& id, const event_log& events) {
   journal_.push_back(entry.dump());
-  outcomes_.push_back(
-      fairness::outcomes_text(*game_, events));  // one per journal entry (fairness.md)
+  // One list of outcomes per journal entry (fairness.md).
+  outcomes_.push_back(fairness::outcomes_text(*game_, events));
   persist(move_write{settings_.id, stored_moves_++, journal_.back(), id.dump(), seq_ + 1});
 }
 
