@@ -7,6 +7,7 @@
 
 #include "carcassonne/protocol/random_outcomes.hpp"
 #include "carcassonne/protocol/record.hpp"
+#include "protocol_support.hpp"
 
 using namespace carcassonne;
 using namespace carcassonne::protocol;
@@ -51,11 +52,7 @@ TEST_CASE("random outcomes written as text are the fairness list's JSON, for eve
   outcome_counts counts;
   check_game(R"({"setup": {"players": [{"name": "A"}, {"name": "B"}], "seed": "text-0"}})", counts);
   for (const char* seed : {"text-1", "text-2", "text-3"})
-    check_game(std::string(R"({"setup": {"players": [{"name": "A"}, {"name": "B"}, {"name": "C"}],
-      "expansions": ["hills_and_sheep", "gifts", "peasant_revolts", "easter", "festival"],
-      "seed": ")") +
-                   seed + R"("}})",
-               counts);
+    check_game(carcassonne::testing::all_expansions_record(seed), counts);
   // Both ways of writing them were taken, many times.
   CHECK(counts.tiles_only > 100);
   CHECK(counts.with_modules > 20);
