@@ -378,7 +378,9 @@ const resumeCheck = new Promise((resolve) => {
       check(r.room === room && r.seat === 1, 'replaced fields');
       expectError(await old.request({ type: 'snapshot' }), 'not_in_room', 'replaced connection');
       await old.close();
-      while (fresh.view === null) await new Promise((res) => setTimeout(res, 5));
+      // resumed, then snapshot + patch (docs/protocol.md, `resume`): act only on the view after
+      // that patch, or the move's seq is the snapshot's and stale (seen under the sanitizers).
+      await fresh.reach(resumed.seq + 1);
       check(gameOf(fresh).viewer === 1 && toAct(fresh), 'the resumed view shows seat 1 to act');
       bob = fresh;
       watch(bob);
