@@ -87,8 +87,9 @@ std::shared_ptr<completion_queue> lobby::make_completion_queue(boost::asio::any_
 
 std::shared_ptr<room_entry> lobby::add(std::shared_ptr<room> r) {
   const std::string id = r->id();
-  auto entry =
-      std::make_shared<room_entry>(room_entry{std::move(r), serial_executor(executor_, config_)});
+  auto entry = std::make_shared<room_entry>();
+  entry->game_room = std::move(r);
+  entry->strand = serial_executor(executor_, config_);
   // Durability callbacks and bots' moves come back on the room's strand, while the room exists.
   const room::poster post = [weak = std::weak_ptr<room_entry>(entry)](std::function<void()> f) {
     if (auto e = weak.lock()) boost::asio::post(e->strand, [e, f = std::move(f)] { f(); });
@@ -113,7 +114,9 @@ std::shared_ptr<room_entry> lobby::add(std::shared_ptr<room> r) {
   entry->lobby_timer = make_asio_room_timer(entry->strand);
   entry->order = next_order_++;
   entry->is_public = entry->game_room->summary().is_public;
-  rooms_[id] = entry;
+  auto& slot = rooms_[id];
+  if (slot) slot->dropped = true;
+  slot = entry;
   order_[entry->order] = id;
   metrics_.rooms.store(static_cast<std::int64_t>(rooms_.size()));
   return entry;
@@ -146,6 +149,7 @@ void lobby::drop(const std::string& id, const char* why) {
   auto it = rooms_.find(id);
   if (it == rooms_.end()) return;
   order_.erase(it->second->order);
+  it->second->dropped = true;
   rooms_.erase(it);
   metrics_.rooms.store(static_cast<std::int64_t>(rooms_.size()));
   spdlog::info("room {} {}", id, why);
@@ -335,6 +339,7 @@ void lobby::arm_expiry(const std::shared_ptr<room_entry>& e) {
 
 void lobby::clear() {
   std::lock_guard lock(mutex_);
+  for (auto& [id, e] : rooms_) e->dropped = true;
   rooms_.clear();
   order_.clear();
   finished_.clear();

@@ -85,10 +85,13 @@ class websocket_session : public client_link,
 
   void set_room(const std::string& room_id, bool member) override {
     net::post(socket_.get_executor(), [self = shared_from_this(), room_id, member] {
-      if (member)
+      if (member && self->room_ != room_id) {
         self->room_ = room_id;
-      else if (self->room_ == room_id)
+        self->room_entry_.reset();
+      } else if (!member && self->room_ == room_id) {
         self->room_.clear();
+        self->room_entry_.reset();
+      }
     });
   }
 
@@ -287,6 +290,8 @@ class websocket_session : public client_link,
   // a finished room from the store, and which finish() must undo even if it has not landed yet.
   template <class Call>
   void to_room(const std::string& room_id, const nlohmann::json& id, Call call, bool enter = false);
+  // The lobby's entry of a room (null: none), the one this connection is in from room_entry_.
+  std::shared_ptr<room_entry> find_room(const std::string& room_id);
   // A join, spectate or resume: to_room(), or in a cluster, for a room not held here, `moved`
   // to its owner once the directory has said where it is.
   template <class Call>
@@ -492,7 +497,10 @@ class websocket_session : public client_link,
   double tokens_;
   steady::time_point last_refill_ = steady::now();
   int strikes_ = 0;
-  std::string room_;      // the room this connection is in ("" = none)
+  std::string room_;  // the room this connection is in ("" = none)
+  // room_'s lobby entry, kept from its last lookup while the lobby holds it (room_entry::dropped):
+  // a move then costs no lookup in the lobby's map of every room under its mutex.
+  std::weak_ptr<room_entry> room_entry_;
   std::string entering_;  // the room of the last join, spectate or resume sent to a room
   std::vector<std::weak_ptr<const room>> public_rooms_;  // public rooms this connection created
   bool bounced_ = false;  // the request being handled carries "moved": true
@@ -502,8 +510,8 @@ template <class Call>
 void websocket_session::to_room(const std::string& room_id, const nlohmann::json& id, Call call,
                                 bool enter) {
   bool unfinished_elsewhere = false;
-  auto entry = enter ? state_->rooms.find_or_load(room_id, &unfinished_elsewhere)
-                     : state_->rooms.find(room_id);
+  auto entry =
+      enter ? state_->rooms.find_or_load(room_id, &unfinished_elsewhere) : find_room(room_id);
   if (!entry && unfinished_elsewhere && state_->cluster) {
     // A dead instance's room between its lease's lapse and its adoption (docs/scaling.md).
     state_->stats.rejected("room_unavailable");
@@ -520,6 +528,15 @@ void websocket_session::to_room(const std::string& room_id, const nlohmann::json
   net::post(entry->strand, [entry, self = shared_from_this(), call = std::move(call)]() mutable {
     call(*entry->game_room, std::static_pointer_cast<client_link>(self));
   });
+}
+
+std::shared_ptr<room_entry> websocket_session::find_room(const std::string& room_id) {
+  if (room_id != room_) return state_->rooms.find(room_id);
+  auto entry = room_entry_.lock();
+  if (entry && !entry->dropped) return entry;
+  entry = state_->rooms.find(room_id);
+  room_entry_ = entry;
+  return entry;
 }
 
 template <class Call>

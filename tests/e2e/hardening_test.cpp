@@ -328,6 +328,38 @@ TEST_CASE("e2e: a waiting room nobody is connected to expires on its own timer")
   CHECK(r["code"] == "no_such_room");
 }
 
+TEST_CASE("e2e: a room the lobby lets go of is looked up again, not reached through a kept entry") {
+  // A connection keeps its room's lobby entry to skip the lookup on every message; the lobby
+  // marks an entry it drops, and the connection then answers as a lookup would. Here the room
+  // leaves as a cluster's room whose lease another instance took: its players are sent away.
+  test_server server(test_config());
+  const auto port = server.port();
+  ws_client a(port), b(port), other(port);
+  const auto room = create_room(a);
+  join(a, room, "A");
+  join(b, room, "B");
+  const auto next_door = create_room(other);
+  join(other, next_door, "O");
+  table t{{&a, &b}, {}};
+  t.start(a);
+  t.play(2);  // a move from each seat: each connection has kept the entry
+  auto entry = server.get().rooms().find(room);
+  REQUIRE(entry);
+  CHECK_FALSE(entry->dropped);
+  server.get().rooms().lease_lost(room);
+  a.wait_for([](const json& m) { return m.value("code", "") == "room_moved"; }, "room_moved");
+  CHECK(eventually([&] { return server.get().rooms().find(room) == nullptr; }));
+  CHECK(entry->dropped);
+  CHECK(!server.get().rooms().find(next_door)->dropped);
+  const json legal = a.view["game"]["legal_moves"];
+  auto r = a.request({{"type", "move"}, {"move", legal.empty() ? json::object() : legal[0]}});
+  CHECK(r["code"] == "not_in_room");
+  auto again = a.request({{"type", "join"}, {"room", room}, {"name", "A"}});
+  CHECK(again["code"] == "no_such_room");
+  // The room next door goes on.
+  CHECK(other.request({{"type", "chat"}, {"text", "still here"}})["type"] == "chat_sent");
+}
+
 TEST_CASE(
     "e2e: finished rooms leave memory once stored; record, replay and resume are served from the "
     "store, also after a restart") {

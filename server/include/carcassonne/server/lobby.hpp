@@ -5,6 +5,7 @@
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/strand.hpp>
 
+#include <atomic>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -34,6 +35,10 @@ struct room_entry {
   room_timer_ptr lobby_timer;
   room_timer::handle expiry = 0;
   bool queued_finished = false;  // in the lobby's queue of finished rooms (under its mutex)
+  // Set (under the lobby's mutex) when the lobby lets go of this entry: a connection keeps the
+  // entry of the room it is in to skip the lookup on every message, and trusts it only while
+  // this is false.
+  std::atomic<bool> dropped{false};
 };
 
 // Where handlers that must not run at the same time are run: a new strand, or, when one I/O
