@@ -342,7 +342,7 @@ TEST_CASE("e2e: a room the lobby lets go of is looked up again, not reached thro
   join(other, next_door, "O");
   table t{{&a, &b}, {}};
   t.start(a);
-  t.play(2);  // a move from each seat: each connection has kept the entry
+  t.play(2);  // the connection that moved has kept the entry
   auto entry = server.get().rooms().find(room);
   REQUIRE(entry);
   CHECK_FALSE(entry->dropped);
