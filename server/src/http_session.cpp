@@ -117,6 +117,10 @@ class http_session : public std::enable_shared_from_this<http_session> {
     if (target == "/healthz") {
       if (state_->draining) return text(req, http::status::service_unavailable, "draining\n");
       // Still serving its rooms: a proxy keeps sending their players here.
+      if (state_->db && state_->db->degraded())
+        return text(req, http::status::ok,
+                    "degraded: database failing (" + state_->db->fault() +
+                        "), moves and new rooms refused\n");
       if (state_->cluster && !state_->cluster->reachable())
         return text(req, http::status::ok, "degraded: redis unreachable, new rooms refused\n");
       return text(req, http::status::ok, "ok\n");

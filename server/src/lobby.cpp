@@ -61,6 +61,9 @@ lobby::created lobby::create(const protocol::create_room_msg& m,
   auto match = match_options_from_json(m.match);
   if (!match.ok()) return {nullptr, match.error};
   s.match = *match.value;
+  if (store_ && store_->degraded())
+    return {nullptr,
+            {"storage_failed", "the server cannot store new rooms now: try again in a minute"}};
   std::shared_ptr<room_entry> entry;
   {
     std::lock_guard lock(mutex_);
@@ -101,7 +104,12 @@ std::shared_ptr<room_entry> lobby::add(std::shared_ptr<room> r) {
       if (auto e = weak.lock()) boost::asio::post(e->strand, [e, f = std::move(f)] { f(); });
     });
   };
-  if (store_) entry->game_room->attach_store(store_, durable);
+  if (store_) {
+    entry->game_room->attach_store(store_, durable);
+    entry->game_room->attach_storage_loss([this, weak = std::weak_ptr<room_entry>(entry)] {
+      if (auto e = weak.lock()) storage_lost(e);  // on the room's strand
+    });
+  }
   entry->game_room->attach_timer(make_asio_room_timer(entry->strand));
   entry->game_room->attach_spawner([this](room_settings s, std::vector<room::seat_init> seats) {
     return spawn_rematch(std::move(s), seats);

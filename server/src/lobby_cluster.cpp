@@ -26,6 +26,10 @@ bool lobby::adopt(const stored_room& stored, std::uint64_t generation, std::stri
 }
 
 void lobby::lease_lost(const std::string& id) {
+  {
+    std::lock_guard lock(mutex_);
+    awaiting_store_.erase(id);  // stopped by a failed write meanwhile: not this instance's now
+  }
   auto e = find(id);
   if (!e) return;
   boost::asio::post(e->strand, [this, e] {

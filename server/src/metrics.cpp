@@ -153,6 +153,9 @@ std::string metrics::render() const {
           "counter", journal->writes.load());
     gauge("carcassonne_journal_failures_total", "Transactions that failed.", "counter",
           journal->failures.load());
+    gauge("carcassonne_database_degraded",
+          "1 while the database fails (a commit failed and it has not answered since), else 0.",
+          "gauge", journal->degraded() ? 1 : 0);
     gauge("carcassonne_database_check",
           "The whole database's check after the start: 1 sound, -1 damaged, 0 not (yet) made.",
           "gauge", journal->database_check.load());

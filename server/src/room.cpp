@@ -154,6 +154,10 @@ void room::advance_spectators() {
 
 // One change, as one patch per distinct view: seats' private parts, spectators' public one.
 void room::broadcast(const event_log& events) {
+  // No frame shows a seq the store could not bring back after a restart or a failover (a
+  // change that writes nothing, a spectator arriving, still counts): the meta claims the next
+  // seq_reserve numbers ahead, once every seq_reserve changes.
+  if (store_ && seq_ + 1 > seq_claimed_) persist_meta();
   ++seq_;
   std::string shared_ops;
   const bool info_changed = update_room_part(shared_ops);

@@ -1,5 +1,6 @@
-// A room of a cluster whose lease another instance took (docs/scaling.md "Failover"): it stops
-// here without writing again, and its connections are sent to find the new owner.
+// A room that stops here without writing again, its connections sent to resume where it is served
+// next: in a cluster, when another instance took its lease (docs/scaling.md "Failover"); on any
+// server, when a change of it could not be stored (docs/hosting.md "When the database fails").
 #include <spdlog/spdlog.h>
 
 #include "carcassonne/server/room.hpp"
@@ -22,17 +23,47 @@ void room::refuse_moved(const client_ptr& c, const json& id) {
 
 void room::lease_lost() {
   if (moved_away_) return;
-  moved_away_ = true;
-  storage_failed_ = true;  // takes no more moves, bots and clocks stop acting
-  store_ = nullptr;        // and writes nothing more: the new owner's journal is the truth
-  // Frames held for writes that were not stored (or not yet): nobody sees them.
-  outbox_.clear();
-  writes_durable_ = writes_issued_;
-  cancel_bot_turn();
   spdlog::warn("room {}: another instance owns it now; its connections are sent away",
                settings_.id);
-  const auto frame = std::make_shared<const std::string>(
-      protocol::error_message(moved_error(settings_.id)).dump());
+  // Frames held for writes that were not stored (or not yet): nobody sees them.
+  outbox_.clear();
+  stop_here(moved_error(settings_.id));
+}
+
+void room::storage_lost() {
+  if (moved_away_) return;
+  spdlog::error(
+      "room {}: a change could not be stored: the room stops, and is rebuilt from the database "
+      "once it answers",
+      settings_.id);
+  // Nothing held for the lost writes leaves: an answer among it becomes a refusal (nothing of a
+  // failed commit is acknowledged), the rest is dropped.
+  const auto refusal = [](const std::string& text) -> frame_ptr {
+    const auto held = json::parse(text, nullptr, false);
+    if (!held.is_object() || !held.contains("id") || held["id"].is_null() ||
+        held.value("type", "") == "error")
+      return nullptr;
+    return std::make_shared<const std::string>(
+        protocol::error_message(
+            {"storage_failed", "the server could not store this change: it was not applied"},
+            held["id"])
+            .dump());
+  };
+  for (; !outbox_.empty(); outbox_.pop_front())
+    if (auto f = refusal(*outbox_.front().frame)) outbox_.front().client->deliver(std::move(f));
+  stop_here({"room_moved", "room " + settings_.id +
+                               " stopped: the server could not store its last change. Resume "
+                               "with your token: room_unavailable until its database answers"});
+  if (storage_lost_) storage_lost_();
+}
+
+void room::stop_here(const protocol::proto_error& why) {
+  moved_away_ = true;
+  storage_failed_ = true;  // takes no more moves, bots and clocks stop acting
+  store_ = nullptr;        // and writes nothing more: what is stored is the truth
+  writes_durable_ = writes_issued_;
+  cancel_bot_turn();
+  const auto frame = std::make_shared<const std::string>(protocol::error_message(why).dump());
   std::vector<client_ptr> gone;
   for (auto& s : seats_)
     if (s.client) gone.push_back(std::exchange(s.client, nullptr));

@@ -20,6 +20,7 @@ void room::attach_store(store* s, poster post) {
 
 void room::persist(store_write w) {
   if (!store_) return;
+  if (const auto* m = std::get_if<move_write>(&w)) seq_claimed_ = std::max(seq_claimed_, m->seq);
   std::visit([g = lease_generation_.load()](auto& op) { op.generation = g; }, w);
   const auto n = ++writes_issued_;
   store_->submit(std::move(w), [this, n, post = post_](write_result r) {
@@ -34,6 +35,7 @@ void room::persist(store_write w) {
 
 void room::persist_meta() {
   meta_rest_.clear();  // what changed is in the meta built now; the next clock write builds it
+  seq_claimed_ = std::max(seq_claimed_, seq_ + seq_reserve);
   persist(save_room_write{settings_.id, state(), stored_meta()});
 }
 
@@ -42,6 +44,7 @@ void room::persist_meta() {
 // keep it), so it is built once per game in progress and kept as text.
 void room::persist_clock() {
   if (meta_rest_.empty()) meta_rest_ = stored_meta_rest();
+  seq_claimed_ = std::max(seq_claimed_, seq_ + seq_reserve);
   persist(save_room_write{settings_.id, state(), meta_with_clock(meta_rest_)});
 }
 
@@ -55,8 +58,10 @@ std::string room::meta_with_clock(const std::string& rest) const {
     clock_.append_saved(text, timer_->now());
   else
     text += "null";
+  // Every write precedes the patch that shows it; the meta claims seq_reserve numbers, so that a
+  // room rebuilt from it starts above every seq it showed (room.hpp seq_claimed_).
   text += R"(,"seq":)";
-  text += std::to_string(seq_ + 1);  // every write precedes the patch that shows it
+  text += std::to_string(seq_ + seq_reserve);
   text += ',';
   text += rest;
   text += '}';
@@ -64,13 +69,7 @@ std::string room::meta_with_clock(const std::string& rest) const {
 }
 
 void room::on_durable(std::uint64_t n, bool ok) {
-  if (!ok && !storage_failed_) {
-    // The change stays in memory but could be lost: the room refuses further moves rather than
-    // build on it. Held frames still go out so that nobody waits forever.
-    storage_failed_ = true;
-    spdlog::error("room {}: a write to the database failed; the room takes no more moves",
-                  settings_.id);
-  }
+  if (!ok) return storage_lost();  // nothing of the failed write, or after it, is shown
   writes_durable_ = std::max(writes_durable_, n);
   // The frames now free to leave, gathered per connection in their order (a move's answer and
   // its patch go to the mover together).
@@ -225,6 +224,7 @@ std::unique_ptr<room> room::restore(const stored_room& stored, metrics* m, std::
     } else if (!stored.moves.empty()) {
       return fail("moves stored for a game that never started");
     }
+    r->seq_claimed_ = r->seq_;
     r->reset_room_part();
     r->publish_summary();
     return r;

@@ -201,16 +201,6 @@ namespace {
 std::uint64_t generation_of(const store_write& w) {
   return std::visit([](const auto& op) { return op.generation; }, w);
 }
-const std::string& room_of(const store_write& w) {
-  return std::visit(
-      [](const auto& op) -> const std::string& {
-        if constexpr (std::is_same_v<std::decay_t<decltype(op)>, move_write>)
-          return op.room;
-        else
-          return op.id;
-      },
-      w);
-}
 }  // namespace
 
 // 1: `generation` may write `room`, 0: fenced off, -1: the statement failed (`error`).
@@ -224,6 +214,29 @@ int postgres_store::fence(const std::string& room, std::uint64_t generation, std
 
 bool postgres_store::commit_batch(const std::vector<const store_write*>& batch,
                                   std::vector<char>& fenced, std::string& error) {
+  // A connection that PostgreSQL ended while it was idle (a restart, pg_terminate_backend) reads
+  // as CONNECTION_OK until it is used. When the batch failed before its COMMIT was sent and the
+  // connection is now lost, nothing of it was committed: it is tried once more on a new one.
+  bool committing = false;
+  if (try_commit(batch, fenced, error, committing)) return true;
+  if (committing || PQstatus(write_conn_) == CONNECTION_OK) return false;
+  spdlog::warn("database: the connection was lost ({}): reconnecting", error);
+  error.clear();
+  fenced.assign(fenced.size(), 0);
+  return try_commit(batch, fenced, error, committing);
+}
+
+bool postgres_store::probe(std::string& error) {
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    if (!ready_to_write(error)) return false;
+    if (exec(write_conn_, "SELECT 1", error)) return true;
+    if (PQstatus(write_conn_) == CONNECTION_OK) return false;  // answered, with an error
+  }
+  return false;
+}
+
+bool postgres_store::try_commit(const std::vector<const store_write*>& batch,
+                                std::vector<char>& fenced, std::string& error, bool& committing) {
   if (!ready_to_write(error)) return false;
   bool ok = exec(write_conn_, "BEGIN", error);
   // One fence per room and generation in a batch (rooms write several times per batch), taken
@@ -251,6 +264,7 @@ bool postgres_store::commit_batch(const std::vector<const store_write*>& batch,
           "database: writes of room {} with lease generation {} refused: another "
           "instance owns it now",
           key.first, key.second);
+  committing = ok;  // from here on the outcome of a lost connection is unknown
   if (ok) ok = exec(write_conn_, "COMMIT", error);
   if (!ok && PQstatus(write_conn_) == CONNECTION_OK) {
     std::string ignored;

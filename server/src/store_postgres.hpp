@@ -24,6 +24,10 @@ class postgres_store final : public store {
   postgres_store() = default;
   bool commit_batch(const std::vector<const store_write*>& batch, std::vector<char>& fenced,
                     std::string& error) override;
+  bool probe(std::string& error) override;
+  // One attempt at commit_batch; `committing`: COMMIT was sent (a failure may have committed).
+  bool try_commit(const std::vector<const store_write*>& batch, std::vector<char>& fenced,
+                  std::string& error, bool& committing);
   int fence(const std::string& room, std::uint64_t generation, std::string& error);
   bool apply(const store_write& w, std::string& error);
   bool ready_to_write(std::string& error);  // connected, statements prepared

@@ -76,11 +76,56 @@ std::unique_ptr<store> sqlite_store::open(const store_options& options, std::str
   // most of them back from the file. The cache fills only as far as the file is used.
   if (!exec(s->write_db_, "PRAGMA cache_size=-32768", &why)) return fail(why);
   if (!s->prepare_writes(why)) return fail("cannot read the journal: " + why);
+  s->path_ = options.path;
+  if (!s->still_in_place(why)) return fail(why);
   s->read_db_ = open_connection(options.path, SQLITE_OPEN_READONLY, why);
   if (!s->read_db_) return fail("cannot open for reading: " + why);
   s->start_writer();
   s->start_database_check(options.path);
   return s;
+}
+
+namespace {
+std::optional<std::pair<dev_t, ino_t>> file_at(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return std::nullopt;
+  return std::pair{st.st_dev, st.st_ino};
+}
+}  // namespace
+
+bool sqlite_store::still_in_place(std::string& error) {
+  // The files as first seen: a stat each per commit (about a microsecond), against losing every
+  // game at the next start to a file deleted under a running server.
+  for (auto [name, known] : {std::pair{path_, &file_}, std::pair{path_ + "-wal", &wal_}}) {
+    const auto now = file_at(name);
+    if (!*known) {
+      if (now)
+        *known = file_id{now->first, now->second};
+      else if (known == &file_)
+        return error = name + " is gone", false;
+      continue;
+    }
+    if (!now || !(file_id{now->first, now->second} == **known))
+      return error = name + " was deleted or replaced while the server ran: nothing more is " +
+                     "written to it (restore the file, or restart the server: docs/hosting.md)",
+             false;
+  }
+  return true;
+}
+
+bool sqlite_store::probe(std::string& error) {
+  if (!still_in_place(error)) return false;
+  // A write of the file's header page, as a commit would write: it fails while the disk is full
+  // or the files cannot be written.
+  const auto version = scalar(write_db_, "PRAGMA user_version", error);
+  if (!version) return false;
+  if (!exec(write_db_, "BEGIN IMMEDIATE", &error)) return false;
+  if (!exec(write_db_, ("PRAGMA user_version=" + *version).c_str(), &error) ||
+      !exec(write_db_, "COMMIT", &error)) {
+    exec(write_db_, "ROLLBACK");
+    return false;
+  }
+  return true;
 }
 
 void sqlite_store::start_database_check(const std::string& path) {

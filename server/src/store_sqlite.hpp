@@ -9,8 +9,10 @@
 // to which game in progress (`live_`), rebuilt from the file at open and after a failed commit.
 #pragma once
 #include <sqlite3.h>
+#include <sys/stat.h>
 
 #include <functional>
+#include <optional>
 #include <queue>
 #include <thread>
 #include <unordered_map>
@@ -51,6 +53,10 @@ class sqlite_store final : public store {
   // Single instance: nothing is ever fenced.
   bool commit_batch(const std::vector<const store_write*>& batch, std::vector<char>& fenced,
                     std::string& error) override;
+  bool probe(std::string& error) override;
+  // False (with `error`) when the file at the path is no longer the one open (deleted or
+  // replaced while the server runs: writes would go to a file nobody can open again).
+  bool still_in_place(std::string& error);
   bool prepare_writes(std::string& error);  // the writer's statements and what it knows
   bool apply(const store_write& w, std::string& error);
   bool append_move(const move_write& w, std::string& error);
@@ -80,6 +86,13 @@ class sqlite_store final : public store {
 
   struct write_statements;  // prepared once, used by the writer thread only
   std::unique_ptr<write_statements> statements_;
+  std::string path_;
+  struct file_id {
+    dev_t device = 0;
+    ino_t inode = 0;
+    bool operator==(const file_id&) const = default;
+  };
+  std::optional<file_id> file_, wal_;  // what still_in_place compares with
   sqlite3* write_db_ = nullptr;
   sqlite3* read_db_ = nullptr;
   std::mutex read_mutex_;

@@ -168,7 +168,7 @@ sqlite_store::~sqlite_store() {
 
 bool sqlite_store::commit_batch(const std::vector<const store_write*>& batch, std::vector<char>&,
                                 std::string& error) {
-  bool ok = run(statements_->begin.s);
+  bool ok = still_in_place(error) && run(statements_->begin.s);
   std::size_t appended = 0;
   for (const auto* w : batch) {
     if (!ok) break;

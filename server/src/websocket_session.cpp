@@ -520,6 +520,15 @@ void websocket_session::to_room(const std::string& room_id, const nlohmann::json
          "room '" + room_id + "' is being taken over by another instance: try again in a second"},
         id));
   }
+  if (!entry && enter && state_->rooms.awaiting_store(room_id)) {
+    // Stopped by a failed write, rebuilt once the database answers (docs/hosting.md).
+    state_->stats.rejected("room_unavailable");
+    return send_json(protocol::error_message(
+        {"room_unavailable", "room '" + room_id +
+                                 "' waits for the server's database to answer again: try again "
+                                 "in a few seconds"},
+        id));
+  }
   if (!entry) {
     state_->stats.rejected("no_such_room");
     return send_json(protocol::error_message({"no_such_room", "no room '" + room_id + "'"}, id));

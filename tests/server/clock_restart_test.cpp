@@ -143,9 +143,10 @@ TEST_CASE(
     auto stored = db->load(r->id(), error);
     REQUIRE_MESSAGE(stored, error);
     json fresh = json::parse(r->stored_meta());
-    // Written before the move's patch: its seq is the patch's, one before what a write now has.
-    CHECK(stored->meta["seq"] == r->seq());
-    CHECK(fresh["seq"] == r->seq() + 1);
+    // Written before the move's patch: it claims from the patch's seq on, one before what a
+    // write now claims.
+    CHECK(stored->meta["seq"] == r->seq() - 1 + room::seq_reserve);
+    CHECK(fresh["seq"] == r->seq() + room::seq_reserve);
     stored->meta.erase("seq");
     fresh.erase("seq");
     CHECK(stored->meta == fresh);

@@ -5,6 +5,7 @@
 #include <sqlite3.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <mutex>
@@ -384,7 +385,7 @@ TEST_CASE("a stored journal that does not replay is an error naming the room and
   }
 }
 
-TEST_CASE("a commit that fails: the frames still leave, and the room takes no more moves") {
+TEST_CASE("a commit that fails acknowledges nothing: the move is refused and the room stops") {
   for (const auto& backend : store_backends()) {
     INFO("store: " << backend.name);
     started_game g(backend.fresh());
@@ -394,14 +395,58 @@ TEST_CASE("a commit that fails: the frames still leave, and the room takes no mo
     db->submit(move_write{"persist1", 0, "{}", "null", 1}, nullptr);
     db->flush();
     std::vector<std::shared_ptr<fake_client>> seats{a, b};
-    rng chooser(3);
-    play_one(r, seats, chooser, q, *db, "first");  // answered: nobody is left waiting
-    CHECK(db->failures.load() == 1);
-    auto& next = seats.at(to_act(*r.game()));
-    const json legal = next->view["game"]["legal_moves"][0];
-    r.move(next, move_of(legal), "second");
+    auto& mover = seats.at(to_act(*r.game()));
+    const auto seq_before = r.seq();
+    r.move(mover, move_of(mover->view["game"]["legal_moves"][0]), "first");
     q.pump(*db);
-    CHECK(next->last_error() == "storage_failed");
-    CHECK(r.record()["moves"].size() == 1);
+    CHECK(db->failures.load() == 1);
+    // The answer is a refusal with the move's id; no patch showed the move to anyone.
+    const auto answer = std::find_if(mover->frames.begin(), mover->frames.end(), [](const json& f) {
+      return f.value("id", json()) == "first";
+    });
+    REQUIRE(answer != mover->frames.end());
+    CHECK((*answer)["code"] == "storage_failed");
+    for (const auto& c : seats) {
+      CHECK(c->frames.back()["code"] == "room_moved");  // sent away, to resume
+      CHECK_FALSE(c->frames.back().contains("id"));
+      for (const auto& f : c->frames)
+        CHECK_FALSE((f["type"] == "patch" && f["seq"].get<std::uint64_t>() > seq_before));
+    }
+    CHECK(r.moved_away());
+    // The room's later writes are refused untried, until it is readmitted (rebuilt).
+    bool later = true;
+    db->submit(save_room_write{"persist1", room_state::playing, "{}"},
+               [&](bool ok) { later = ok; });
+    db->flush();
+    CHECK_FALSE(later);
+    db->readmit("persist1");
+    db->submit(save_room_write{"persist1", room_state::playing, "{}"},
+               [&](bool ok) { later = ok; });
+    db->flush();
+    CHECK(later);
+  }
+}
+
+TEST_CASE("a room rebuilt from the store starts above every seq it showed") {
+  for (const auto& backend : store_backends()) {
+    INFO("store: " << backend.name);
+    started_game g(backend.fresh());
+    auto& [db, q, stats, a, b, r] = g;
+    // Changes that write nothing (spectators arriving and leaving) raise seq past what the last
+    // write stored: the stored meta must still claim them.
+    for (int i = 0; i < 150; ++i) {
+      auto watcher = make_client();
+      r.spectate(watcher, nullptr);
+      r.disconnected(watcher);
+      q.pump(*db);
+    }
+    const auto shown = a->seq;
+    CHECK(shown >= 300);
+    std::string error;
+    auto rooms = db->unfinished_rooms(error);
+    REQUIRE(rooms.size() == 1);
+    auto back = room::restore(rooms[0], &stats, error);
+    REQUIRE_MESSAGE(back, error);
+    CHECK(back->seq() >= shown);
   }
 }

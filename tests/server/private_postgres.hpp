@@ -61,6 +61,18 @@ class private_postgres {
     return run(bin_ + "/pg_ctl -D " + (dir_ / "data").string() + " -m immediate stop");
   }
   bool restart() { return run_start(); }
+  // A clean stop (`pg_ctl -m fast`): sessions are ended, as an administrator's restart does.
+  bool stop_fast() {
+    return run(bin_ + "/pg_ctl -D " + (dir_ / "data").string() + " -m fast -w stop");
+  }
+  // Ends every other session on `database` (pg_terminate_backend), as an administrator may.
+  void terminate_sessions(const std::string& database) {
+    PGconn* c = PQconnectdb(url("postgres").c_str());
+    PQclear(PQexec(c, ("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '" +
+                       database + "' AND pid <> pg_backend_pid()")
+                          .c_str()));
+    PQfinish(c);
+  }
 
   void stop() {
     namespace fs = std::filesystem;
@@ -71,12 +83,13 @@ class private_postgres {
   }
 
   // A new empty database on this server, as a postgresql:// URL.
-  std::string fresh_database() {
+  std::string fresh_database() { return url(fresh_database_name()); }
+  std::string fresh_database_name() {
     const std::string name = "t" + std::to_string(++databases_);
     PGconn* c = PQconnectdb(url("postgres").c_str());
     PQclear(PQexec(c, ("CREATE DATABASE " + name).c_str()));
     PQfinish(c);
-    return url(name);
+    return name;
   }
 
   std::string url(const std::string& database) const {

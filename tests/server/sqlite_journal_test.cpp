@@ -75,9 +75,14 @@ TEST_CASE("sqlite: a game's moves are journaled in commit order, and are one row
   REQUIRE_MESSAGE(rooms.size() == 1, error);
   CHECK(rooms[0].id == "b");
   check_moves(rooms[0], 20);
+  // A failed commit refuses the room's later writes untried until it is readmitted (rebuilt).
   CHECK_FALSE(journal_commit(*s, journal_move("b", 21)));  // a gap
+  CHECK_FALSE(journal_commit(*s, journal_move("b", 20)));  // refused untried
+  CHECK(s->failures.load() == 1);
+  s->readmit("b");
   CHECK_FALSE(journal_commit(*s, journal_move("b", 19)));  // twice
   CHECK(s->failures.load() == 2);
+  s->readmit("b");
   REQUIRE(journal_commit(*s, journal_move("b", 20)));  // what the writer knew was rolled back too
   REQUIRE(journal_commit(*s, save_room_write{"b", room_state::finished, "{}"}));
   auto b = s->load("b", error);
@@ -229,6 +234,7 @@ PRAGMA user_version=1;
   REQUIRE_MESSAGE(rooms.size() == 1, error);
   check_moves(rooms[0], 2);
   CHECK_FALSE(journal_commit(*s, journal_move("old", 1)));  // its next move is 2
+  s->readmit("old");
   REQUIRE(journal_commit(*s, journal_move("old", 2)));
   auto old = s->load("old", error);
   REQUIRE_MESSAGE(old, error);

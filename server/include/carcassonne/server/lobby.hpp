@@ -60,6 +60,7 @@ class lobby {
         metrics_(m),
         bots_(std::make_unique<bot_pool>(c.bot_threads, &m)),
         durable_(make_completion_queue(executor_)) {}
+  ~lobby();  // detaches from the store first (lobby_storage.cpp)
 
   // Validates the settings (expansions, options, scripts) and creates a room; the answer is
   // the room's id or an error (bad_setup and the engine's setup codes, server_full).
@@ -70,7 +71,7 @@ class lobby {
   created create(const protocol::create_room_msg& m, std::weak_ptr<const client_link> creator);
 
   // Rooms are written to `s` from now on (nullptr: memory only). Call before any room exists.
-  void attach_store(store* s) { store_ = s; }
+  void attach_store(store* s);
   // Rebuilds every unfinished room of the store (server start). False, with a message, when a
   // stored room cannot be rebuilt: the server must not start without it.
   bool restore(std::string& error);
@@ -107,6 +108,13 @@ class lobby {
   bool adopt(const stored_room& stored, std::uint64_t generation, std::string& error);
   // Another instance owns the room now: it stops here without writing and leaves memory.
   void lease_lost(const std::string& id);
+  // The database (lobby_storage.cpp, docs/hosting.md "When the database fails"). A room whose
+  // change could not be stored has stopped (room::storage_lost): it leaves memory and waits here
+  // until the store answers again, then it is rebuilt from what the store holds. Meanwhile a
+  // join, spectate or resume of it answers room_unavailable.
+  bool awaiting_store(const std::string& id) const;
+  // Rebuilds the rooms awaiting the store (on the store's writer thread, once it answers).
+  void revive_rooms();
   // Takes the lease of a room the lobby makes by itself (a rematch), outside the lobby's lock.
   void set_claimer(std::function<void(const std::string& id)> claim) { claim_ = std::move(claim); }
   // Stops the bots' workers (server teardown, before clear()).
@@ -122,8 +130,9 @@ class lobby {
   std::string spawn_rematch(room_settings s, const std::vector<room::seat_init>& seats);
   void drop(const std::string& id, const char* why);  // under mutex_
   void forget_stored(const room& r);  // a dropped room that was not finished leaves the store too
-  void check_idle(const std::shared_ptr<room_entry>& e);  // on e's strand
-  void arm_expiry(const std::shared_ptr<room_entry>& e);  // on e's strand (or before it runs)
+  void check_idle(const std::shared_ptr<room_entry>& e);    // on e's strand
+  void storage_lost(const std::shared_ptr<room_entry>& e);  // on e's strand
+  void arm_expiry(const std::shared_ptr<room_entry>& e);    // on e's strand (or before it runs)
 
   boost::asio::any_io_executor executor_;
   const config& config_;
@@ -141,6 +150,8 @@ class lobby {
   static std::shared_ptr<completion_queue> make_completion_queue(boost::asio::any_io_executor e);
   std::shared_ptr<completion_queue> durable_;
   std::function<void(const std::string&)> claim_;  // set_claimer()
+  // Rooms stopped by a failed write, with the lease generation to rebuild them with.
+  std::map<std::string, std::uint64_t> awaiting_store_;
 };
 
 }  // namespace carcassonne::server

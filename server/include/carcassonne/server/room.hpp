@@ -146,6 +146,12 @@ class room {
   // dropped, every connection is told `room_moved` (reconnect and resume) and leaves the room.
   void lease_lost();
   bool moved_away() const { return moved_away_; }
+  // Room strand: a write of the room failed (docs/hosting.md "When the database fails"). Held
+  // answers become storage_failed refusals, the rest of what was held is dropped, and the room
+  // stops as on lease_lost (room_moved to every connection); then `f` of
+  // attach_storage_loss runs, and the lobby rebuilds the room from the store once it answers.
+  void storage_lost();
+  void attach_storage_loss(std::function<void()> f) { storage_lost_ = std::move(f); }
 
   // Writes the running clock with the room (server stop), so that a restart resumes each clock
   // with the time it had when the server stopped. Room strand, or after the I/O threads stopped.
@@ -160,6 +166,9 @@ class room {
   // Room-strand reads, for tests and the record endpoint.
   const game_state* game() const { return game_ ? &*game_ : nullptr; }
   std::uint64_t seq() const { return seq_; }
+  // How far ahead of seq() a stored meta claims (its "seq"), so that a change that writes
+  // nothing needs a meta write only once every seq_reserve changes.
+  static constexpr std::uint64_t seq_reserve = 64;
   // Writes issued to the store and not yet durable (the lobby keeps the room until none are).
   bool writes_pending() const { return writes_durable_ < writes_issued_; }
   json record() const;  // setup + moves (game-record.md); the seed is inside: finished games only
@@ -307,6 +316,9 @@ class room {
   std::unique_ptr<game_state> spectator_game_;
   std::size_t spectator_moves_ = 0;
   std::uint64_t seq_ = 0;
+  // The highest seq the store holds a claim to (a stored meta's seq, a journaled move's): a room
+  // rebuilt from the store starts there, so seq never goes back across restarts and failovers.
+  std::uint64_t seq_claimed_ = 0;
 
   std::string info_;      // last room part sent, as its JSON text (a tree costs ~2 KB a room)
   text_span info_clock_;  // where info_ holds the clock
@@ -353,6 +365,8 @@ class room {
   std::atomic<std::uint64_t> lease_generation_{0};
   bool moved_away_ = false;  // lease_lost(): refuses everyone with room_moved
   void refuse_moved(const client_ptr& c, const json& id);
+  void stop_here(const protocol::proto_error& why);  // lease_lost and storage_lost
+  std::function<void()> storage_lost_;
 
   // Match state.
   // The last moves that showed and scored nothing. A take-back replays the journal without

@@ -21,6 +21,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <thread>
 #include <variant>
@@ -71,6 +72,8 @@ struct delete_room_write {  // forget a room that nobody can come back to
   std::uint64_t generation = 0;
 };
 using store_write = std::variant<save_room_write, move_write, delete_room_write>;
+// The room a write belongs to.
+const std::string& room_of(const store_write& w);
 
 // True when `location` names a PostgreSQL database rather than an SQLite file.
 bool is_postgres_url(const std::string& location);
@@ -111,6 +114,22 @@ class store {
   // Waits until every write queued so far has been committed and its `done` has run.
   void flush();
 
+  // Faults (docs/hosting.md "When the database fails"). A failed commit fails every write of its
+  // batch, and from then on every write of those rooms is refused untried, until readmit(): a
+  // room whose change was lost must never store a later one on top of the gap. The store is
+  // degraded from a failed commit until the database answers again: the writer probes it, with
+  // a backoff from 50 ms to 5 s, reconnecting as needed; a commit that succeeds ends it too.
+  bool degraded() const { return degraded_.load(); }
+  // The last failure's message while degraded (for /healthz), else "".
+  std::string fault() const;
+  // Runs `f` on the writer thread whenever the database answers again after a failure, and after
+  // request_recovery_call() once it answers. nullptr detaches it (a call under way ends first).
+  void on_recovered(std::function<void()> f);
+  void request_recovery_call();
+  // Writes of `room` are taken again; its writes still queued (of the room before the failure)
+  // are refused first. Call when nothing of the old room can submit any more.
+  void readmit(const std::string& room);
+
   // Reads. Thread-safe.
   virtual std::vector<stored_room> unfinished_rooms(
       std::string& error) = 0;  // with their journals, oldest first
@@ -146,6 +165,9 @@ class store {
   store() = default;
   void start_writer();
   void stop_writer();  // commits what is queued, then joins the writer; idempotent
+  // On the writer thread while degraded: reconnects if needed and checks that the database takes
+  // a write now; false with `error` when it does not.
+  virtual bool probe(std::string& error) = 0;
   // Commits `batch` in one transaction on the writer thread; false (with `error`) rolls it back.
   // A write refused by its fence is skipped (the rest commits) and marked in `fenced`, which has
   // one entry per write, all false on entry.
@@ -154,15 +176,23 @@ class store {
 
  private:
   void writer_loop();
+  void set_degraded(bool on, const std::string& why);
+  void call_recovered();
 
-  std::mutex mutex_;
+  mutable std::mutex mutex_;
   std::condition_variable wake_, drained_;
   std::deque<std::pair<store_write, done_fn>> queue_;
   std::uint64_t queued_ = 0, completed_ = 0;
   bool stopping_ = false;
   wake_up_poster wake_up_;
-  bool wake_up_posted_ = false;  // a wake-up is on its way through wake_up_
-  bool may_take_ = false;        // the writer may take what is queued
+  bool wake_up_posted_ = false;         // a wake-up is on its way through wake_up_
+  bool may_take_ = false;               // the writer may take what is queued
+  std::set<std::string> failed_rooms_;  // rooms whose writes are refused untried (readmit)
+  std::atomic<bool> degraded_{false};
+  std::string fault_;           // under mutex_
+  std::mutex recovered_mutex_;  // held while recovered_ runs, and to change it
+  std::function<void()> recovered_;
+  bool recovery_call_ = false;  // request_recovery_call() waits for the writer
   std::thread writer_;
 };
 
