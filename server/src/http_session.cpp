@@ -12,6 +12,19 @@ namespace {
 constexpr std::size_t max_request_body = 8 * 1024;
 constexpr auto request_timeout = std::chrono::seconds(30);
 
+// Every X-Forwarded-For line of a request, in order, as one list (RFC 9110 §5.3): HAProxy's
+// `option forwardfor` adds a line of its own after any the client sent, so reading the first
+// line alone would take the client's claim for the proxy's.
+std::string forwarded_for(const http::request<http::string_body>& request) {
+  std::string list;
+  const auto [first, last] = request.equal_range("X-Forwarded-For");
+  for (auto it = first; it != last; ++it) {
+    if (!list.empty()) list += ", ";
+    list.append(it->value().data(), it->value().size());
+  }
+  return list;
+}
+
 class http_session : public std::enable_shared_from_this<http_session> {
  public:
   http_session(tcp::socket socket, std::shared_ptr<shared_state> state)
@@ -51,7 +64,7 @@ class http_session : public std::enable_shared_from_this<http_session> {
       const auto peer = stream_.socket().remote_endpoint(peer_ec);
       if (peer_ec) return;
       const auto address =
-          client_address(state_->cfg, peer.address().to_string(), request["X-Forwarded-For"]);
+          client_address(state_->cfg, peer.address().to_string(), forwarded_for(request));
       address_limits::refusal why;
       auto lease = state_->limits.admit(address, why);
       if (!lease) {

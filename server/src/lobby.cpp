@@ -114,6 +114,11 @@ std::shared_ptr<room_entry> lobby::add(std::shared_ptr<room> r) {
   entry->game_room->attach_spawner([this](room_settings s, std::vector<room::seat_init> seats) {
     return spawn_rematch(std::move(s), seats);
   });
+  // A game that ends with nobody connected (bots only, its creator gone) leaves memory like one
+  // whose last connection left; checked after the handler that ended it, once it is done.
+  entry->game_room->attach_on_finished([this, weak = std::weak_ptr<room_entry>(entry)] {
+    if (auto e = weak.lock()) boost::asio::post(e->strand, [this, e] { check_idle(e); });
+  });
   // On the strand: a restored game may start with a bot's turn.
   boost::asio::post(entry->strand, [e = entry, post, this] {
     e->game_room->attach_bots(

@@ -307,12 +307,18 @@ void room::publish_summary() {
     if (seat.bot)
       s.bots.push_back({{"seat", i}, {"name", seat.name}, {"level", name_of(*seat.bot)}});
   }
-  std::lock_guard lock(summary_mutex_);
-  s.expansions = std::move(summary_.expansions);  // never change: made by the constructor
-  s.match = std::move(summary_.match);
-  summary_ = std::move(s);
-  if (game_ && game_->finished && !finished_parts_ && !finished_record_)
-    finished_parts_ = parts_of_record();
+  bool ended = false;
+  {
+    std::lock_guard lock(summary_mutex_);
+    s.expansions = std::move(summary_.expansions);  // never change: made by the constructor
+    s.match = std::move(summary_.match);
+    summary_ = std::move(s);
+    if (game_ && game_->finished && !finished_parts_ && !finished_record_) {
+      finished_parts_ = parts_of_record();
+      ended = true;
+    }
+  }
+  if (ended && on_finished_) on_finished_();
 }
 
 std::optional<json> room::finished_record() const {

@@ -30,9 +30,15 @@ using steady = std::chrono::steady_clock;
 
 // How long a close handshake may take (Beast's suggested server timeout, which this replaced).
 constexpr auto close_timeout = std::chrono::seconds(30);
-// After a protocol failure, at most this much more of what the client sends is read and thrown
-// away before the connection closes (reading on avoids a reset that could lose the close frame).
-constexpr std::size_t max_drained_bytes = 64 * 1024;
+// After a protocol failure (an oversized frame, a broken one) our close frame is sent, our side
+// shut down, and what the client still sends is read and thrown away until it closes: closing a
+// socket with unread data makes Linux send a reset, which can destroy the close frame on its way
+// (the client would see 1006, not the code). Bounded, so that a hostile client can neither keep
+// the connection nor make the server read without end: past either bound the connection closes
+// as it is (docs/protocol.md §15). A client writing on a 1 MB frame fits within both.
+constexpr std::size_t max_drained_bytes = 2 * 1024 * 1024;
+constexpr auto max_drain_time = std::chrono::seconds(10);
+constexpr std::size_t drain_read_bytes = 16 * 1024;
 
 const frame_ptr& empty_payload() {
   static const frame_ptr empty = std::make_shared<const std::string>();
@@ -221,7 +227,7 @@ class websocket_session : public client_link,
   }
 
   // A frame that breaks the protocol or the size limit: our close frame with its code, then
-  // what the client still sends is read and dropped until it closes (or for 64 KB at most).
+  // what the client still sends is read and dropped until it closes (drain()).
   void fail(std::uint16_t code) {
     if (code == ws::too_big) {
       state_->stats.dropped_oversize.fetch_add(1);
@@ -236,8 +242,23 @@ class websocket_session : public client_link,
     drain_after_close_ = true;
   }
 
+  // Our close frame is written: our side is shut down and the client's bytes are read and
+  // dropped until it closes, for max_drained_bytes and max_drain_time at most.
+  void start_draining() {
+    beast::error_code ignored;
+    socket_.shutdown(tcp::socket::shutdown_send, ignored);
+    drain_timer_ = std::make_unique<net::steady_timer>(socket_.get_executor(), max_drain_time);
+    drain_timer_->async_wait([self = shared_from_this()](beast::error_code ec) {
+      if (ec || self->finished_) return;
+      spdlog::debug("room {}: connection closed: still sending {} s after our close", self->room_,
+                    max_drain_time.count());
+      self->finish();
+    });
+    drain();
+  }
+
   void drain() {
-    if (drain_buffer_.empty()) drain_buffer_.resize(2048);
+    if (drain_buffer_.empty()) drain_buffer_.resize(drain_read_bytes);
     socket_.async_read_some(net::buffer(drain_buffer_),
                             [self = shared_from_this()](beast::error_code ec, std::size_t n) {
                               if (self->finished_) return;
@@ -394,11 +415,7 @@ class websocket_session : public client_link,
       close_written_ = true;
       batch_.reset();
       if (end_after_close_) return finish();
-      if (drain_after_close_) {
-        beast::error_code ignored;
-        socket_.shutdown(tcp::socket::shutdown_send, ignored);
-        drain();
-      }
+      if (drain_after_close_) start_draining();
       return;  // otherwise the read loop waits for the client's close frame
     }
     if (!queue_.empty()) return write_next();
@@ -433,6 +450,7 @@ class websocket_session : public client_link,
   void finish() {
     if (finished_) return;
     finished_ = true;
+    if (drain_timer_) drain_timer_->cancel();  // its handler holds the session
     beast::error_code ignored;
     socket_.shutdown(tcp::socket::shutdown_both, ignored);
     socket_.close(ignored);
@@ -482,6 +500,7 @@ class websocket_session : public client_link,
   bool write_at_once_ = false;          // the socket is non-blocking: write_next tries at once
   std::string drain_buffer_;            // after a failure only
   std::size_t drained_ = 0;
+  std::unique_ptr<net::steady_timer> drain_timer_;  // after a failure only: max_drain_time
   bool writing_ = false;
   bool close_after_queue_ = false;  // a close frame follows what is queued
   bool close_queued_ = false;       // our close frame is queued (or written)

@@ -1,10 +1,12 @@
 // Bots over real sockets: a human plays a whole game against a bot seat, and a bots-only game,
 // set up with add_bot, runs to the end while its creator watches; the lobby and /metrics show
-// the bots.
+// the bots; a bots-only room its creator left leaves memory at its end.
 #include <sstream>
 
 #include "carcassonne/app/commands.hpp"
+#include "carcassonne/server/lobby.hpp"
 #include "e2e_client.hpp"
+#include "process.hpp"
 
 using namespace e2e;
 
@@ -138,4 +140,39 @@ TEST_CASE("e2e: loadtest beside bots-only rooms: the bot rooms play and finish w
   CHECK(report["view_mismatches"] == 0);
   CHECK(report["moves"].get<int>() > 0);
   CHECK(report["bot_games_finished"].get<int>() > 0);
+}
+
+TEST_CASE("e2e: a bots-only room whose creator left leaves memory when its game ends") {
+  temp_dir dir("carcassonne-e2e-bots-abandoned");
+  auto cfg = test_config();
+  cfg.journal = true;
+  cfg.data_dir = dir.str();
+  test_server server(cfg);
+  const auto port = server.port();
+  ws_client c(port);
+  // A pause per bot move, so that the game is still being played when the creator leaves.
+  auto made = c.request({{"type", "create_room"},
+                         {"seats", 2},
+                         {"bots", {"random", "random"}},
+                         {"bot_pause_ms", 20},
+                         {"setup", json::object()}});
+  REQUIRE_MESSAGE(made["type"] == "room_created", made.dump());
+  const std::string room = made["room"];
+  spectate(c, room);
+  REQUIRE(c.request({{"type", "start"}})["type"] == "started");
+  REQUIRE(c.request({{"type", "leave"}})["type"] == "left");
+  const json listed = json::parse(http_get(port, "/api/rooms").body)["rooms"];
+  REQUIRE(listed.size() == 1);
+  REQUIRE_MESSAGE(listed[0]["state"] == "playing", "the game ended before the creator left");
+
+  // Nobody is connected to the room when its game ends: it goes once its record is stored...
+  CHECK(eventually([&] { return server.get().rooms().size() == 0; }));
+  CHECK(server.get().rooms().find(room) == nullptr);
+  const auto m = http_get(port, "/metrics");
+  CHECK(metric(m.body, "carcassonne_games_finished_total") == 1);
+  CHECK(metric(m.body, "carcassonne_rooms") == 0);
+  // ...and the store serves it from then on.
+  const auto record = http_get(port, "/api/rooms/" + room + "/record");
+  REQUIRE(record.status == 200);
+  CHECK(json::parse(record.body)["moves"].size() > 30);
 }

@@ -109,6 +109,44 @@ TEST_CASE("e2e: fragments together over the limit close 1009") {
   CHECK(eventually([&] { return server.get().stats().dropped_oversize.load() == 1; }));
 }
 
+// A client that writes a whole 1 MB frame on, in 16 KiB writes: the server refuses it at its
+// header and sends 1009 while the rest is still arriving. Had the server closed with those bytes
+// unread, the kernel would answer the client's next write with a reset, and a client (a browser)
+// whose write fails reports 1006, the close frame unread; the server reads them on until the
+// client closes. Twenty connections at once, so that the race would show.
+TEST_CASE("e2e: a 1 MB frame written on at once still gets its 1009, on every connection") {
+  auto cfg = test_config();
+  test_server server(cfg);
+  constexpr int connections = 20;
+  std::vector<std::unique_ptr<ws_client>> clients;
+  for (int i = 0; i < connections; ++i) {
+    clients.push_back(std::make_unique<ws_client>(server.port()));
+    CHECK(clients.back()->request({{"type", "ping"}})["type"] == "pong");
+  }
+  const std::string huge = frame(text, true, ping_text(703, 1 << 20));
+  std::vector<int> codes(connections, -1);
+  std::vector<std::string> write_errors(connections), errors(connections);
+  std::vector<std::thread> writers;
+  for (int i = 0; i < connections; ++i)
+    writers.emplace_back([&, i] {
+      if (const auto ec = clients[i]->send_raw(huge, 16 * 1024)) write_errors[i] = ec.message();
+      if (clients[i]->wait_end()) codes[i] = clients[i]->close_code();
+      errors[i] = clients[i]->end_error().message();
+    });
+  for (auto& w : writers) w.join();
+  int lost = 0;
+  for (int i = 0; i < connections; ++i) {
+    INFO("connection " << i << ": write " << write_errors[i] << ", ended with " << errors[i]);
+    const bool got =
+        write_errors[i].empty() && codes[i] == static_cast<int>(websocket::close_code::too_big);
+    lost += !got;
+    CHECK(got);
+  }
+  CHECK(lost == 0);
+  CHECK(eventually([&] { return server.get().stats().dropped_oversize.load() == connections; }));
+  CHECK(eventually([&] { return server.get().stats().connections.load() == 0; }));
+}
+
 TEST_CASE("e2e: keep-alive pings keep a reading client; a silent one is closed (2 s idle)") {
   auto cfg = test_config();
   cfg.idle_timeout_seconds = 2;  // a ping after 1 s of silence, the close 1 s after it

@@ -102,6 +102,10 @@ class room {
   using seat_init = std::pair<std::string, std::string>;
   using spawner = std::function<std::string(room_settings, std::vector<seat_init>)>;
   void attach_spawner(spawner s) { spawn_ = std::move(s); }
+  // Called on the room's strand when its game ends (once; not for a game restored finished):
+  // the lobby then checks whether the room can leave memory, as a bots-only game nobody watches
+  // never has a connection leave to make it check.
+  void attach_on_finished(std::function<void()> f) { on_finished_ = std::move(f); }
   // A rematch's room: its seats taken; start_rematch() starts the game (once the store and
   // timer are attached).
   static std::unique_ptr<room> rematch_room(room_settings settings,
@@ -388,6 +392,7 @@ class room {
   std::optional<rematch_offer> rematch_;
   std::string rematch_room_;  // the rematch's room, once made
   spawner spawn_;
+  std::function<void()> on_finished_;  // attach_on_finished()
 
   mutable std::mutex summary_mutex_;
   room_summary summary_;
