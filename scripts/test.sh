@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Builds and runs every test twice: an optimised build (GCC, as shipped), and a debug build (engine
-# invariants checked after every move) with the address and undefined-behaviour sanitizers; then a
-# short run of the libFuzzer harnesses (tests/fuzz; a long run: docs/hosting.md "Fuzzing").
+# Checks the style and the image's build context (scripts/check-docker-context.sh: in seconds, that
+# docker/Dockerfile's build finds every file it needs), then builds and runs every test twice: an
+# optimised build (GCC, as shipped), and a debug build (engine invariants checked after every move)
+# with the address and undefined-behaviour sanitizers; then a short run of the libFuzzer harnesses
+# (tests/fuzz; a long run: docs/hosting.md "Fuzzing").
 # The sanitizer build uses clang-14, which compiles it in half GCC's time (CI's budget is 25
 # minutes on 2 cores), and so every push is also built by a second compiler. Its suite leaves out
 # the browser tests: they check the page, which the optimised suite already does with the same
@@ -15,6 +17,8 @@ scripts/install-deps.sh test
 jobs=$(nproc)
 echo "== style"
 scripts/check-format.sh
+echo "== docker context"
+scripts/check-docker-context.sh
 
 run_suite() {  # name, build dir, ctest's extra arguments (split on spaces), cmake args...
   local name=$1 dir=$2 ctest_args=$3; shift 3

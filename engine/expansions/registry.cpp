@@ -3,9 +3,11 @@
 // (house-style.md, "Engine"). Nothing here names a module: a new one needs no line in this file.
 //
 // Order of hooks within a step follows registry.hpp's list: hills_and_sheep, gifts,
-// peasant_revolts, easter, festival. Steps after the figure action are ordered by turn_step (README
-// "Turn structure"), so the list order only matters for hooks two expansions share in one step. An
-// expansion without a module is refused with unsupported_expansion.
+// peasant_revolts, easter, festival, then the test slots. Steps after the figure action are
+// ordered by turn_step (README "Turn structure"), so the list order only matters for hooks two
+// expansions share in one step. A slot without a module (a test slot in build/carcassonne) has no
+// name (find_expansion does not know it), and a setup that holds it is refused with
+// unsupported_expansion.
 //
 // Interactions written down so far:
 // - Hills & Sheep alone: shepherds are figures of type shepherd in game_state::figures; they never
@@ -44,9 +46,19 @@
 namespace carcassonne {
 
 namespace {
-// The modules in slot order, from registry.hpp's list (each slot points at its module, defined in
-// the module's folder; they are constant-initialized, so the pointers are ready at start).
-constexpr auto modules = registered_expansions::modules;
+// The modules in slot order: registry.hpp's list (each slot points at its module, defined in the
+// module's folder), then the test slots' from test_slot_modules (null where no test library is
+// linked). Both are constant-initialized; the table is made on first use, since code that runs at
+// start in other files may look a module up.
+const std::array<const expansion_module*, expansion_count>& modules() {
+  static const auto all = [] {
+    auto out = registered_expansions::modules;
+    for (int i = 0; i < test_slot_count; ++i)
+      out[player_expansion_count + i] = test_slot_modules[i];
+    return out;
+  }();
+  return all;
+}
 
 [[noreturn]] void broken_registry(const std::string& what) {
   // The registry is compiled in; a module in the wrong slot is a build defect.
@@ -58,8 +70,9 @@ constexpr auto modules = registered_expansions::modules;
 // options alike), so that every lookup by name or slot finds the one module meant.
 void check_registry() {
   check_vocabulary();
+  const auto& table = modules();
   for (int e = 0; e < expansion_count; ++e) {
-    const auto* m = modules[e];
+    const auto* m = table[e];
     if (!m) continue;
     if (static_cast<int>(m->id) != e)
       broken_registry(std::string(m->name) + " is in slot " + std::to_string(e));
@@ -68,27 +81,28 @@ void check_registry() {
     if (m->options.size() > max_options_per_expansion)
       broken_registry(std::string(m->name) + " has too many options");
     for (int f = 0; f < e; ++f) {
-      if (!modules[f]) continue;
-      if (modules[f]->name == m->name) broken_registry(std::string(m->name) + " twice");
+      if (!table[f]) continue;
+      if (table[f]->name == m->name) broken_registry(std::string(m->name) + " twice");
       for (const auto& a : m->options)
-        for (const auto& b : modules[f]->options)
+        for (const auto& b : table[f]->options)
           if (a.name == b.name) broken_registry("option " + std::string(a.name) + " twice");
     }
   }
 }
 
 // The module list of every subset of expansions, built once at start-up (active_modules runs
-// several times per move). The modules themselves are constant-initialized, so they are ready.
+// several times per move).
 constexpr int subsets = 1 << expansion_count;
 const std::array<module_list, subsets> lists = [] {
   check_registry();
+  const auto& table = modules();
   std::array<module_list, subsets> out{};
   for (int bits = 0; bits < subsets; ++bits)
     for (int e = 0; e < expansion_count; ++e)
-      if (modules[e] && (bits >> e & 1)) {
+      if (table[e] && (bits >> e & 1)) {
         auto& l = out[bits];
-        l.items[l.size++] = modules[e];
-        l.run_steps = static_cast<std::uint8_t>(l.run_steps | modules[e]->run_steps);
+        l.items[l.size++] = table[e];
+        l.run_steps = static_cast<std::uint8_t>(l.run_steps | table[e]->run_steps);
       }
   return out;
 }();
@@ -97,11 +111,11 @@ const std::array<module_list, subsets> lists = [] {
 
 const expansion_module* find_module(expansion e) {
   const auto i = static_cast<int>(e);
-  return i < expansion_count ? modules[i] : nullptr;
+  return i < expansion_count ? modules()[i] : nullptr;
 }
 
 std::span<const expansion_module* const> all_modules() {
-  return modules;
+  return modules();
 }
 
 const module_list& active_modules(const game_state& s) {
@@ -109,7 +123,7 @@ const module_list& active_modules(const game_state& s) {
 }
 
 std::optional<expansion> find_expansion(std::string_view name) {
-  for (const auto* m : modules)
+  for (const auto* m : modules())
     if (m && m->name == name) return m->id;
   return std::nullopt;
 }
@@ -120,7 +134,7 @@ std::string_view expansion_name(expansion e) {
 }
 
 std::optional<option_ref> find_option(std::string_view name) {
-  for (const auto* m : modules)
+  for (const auto* m : modules())
     if (m)
       for (std::size_t i = 0; i < m->options.size(); ++i)
         if (m->options[i].name == name)

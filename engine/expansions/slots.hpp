@@ -48,6 +48,20 @@ struct no_state {
   friend bool operator==(const no_state&, const no_state&) = default;
 };
 
+// A test slot: a slot kept for a test's expansion (tests/expansions/<name>), which the shipped
+// binary does not have. It owns no values and keeps no state, so that game_state is the same in
+// every build; its module is not named here but found at link time in test_slot_modules
+// (registry.hpp): the test-only library carcassonne_test_expansions puts the test's module there,
+// and without it (build/carcassonne) the slot has none and its expansion is unknown. N tells the
+// test slots apart (the first is test_slot<0>).
+template <int N>
+struct test_slot {
+  static constexpr vocabulary_ranges ranges{};
+  using state = no_state;
+  static constexpr bool test_only = true;
+  static constexpr const expansion_module* module = nullptr;  // in test_slot_modules
+};
+
 namespace detail {
 constexpr bool overlap(value_range a, value_range b) {
   return a.count && b.count && a.first < b.first + b.count && b.first < a.first + a.count;
@@ -61,7 +75,8 @@ constexpr bool overlap(const vocabulary_ranges& a, const vocabulary_ranges& b) {
 
 // The expansions in slot order, and what follows from the order. Each Slot has `ranges`
 // (vocabulary_ranges), `state` (a plain value with heap_bytes and ==, or no_state), `test_only`
-// (a test's expansion, not offered to players) and `module` (a pointer to its expansion_module).
+// (a test's expansion, not offered to players) and `module` (a pointer to its expansion_module;
+// null for a test slot, whose module is supplied at link time).
 template <class... Slots>
 struct expansion_list {
   static constexpr int count = sizeof...(Slots);

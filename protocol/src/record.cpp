@@ -17,8 +17,9 @@ proto_error bad(std::string message) {
 bool known_script_key(const std::string& key) {
   if (key == "deck") return true;
   for (const auto* m : all_modules())
-    for (const auto k : m->vocabulary.script_keys)
-      if (k == key) return true;
+    if (m)
+      for (const auto k : m->vocabulary.script_keys)
+        if (k == key) return true;
   return false;
 }
 

@@ -39,11 +39,11 @@ lobby::created lobby::create(const protocol::create_room_msg& m,
   probe["players"] = json::array({{{"name", "a"}}, {{"name", "b"}}});
   auto parsed = protocol::parse_setup(probe);
   if (!parsed.ok()) return {nullptr, parsed.error};
-  // A test's sample expansion (tests/expansions) is built into every binary, but is played only
-  // where tests play: on a server that takes seeds and scripts.
+  // A test's sample expansion (tests/expansions; only test binaries have it, in a test slot of the
+  // registry) is played only where tests play: on a server that takes seeds and scripts.
   if (!config_.allow_scripted_rooms)
     for (const auto* module : all_modules())
-      if (module->test_only && parsed.value->setup.expansions.has(module->id))
+      if (module && module->test_only && parsed.value->setup.expansions.has(module->id))
         return {
             nullptr,
             {"bad_setup", "expansion '" + std::string(module->name) +

@@ -1,8 +1,9 @@
 // Long Roads, a test-only expansion (proof that an expansion lives in its own folder): two tile
 // types of its own, one option, one rule. A completed road of five segments or more scores a
-// bonus (long_roads.bonus: 5 by default, or 10). Registered by one include and one entry in
-// engine/expansions/registry.hpp (its slot.hpp here), hidden from clients' vocabulary
-// (/api/options) as a test's expansion.
+// bonus (long_roads.bonus: 5 by default, or 10). It takes the registry's first test slot (id.hpp)
+// through tests/expansions/test_slots.cpp, so only binaries that link carcassonne_test_expansions
+// have it (build/carcassonne does not), and it is hidden from clients' vocabulary (/api/options)
+// as a test's expansion.
 #pragma once
 #include <array>
 

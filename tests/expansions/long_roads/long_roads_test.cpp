@@ -1,5 +1,6 @@
 // Long Roads, the test-only expansion, through every way a game is played: the engine and its
-// codec on a worked position, the replay command, selfplay, and a WebSocket game.
+// codec on a worked position, the replay command, selfplay, and a WebSocket game; and its absence
+// from the shipped binary.
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -49,9 +50,12 @@ int completed_road_points(const carcassonne::event_log& events) {
   return -1;
 }
 
-// Runs the project's binary; its standard output and exit status.
-std::pair<std::string, int> run(const std::string& args) {
-  const std::string command = std::string(CARCASSONNE_BINARY) + " " + args + " 2>/dev/null";
+// Runs a binary of the project (by default the one with the tests' expansions); its output
+// (standard output, and standard error when asked) and exit status.
+std::pair<std::string, int> run(const std::string& args,
+                                const std::string& binary = CARCASSONNE_TEST_BINARY,
+                                bool with_errors = false) {
+  const std::string command = binary + " " + args + (with_errors ? " 2>&1" : " 2>/dev/null");
   FILE* pipe = ::popen(command.c_str(), "r");
   REQUIRE(pipe != nullptr);
   std::string out;
@@ -131,6 +135,19 @@ TEST_CASE("long roads: selfplay plays whole games with it") {
   const auto base = json::parse(run("selfplay --games 3 --seed lr").first);
   // Its 6 tiles join the 71 of the supply: every game has more turns than the base game's.
   CHECK(with["turns"].get<long long>() > base["turns"].get<long long>());
+}
+
+TEST_CASE("long roads: the shipped binary does not have it") {
+  const auto [out, code] =
+      run("selfplay --games 1 --seed lr --expansions long_roads", CARCASSONNE_BINARY, true);
+  CHECK(code != 0);
+  CHECK(out.find("unknown expansion 'long_roads'") != std::string::npos);
+  const auto [replayed, replay_code] =
+      run("replay " + folder + "long_roads_record.json", CARCASSONNE_BINARY, true);
+  CHECK(replay_code != 0);
+  CHECK(replayed.find("long_roads") != std::string::npos);
+  // The players' expansions are all there.
+  CHECK(run("selfplay --games 1 --seed lr --expansions festival", CARCASSONNE_BINARY).second == 0);
 }
 
 TEST_CASE("long roads: a WebSocket game, scripted to the long road, then a random one") {

@@ -78,7 +78,8 @@ struct expansion_module {
 const expansion_module* find_module(expansion e);
 // The module that owns a move type, or nullptr for the base game's (and for values nobody owns).
 const expansion_module* move_owner(move_type t);
-// Every registered module, in registry order.
+// The module of every slot, in registry order; null for a slot without one (a test slot, in a
+// binary without the tests' expansions).
 std::span<const expansion_module* const> all_modules();
 // Modules of the expansions in play, in registry order.
 struct module_list {
