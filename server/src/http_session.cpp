@@ -213,6 +213,14 @@ class http_session : public std::enable_shared_from_this<http_session> {
                                    {"message", "the record is published when the game is over"}}
                         .dump(),
                     "application/json");
+      case lobby::record_status::unreadable:
+        return text(req, http::status::service_unavailable,
+                    nlohmann::json{{"error", "storage_failed"},
+                                   {"message", "the database holds room '" + id +
+                                                   "' but cannot give it back now (see the "
+                                                   "server's log)"}}
+                        .dump(),
+                    "application/json");
       case lobby::record_status::unknown:
         break;
     }

@@ -201,8 +201,9 @@ lobby::record_status lobby::finished_record(const std::string& id, nlohmann::jso
   std::string error;
   auto s = store_->load(id, error);
   if (!s) {
-    if (!error.empty()) spdlog::error("database: reading room {}: {}", id, error);
-    return record_status::unknown;
+    if (error.empty()) return record_status::unknown;
+    spdlog::error("database: reading room {}: {}", id, error);
+    return record_status::unreadable;
   }
   if (s->state != room_state::finished) return record_status::not_finished;
   json moves = json::array();
@@ -212,17 +213,23 @@ lobby::record_status lobby::finished_record(const std::string& id, nlohmann::jso
   return record_status::found;
 }
 
-std::shared_ptr<room_entry> lobby::find_or_load(const std::string& id, bool* unfinished_elsewhere) {
+std::shared_ptr<room_entry> lobby::find_or_load(const std::string& id, bool* unfinished_elsewhere,
+                                                bool* unreadable) {
   if (auto e = find(id)) return e;
   if (!store_) return nullptr;
   // Read and rebuild outside the lock: other rooms never wait for this one's replay.
   std::string error;
   auto s = store_->load(id, error);
+  if (!s && !error.empty()) {
+    spdlog::error("database: reading room {}: {}", id, error);
+    if (unreadable) *unreadable = true;
+  }
   if (s && s->state != room_state::finished && unfinished_elsewhere) *unfinished_elsewhere = true;
   if (!s || s->state != room_state::finished) return nullptr;
   auto r = room::restore(*s, &metrics_, error);
   if (!r) {
     spdlog::error("database: rebuilding finished room {}: {}", id, error);
+    if (unreadable) *unreadable = true;
     return nullptr;
   }
   std::shared_ptr<room_entry> entry;

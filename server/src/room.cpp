@@ -241,9 +241,19 @@ void room::send_seat_patches(const std::string& head, const std::string& ops, bo
       }
       s.private_view = std::move(mine);
     }
-    if (!s.client) continue;
+    // A seat its owner may resume keeps its patches, also while away (for a while).
+    const bool keep = s.taken && !s.bot && (s.client || s.missed < resume_patches);
+    if (!s.client) {
+      if (!keep) {
+        s.recent.clear();
+        s.recent_bytes = 0;
+        continue;
+      }
+      ++s.missed;
+    }
     if (mine_ops.empty() && common) {  // the same frame as another seat's: shared
-      out(s.client, common);
+      if (keep) remember_patch(s, common);
+      if (s.client) out(s.client, common);
       continue;
     }
     std::string frame;
@@ -255,8 +265,32 @@ void room::send_seat_patches(const std::string& head, const std::string& ops, bo
     frame += "]}";
     auto f = std::make_shared<const std::string>(std::move(frame));
     if (mine_ops.empty()) common = f;
-    out(s.client, std::move(f));
+    if (keep) remember_patch(s, f);
+    if (s.client) out(s.client, std::move(f));
   }
+}
+
+void room::remember_patch(seat_slot& s, const frame_ptr& f) {
+  if (f->size() > resume_frame_max) {  // a gap: a resume from before it needs a snapshot
+    s.recent.clear();
+    s.recent_bytes = 0;
+    return;
+  }
+  s.recent.emplace_back(seq_, f);
+  s.recent_bytes += f->size();
+  std::size_t drop = 0;
+  for (std::size_t bytes = s.recent_bytes;
+       s.recent.size() - drop > resume_patches || bytes > resume_bytes; ++drop)
+    bytes -= s.recent[drop].second->size();
+  for (std::size_t i = 0; i < drop; ++i) s.recent_bytes -= s.recent[i].second->size();
+  s.recent.erase(s.recent.begin(), s.recent.begin() + static_cast<std::ptrdiff_t>(drop));
+}
+
+bool room::can_resume_from(const seat_slot& s, std::uint64_t last_seq) const {
+  // The window must reach the present: a room rebuilt after a restart starts with none, and its
+  // seq may equal one a client saw before while its view (who is connected) does not.
+  return last_seq <= seq_ && !s.recent.empty() && s.recent.back().first == seq_ &&
+         s.recent.front().first <= last_seq + 1;
 }
 
 // Spectators: the seats' public diff, or their own when they watch with a delay; one frame for

@@ -32,6 +32,7 @@ void room::join(const client_ptr& c, const protocol::join_msg& m, const json& id
   const std::string token = random_hex(32);
   s.token_hash = sha256_hex(token);
   s.client = c;
+  s.missed = 0;
   if (is_creator(c.get()) && creator_seat_ < 0) creator_seat_ = seat;
   c->set_room(settings_.id, true);
   spdlog::info("room {} seat {}: joined as {}", settings_.id, seat,
@@ -79,8 +80,15 @@ void room::resume(const client_ptr& c, const protocol::resume_msg& m, const json
   release_takeover(seat);
   c->set_room(settings_.id, true);
   spdlog::info("room {} seat {}: resumed", settings_.id, seat);
+  it->missed = 0;
   send(c, protocol::reply("resumed", id, {{"room", settings_.id}, {"seat", seat}, {"seq", seq_}}));
-  send_snapshot(c, seat, nullptr);
+  // The patches after last_seq when the seat still has them all (§12), else the whole view.
+  if (m.last_seq && can_resume_from(*it, *m.last_seq)) {
+    for (const auto& [seq, frame] : it->recent)
+      if (seq > *m.last_seq) out(c, frame);
+  } else {
+    send_snapshot(c, seat, nullptr);
+  }
   note_presence();
   broadcast({});
 }

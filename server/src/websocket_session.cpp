@@ -528,9 +528,9 @@ class websocket_session : public client_link,
 template <class Call>
 void websocket_session::to_room(const std::string& room_id, const nlohmann::json& id, Call call,
                                 bool enter) {
-  bool unfinished_elsewhere = false;
-  auto entry =
-      enter ? state_->rooms.find_or_load(room_id, &unfinished_elsewhere) : find_room(room_id);
+  bool unfinished_elsewhere = false, unreadable = false;
+  auto entry = enter ? state_->rooms.find_or_load(room_id, &unfinished_elsewhere, &unreadable)
+                     : find_room(room_id);
   if (!entry && unfinished_elsewhere && state_->cluster) {
     // A dead instance's room between its lease's lapse and its adoption (docs/scaling.md).
     state_->stats.rejected("room_unavailable");
@@ -546,6 +546,13 @@ void websocket_session::to_room(const std::string& room_id, const nlohmann::json
         {"room_unavailable", "room '" + room_id +
                                  "' waits for the server's database to answer again: try again "
                                  "in a few seconds"},
+        id));
+  }
+  if (!entry && unreadable) {
+    state_->stats.rejected("storage_failed");
+    return send_json(protocol::error_message(
+        {"storage_failed", "the database holds room '" + room_id +
+                               "' but cannot give it back now (see the server's log)"},
         id));
   }
   if (!entry) {
@@ -792,6 +799,9 @@ void websocket_session::replay(const protocol::replay_msg& m, const nlohmann::js
   proto_error error;
   if (status == lobby::record_status::unknown)
     error = {"no_such_room", "no room '" + m.room + "'"};
+  else if (status == lobby::record_status::unreadable)
+    error = {"storage_failed",
+             "the database holds room '" + m.room + "' but cannot give it back now"};
   else if (status == lobby::record_status::not_finished)
     error = {"not_finished", "a game is replayed once it is over; spectate it meanwhile"};
   else if (auto frame = replay_to(record, static_cast<std::size_t>(m.move), error)) {

@@ -1,6 +1,8 @@
 // Whole games over real sockets: two players and a spectator play to the end, the HTTP
 // endpoints report the room and the counters, and a player who loses its connection resumes
 // on a new one without losing a diff.
+#include <algorithm>
+
 #include "e2e_client.hpp"
 #include "process.hpp"
 
@@ -92,21 +94,30 @@ void play_with_a_resume(carcassonne::server::config cfg) {
   a.wait_view([](const json& v) { return v["room"]["seats"][1]["connected"] == false; },
               "seat 1 away");
 
-  // Ann plays on while it is her turn; Bob misses these patches and gets them in the snapshot.
+  // Ann plays on while it is her turn; Bob misses these patches and gets them after resume.
   int away_moves = 0;
   while (!t.finished() && t.acting() == 0 && away_moves < 6) {
     t.step();
     ++away_moves;
   }
 
+  // The new connection keeps the view Bob had: with last_seq it gets the patches it missed, not
+  // a snapshot (docs/protocol.md §12), and ends with the same view as everyone.
   ws_client b2(port);
+  b2.view = b->view;
+  b2.has_view = true;
+  b2.seq = last_seq;
   auto r =
       b2.request({{"type", "resume"}, {"room", room}, {"token", token}, {"last_seq", last_seq}});
   REQUIRE_MESSAGE(r["type"] == "resumed", r.dump());
   CHECK(r["seat"] == 1);
   CHECK(r["room"] == room);
-  b2.wait_seq(r["seq"].get<std::uint64_t>());
+  b2.wait_seq(r["seq"].get<std::uint64_t>() + 1);  // the missed patches, then the resume's own
   CHECK(b2.seq >= last_seq);
+  CHECK_FALSE(b2.gap);
+  CHECK(b2.patches >= 2);
+  CHECK(std::none_of(b2.frames.begin(), b2.frames.end(),
+                     [](const json& f) { return f["type"] == "snapshot"; }));
   CHECK(b2.view["game"]["board"] == a.view["game"]["board"]);
   a.wait_view([](const json& v) { return v["room"]["seats"][1]["connected"] == true; },
               "seat 1 back");

@@ -141,6 +141,9 @@ TEST_CASE("e2e: slow readers are dropped; rooms go on; a dropped seat resumes") 
   y.t.play(6);  // the other room still goes on
 
   ws_client p2(port);
+  p2.view = p.view;  // what P had applied: the patches after it come again, or a snapshot
+  p2.has_view = p.has_view;
+  p2.seq = p.seq;
   auto r = p2.request({{"type", "resume"}, {"room", z}, {"token", token}, {"last_seq", p.seq}});
   REQUIRE_MESSAGE(r["type"] == "resumed", r.dump());
   CHECK(r["seat"] == 1);

@@ -372,14 +372,19 @@ const resumeCheck = new Promise((resolve) => {
       await fresh.connect();
       await hello(fresh);
       const replaced = old.next('replaced');
+      // The new connection keeps the old one's view: with last_seq, the patches after it come
+      // instead of a snapshot when the room still has them (docs/protocol.md §12).
+      fresh.view = structuredClone(old.view);
+      fresh.seq = old.seq;
       const resumed = expectType(await fresh.request({ type: 'resume', room, token: joinedB.token, last_seq: old.seq }), 'resumed', 'resume');
       check(resumed.seat === 1 && resumed.room === room && resumed.seq >= old.seq, `resumed fields ${JSON.stringify(resumed)}`);
       const r = await replaced;
       check(r.room === room && r.seat === 1, 'replaced fields');
       expectError(await old.request({ type: 'snapshot' }), 'not_in_room', 'replaced connection');
       await old.close();
-      // resumed, then snapshot + patch (docs/protocol.md, `resume`): act only on the view after
-      // that patch, or the move's seq is the snapshot's and stale (seen under the sanitizers).
+      // resumed, then the missed patches (or a snapshot) + the resume's own patch
+      // (docs/protocol.md §12): act only on the view after that patch, or the move's seq is
+      // stale (seen under the sanitizers).
       await fresh.reach(resumed.seq + 1);
       check(gameOf(fresh).viewer === 1 && toAct(fresh), 'the resumed view shows seat 1 to act');
       bob = fresh;

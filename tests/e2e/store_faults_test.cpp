@@ -4,6 +4,7 @@
 // case: a move is answered only after its commit, a failed commit acknowledges nothing and says
 // storage_failed, /healthz and /metrics say degraded meanwhile, and once the database answers
 // the room is rebuilt from what was stored and plays on, with no restart and no seq going back.
+#include <sqlite3.h>
 #include <sys/mount.h>
 #include <unistd.h>
 
@@ -198,4 +199,30 @@ TEST_CASE("e2e store faults: the SQLite file deleted under a running server is n
     std::filesystem::remove(dir.str() + "/carcassonne.db" + suffix);
   move_refused_while_failing(*g);
   CHECK(http_get(port, "/healthz").body.find("was deleted or replaced") != std::string::npos);
+}
+
+TEST_CASE("e2e store faults: a stored game that cannot be read is storage_failed, not unknown") {
+  temp_dir dir("carcassonne-e2e-sqlite-damaged");
+  { test_server first(faults_config(dir.str(), "")); }  // the database, with its tables
+  {
+    sqlite3* db = nullptr;
+    REQUIRE(sqlite3_open((dir.str() + "/carcassonne.db").c_str(), &db) == SQLITE_OK);
+    CHECK(sqlite3_exec(db,
+                       "INSERT INTO rooms(id, state, meta, ord) "
+                       "VALUES('damaged01', 'finished', '{not json', 1)",
+                       nullptr, nullptr, nullptr) == SQLITE_OK);
+    sqlite3_close(db);
+  }
+  test_server server(faults_config(dir.str(), ""));
+  const auto port = server.port();
+  ws_client c(port);
+  auto r = c.request({{"type", "resume"}, {"room", "damaged01"}, {"token", std::string(32, 'a')}});
+  CHECK_MESSAGE(r["code"] == "storage_failed", r.dump());
+  r = c.request({{"type", "replay"}, {"room", "damaged01"}, {"move", 0}});
+  CHECK_MESSAGE(r["code"] == "storage_failed", r.dump());
+  const auto record = http_get(port, "/api/rooms/damaged01/record");
+  CHECK(record.status == 503);
+  CHECK(json::parse(record.body)["error"] == "storage_failed");
+  r = c.request({{"type", "resume"}, {"room", "nothere01"}, {"token", std::string(32, 'a')}});
+  CHECK(r["code"] == "no_such_room");
 }

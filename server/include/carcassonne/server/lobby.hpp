@@ -77,7 +77,9 @@ class lobby {
   bool restore(std::string& error);
 
   // A game's record (game-record.md) once it is finished, from memory or from the store.
-  enum class record_status { found, not_finished, unknown };
+  // unreadable: the store holds something under that id but cannot give it back now (it fails,
+  // or the stored game is damaged: the log says which).
+  enum class record_status { found, not_finished, unknown, unreadable };
   record_status finished_record(const std::string& id, nlohmann::json& record) const;
 
   std::shared_ptr<room_entry> find(const std::string& id) const;
@@ -85,8 +87,11 @@ class lobby {
   // memory); it leaves memory again once nobody is in it. `unfinished_elsewhere`, when given,
   // says whether the store holds the room unfinished though it is not here (in a cluster: a dead
   // instance's room that no instance has adopted yet).
+  // `unreadable`, when given, says whether the store failed to give the room back (it fails, or
+  // the stored game does not rebuild).
   std::shared_ptr<room_entry> find_or_load(const std::string& id,
-                                           bool* unfinished_elsewhere = nullptr);
+                                           bool* unfinished_elsewhere = nullptr,
+                                           bool* unreadable = nullptr);
 
   // One page of the public rooms, oldest first, and how many match the filter in all.
   struct page {

@@ -173,6 +173,11 @@ class room {
   // How far ahead of seq() a stored meta claims (its "seq"), so that a change that writes
   // nothing needs a meta write only once every seq_reserve changes.
   static constexpr std::uint64_t seq_reserve = 64;
+  // A resume's window (docs/protocol.md §12): at most this many patches and bytes per seat, none
+  // larger than resume_frame_max (a game's first patch is not kept): a phone that drops for a
+  // few moves gets them again, anything more a snapshot.
+  static constexpr std::size_t resume_patches = 16, resume_bytes = 8 * 1024,
+                               resume_frame_max = 2 * 1024;
   // Writes issued to the store and not yet durable (the lobby keeps the room until none are).
   bool writes_pending() const { return writes_durable_ < writes_issued_; }
   json record() const;  // setup + moves (game-record.md); the seed is inside: finished games only
@@ -200,7 +205,15 @@ class room {
     std::optional<bot_level> bot;               // a bot's seat (no token, no client)
     std::optional<bot_level> played_by;         // takeover: a bot plays for the absent owner
     std::optional<room_timer::clock::time_point> away_since;  // no connection since
+    // The seat's last patches with their seq, sent or made while it was away (remember_patch):
+    // a resume with last_seq gets the ones it missed instead of a snapshot.
+    std::vector<std::pair<std::uint64_t, frame_ptr>> recent;
+    std::size_t recent_bytes = 0;
+    std::size_t missed = 0;  // patches made while away: past resume_patches, none are made
   };
+  void remember_patch(seat_slot& s, const frame_ptr& f);
+  // True when `s.recent` holds every patch after `last_seq`.
+  bool can_resume_from(const seat_slot& s, std::uint64_t last_seq) const;
 
   int seat_of(const client_link* c) const;
   bool is_spectator(const client_link* c) const;
