@@ -241,14 +241,17 @@ void room::send_seat_patches(const std::string& head, const std::string& ops, bo
       }
       s.private_view = std::move(mine);
     }
-    // A seat its owner may resume keeps its patches, also while away (for a while).
-    const bool keep = s.taken && !s.bot && (s.client || s.missed < resume_patches);
+    // A seat its owner may resume keeps its patches, also while away (for a while), once the game
+    // is under way: the patch that brings the game, and what comes before, are no part of the
+    // window (a resume from there gets a snapshot), so an idle room holds none.
+    const bool keep = game_ && !game_appeared && s.taken && !s.bot &&
+                      (s.client || s.missed < resume_patches);
+    if (!keep && !s.recent.empty()) {
+      s.recent.clear();
+      s.recent_bytes = 0;
+    }
     if (!s.client) {
-      if (!keep) {
-        s.recent.clear();
-        s.recent_bytes = 0;
-        continue;
-      }
+      if (!keep) continue;
       ++s.missed;
     }
     if (mine_ops.empty() && common) {  // the same frame as another seat's: shared

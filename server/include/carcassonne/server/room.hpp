@@ -176,8 +176,8 @@ class room {
   // A resume's window (docs/protocol.md §12): at most this many patches and bytes per seat, none
   // larger than resume_frame_max (a game's first patch is not kept): a phone that drops for a
   // few moves gets them again, anything more a snapshot.
-  static constexpr std::size_t resume_patches = 16, resume_bytes = 8 * 1024,
-                               resume_frame_max = 2 * 1024;
+  static constexpr std::size_t resume_patches = 16, resume_bytes = 12 * 1024,
+                               resume_frame_max = 6 * 1024;
   // Writes issued to the store and not yet durable (the lobby keeps the room until none are).
   bool writes_pending() const { return writes_durable_ < writes_issued_; }
   json record() const;  // setup + moves (game-record.md); the seed is inside: finished games only
