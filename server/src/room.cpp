@@ -244,8 +244,8 @@ void room::send_seat_patches(const std::string& head, const std::string& ops, bo
     // A seat its owner may resume keeps its patches, also while away (for a while), once the game
     // is under way: the patch that brings the game, and what comes before, are no part of the
     // window (a resume from there gets a snapshot), so an idle room holds none.
-    const bool keep = game_ && !game_appeared && s.taken && !s.bot &&
-                      (s.client || s.missed < resume_patches);
+    const bool keep =
+        game_ && !game_appeared && s.taken && !s.bot && (s.client || s.missed < resume_patches);
     if (!keep && !s.recent.empty()) {
       s.recent.clear();
       s.recent_bytes = 0;
