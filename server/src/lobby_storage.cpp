@@ -45,7 +45,7 @@ void lobby::revive_rooms() {
     store_->readmit(id);
     std::string error;
     auto stored = store_->load(id, error);
-    if (!error.empty()) {  // failing again: the next recovery tries again
+    if (!error.empty() && store_->degraded()) {  // failing again: the next recovery tries again
       spdlog::warn("room {}: cannot read it from the database yet: {}", id, error);
       return;
     }
@@ -54,6 +54,10 @@ void lobby::revive_rooms() {
       const auto it = awaiting_store_.find(id);
       if (it == awaiting_store_.end() || it->second != generation) continue;  // taken meanwhile
       awaiting_store_.erase(it);
+    }
+    if (!error.empty()) {  // the database answers, but not this room: it is damaged
+      spdlog::error("room {}: cannot read it from the database: {}", id, error);
+      continue;
     }
     if (!stored) {
       spdlog::info("room {}: not in the database any more", id);

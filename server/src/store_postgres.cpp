@@ -309,9 +309,17 @@ bool postgres_store::ready_to_read(std::string& error) {
 // client_id, seq ordered by room then n), read in one snapshot. `id` is both queries' $1.
 std::vector<stored_room> postgres_store::read_rooms(const char* rooms_sql, const char* moves_sql,
                                                     const std::string* id, std::string& error) {
+  // A connection PostgreSQL ended while it was idle fails its first statement: once more on a
+  // new one, as the writer does.
+  if (!ready_to_read(error)) return {};
+  if (!exec(read_conn_, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", error)) {
+    if (PQstatus(read_conn_) == CONNECTION_OK) return {};
+    error.clear();
+    if (!ready_to_read(error) ||
+        !exec(read_conn_, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", error))
+      return {};
+  }
   std::vector<stored_room> out;
-  if (!ready_to_read(error)) return out;
-  if (!exec(read_conn_, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", error)) return out;
   const char* params[] = {id ? id->c_str() : nullptr};
   const int count = id ? 1 : 0;
   result rooms(PQexecParams(read_conn_, rooms_sql, count, nullptr, params, nullptr, nullptr, 0));
