@@ -49,12 +49,14 @@ void room::storage_lost() {
             held["id"])
             .dump());
   };
+  // The lobby lets go of the room first: once a connection hears of the stop, a resume must find
+  // the room awaiting its database (room_unavailable), not this stopped one.
+  if (storage_lost_) storage_lost_();
   for (; !outbox_.empty(); outbox_.pop_front())
     if (auto f = refusal(*outbox_.front().frame)) outbox_.front().client->deliver(std::move(f));
   stop_here({"room_moved", "room " + settings_.id +
                                " stopped: the server could not store its last change. Resume "
                                "with your token: room_unavailable until its database answers"});
-  if (storage_lost_) storage_lost_();
 }
 
 void room::stop_here(const protocol::proto_error& why) {

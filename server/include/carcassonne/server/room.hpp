@@ -150,10 +150,10 @@ class room {
   // dropped, every connection is told `room_moved` (reconnect and resume) and leaves the room.
   void lease_lost();
   bool moved_away() const { return moved_away_; }
-  // Room strand: a write of the room failed (docs/hosting.md "When the database fails"). Held
-  // answers become storage_failed refusals, the rest of what was held is dropped, and the room
-  // stops as on lease_lost (room_moved to every connection); then `f` of
-  // attach_storage_loss runs, and the lobby rebuilds the room from the store once it answers.
+  // Room strand: a write of the room failed (docs/hosting.md "When the database fails"). First
+  // `f` of attach_storage_loss runs (the lobby lets go of the room, and rebuilds it from the store
+  // once the store answers); then held answers become storage_failed refusals, the rest of what
+  // was held is dropped, and the room stops as on lease_lost (room_moved to every connection).
   void storage_lost();
   void attach_storage_loss(std::function<void()> f) { storage_lost_ = std::move(f); }
 
