@@ -28,7 +28,7 @@ struct resume_table {
     r.join(b, join_as("Bob"), nullptr);
     r.start(a, nullptr);
   }
-  // One random legal move by whoever is to act; `away` (Ann's old connection) moves nothing.
+  // One random legal move by whoever is to act, n times.
   void play(int n) {
     for (int i = 0; i < n && !r.game()->finished; ++i) {
       const int seat = to_act(*r.game());
@@ -65,7 +65,7 @@ TEST_CASE("resume with last_seq: the missed patches, not a snapshot, and the vie
   const json view_then = old->view;
   const auto seen = old->seq;
   t.r.disconnected(old);
-  // A few more changes while she is away (Bob's presence is one of them).
+  // A few more changes while she is away (her own departure is one of them).
   t.play_bob(3);
   REQUIRE(t.r.seq() > seen);
   auto back = make_client();
