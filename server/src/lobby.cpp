@@ -206,10 +206,7 @@ lobby::record_status lobby::finished_record(const std::string& id, nlohmann::jso
     return record_status::unreadable;
   }
   if (s->state != room_state::finished) return record_status::not_finished;
-  json moves = json::array();
-  for (const auto& m : s->moves) moves.push_back(m.move);
-  record = protocol::record_to_json(s->meta.value("record_setup", json()), moves);
-  room::add_stored_fairness(record, s->meta);
+  record = room::stored_record(*s);
   return record_status::found;
 }
 

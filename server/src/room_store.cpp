@@ -145,6 +145,22 @@ std::string room::stored_meta_rest() const {
   return text;
 }
 
+json room::stored_record(const stored_room& stored) {
+  json moves = json::array();
+  for (const auto& e : stored.moves) {
+    if (e.move.value("type", json()) != "undo") {
+      moves.push_back(e.move);
+      continue;
+    }
+    // restore() refuses a marker without the moves it takes back: never in a stored room.
+    const auto count = std::min(moves.size(), e.move.value("count", std::size_t{0}));
+    moves.erase(moves.end() - static_cast<std::ptrdiff_t>(count), moves.end());
+  }
+  json record = protocol::record_to_json(stored.meta.value("record_setup", json()), moves);
+  add_stored_fairness(record, stored.meta);
+  return record;
+}
+
 std::unique_ptr<room> room::restore(const stored_room& stored, metrics* m, std::string& error) {
   const auto fail = [&](const std::string& what) {
     error = "room " + stored.id + ": " + what;

@@ -121,6 +121,77 @@ TEST_CASE(
   CHECK(err3.str().find("no database") != std::string::npos);
 }
 
+// `carcassonne verify` of a record: the command's answer.
+json verify_command(const json& record, const std::string& dir) {
+  const std::string file = dir + "/verify.json", out = dir + "/verify.out";
+  std::ofstream(file) << record.dump();
+  child_process p({"verify", file}, out);
+  const auto status = p.wait(std::chrono::seconds(30));
+  REQUIRE(status);
+  return json::parse(p.output());
+}
+
+TEST_CASE(
+    "e2e: a game with take-backs and forfeits: its record, from memory and from the store once "
+    "the room is empty, is the same, replays to the end and verifies") {
+  temp_dir dir("carcassonne-e2e-undo-record");
+  test_server server(journal_config(dir.str()));
+  const auto port = server.port();
+  ws_client a(port), b(port), c(port);
+  auto made = a.request({{"type", "create_room"}, {"seats", 3}, {"match", {{"undo", "free"}}}});
+  REQUIRE_MESSAGE(made["type"] == "room_created", made.dump());
+  const std::string room = made["room"].get<std::string>();
+  join(a, room, "Ann");
+  join(b, room, "Bob");
+  join(c, room, "Cid");
+  table t{{&a, &b, &c}, {}};
+  t.start(a);
+  // A tile's first placement is taken back where it can be, and another move played instead.
+  int taken_back = 0;
+  std::size_t undone_with = 0;  // the board's size after the last placement taken back
+  for (int i = 0; i < 40; ++i) {
+    ws_client* mover = t.seats.at(t.acting());
+    t.step();
+    const auto board = t.game()["board"].size();
+    if (board == undone_with) continue;
+    auto r = mover->request({{"type", "undo"}});
+    if (r["type"] == "undone") {
+      undone_with = board;
+      ++taken_back;
+      --t.moves;
+      mover->wait_type("patch");
+      t.sync(mover->seq);
+    }
+  }
+  REQUIRE(taken_back > 3);
+  // Cid resigns, then Bob: the game ends when the turn of the last seat in play does.
+  REQUIRE(c.request({{"type", "resign"}})["type"] == "resigned");
+  REQUIRE(b.request({{"type", "resign"}})["type"] == "resigned");
+  t.sync(b.seq);
+  t.play_to_end();
+  const json final_scores = a.view["game"]["scores"];
+  const auto live = http_get(port, "/api/rooms/" + room + "/record");
+  REQUIRE(live.status == 200);
+  const json record = json::parse(live.body);
+  CHECK(record["moves"].size() == static_cast<std::size_t>(t.moves) + 2);  // and two forfeits
+  CHECK(replay_command(record, dir.str())["scores"] == final_scores);
+  CHECK(verify_command(record, dir.str())["verified"] == true);
+
+  // Everyone leaves: the finished room leaves memory, and the store serves its record.
+  for (ws_client* seat : {&a, &b, &c}) seat->request({{"type", "leave"}});
+  REQUIRE(eventually([&] { return server.get().stats().rooms.load() == 0; }));
+  const auto got = http_get(port, "/api/rooms/" + room + "/record");
+  REQUIRE(got.status == 200);
+  const json stored = json::parse(got.body);
+  CHECK(stored == record);
+  CHECK(replay_command(stored, dir.str())["scores"] == final_scores);
+  ws_client watcher(port);
+  auto last =
+      watcher.request({{"type", "replay"}, {"room", room}, {"move", record["moves"].size()}});
+  REQUIRE_MESSAGE(last["type"] == "replay", last.dump());
+  CHECK(last["game"]["scores"] == final_scores);
+}
+
 TEST_CASE(
     "e2e: SIGKILL mid-game under load; a restart on the same database resumes every seat and loses "
     "no move") {

@@ -361,6 +361,7 @@ TEST_CASE("take-backs in the journal: the room rebuilt from it is the live one, 
     REQUIRE_MESSAGE(back, error);
     CHECK(*back->game() == live);
     CHECK(back->record() == record);
+    CHECK(room::stored_record(rooms[0]) == record);  // what a finished room's record is served as
   }
 }
 

@@ -187,12 +187,15 @@ class room {
   // What the store keeps of the room besides its journal (settings, seats with hashed tokens):
   // a JSON object's text.
   std::string stored_meta() const;
-  // Adds the "fairness" section to a record built from the store (`meta` is stored_meta(),
-  // parsed).
-  static void add_stored_fairness(json& record, const json& meta);
+  // The record of a room as stored (docs/protocol.md "Records"): its journal without the moves
+  // taken back (an undo marker removes them, as it did live) and its "fairness" section.
+  static json stored_record(const stored_room& stored);
 
  private:
   static constexpr std::size_t answers_kept = 32;  // per seat, for duplicate moves
+  // Adds the "fairness" section to a record built from the store (`meta` is stored_meta(),
+  // parsed).
+  static void add_stored_fairness(json& record, const json& meta);
 
   struct seat_slot {
     bool taken = false;
