@@ -136,6 +136,13 @@ void room::send_snapshot(const client_ptr& c, int seat, const json& id) {
   std::string msg = R"({"type":"snapshot","room":)" + json(settings_.id).dump() + R"(,"seq":)" +
                     std::to_string(seq_);
   if (!id.is_null()) msg += R"(,"id":)" + id.dump();
+  // The view's clock is as of seq, when its patch was made: how long the running seat's clock
+  // has run since, so that a client counts down from the right time (docs/protocol.md §6).
+  if (info_clock_at_ && timer_) {
+    const auto ran = clock_.running() ? timer_->now() - *info_clock_at_ : room_clock::ms(0);
+    msg += R"(,"clock_elapsed_ms":)";
+    msg += std::to_string(std::chrono::duration_cast<room_clock::ms>(ran).count());
+  }
   msg += R"(,"view":)" + view_text(seat) + "}";
   out(c, std::make_shared<const std::string>(std::move(msg)));
 }
@@ -216,6 +223,7 @@ bool room::update_room_part(std::string& ops) {
   assert(room_ops_from_trees(info_, text, ops));
   info_ = std::move(text);
   info_clock_ = clock;
+  note_clock_read();
   return true;
 }
 
@@ -282,9 +290,9 @@ void room::remember_patch(seat_slot& s, const frame_ptr& f) {
   s.recent.emplace_back(seq_, f);
   s.recent_bytes += f->size();
   std::size_t drop = 0;
-  for (std::size_t bytes = s.recent_bytes;
-       s.recent.size() - drop > resume_patches || bytes > resume_bytes; ++drop)
-    bytes -= s.recent[drop].second->size();
+  for (std::size_t kept = s.recent_bytes;
+       s.recent.size() - drop > resume_patches || kept > resume_bytes; ++drop)
+    kept -= s.recent[drop].second->size();
   for (std::size_t i = 0; i < drop; ++i) s.recent_bytes -= s.recent[i].second->size();
   s.recent.erase(s.recent.begin(), s.recent.begin() + static_cast<std::ptrdiff_t>(drop));
 }

@@ -41,6 +41,31 @@ TEST_CASE("Fischer: the seat that decides is charged, and gets its increment whe
   check_replays(*t.r);
 }
 
+TEST_CASE("a snapshot's clock says how long the running seat's clock has run since its seq") {
+  table t(2, fischer(60s, 5s));
+  t.timer->advance(10s);
+  t.play_turn();  // seat 1's clock starts with this patch
+  const json clock = t.clock();
+  CHECK(clock["remaining_ms"] == json::array({55000, 60000}));
+  t.timer->advance(std::chrono::milliseconds(700));
+  t.r->snapshot(t.seats[0], "s1");
+  const json first = t.seats[0]->last("snapshot");
+  CHECK(first["view"]["room"]["clock"] == clock);  // the view as of its seq, as patched
+  CHECK(first["clock_elapsed_ms"] == 700);         // seat 1 has 59,300 ms left at its sending
+  t.timer->advance(2s);
+  t.r->snapshot(t.seats[1], "s2");
+  CHECK(t.seats[1]->last("snapshot")["clock_elapsed_ms"] == 2700);
+  // A patch reads the clock when it is made: the next snapshot counts from there.
+  t.play_turn();
+  t.r->snapshot(t.seats[0], "s3");
+  CHECK(t.seats[0]->last("snapshot")["clock_elapsed_ms"] == 0);
+  CHECK(t.seats[0]->last("snapshot")["view"]["room"]["clock"]["remaining_ms"] ==
+        json::array({55000, 62300}));  // 60 - 2.7 + 5
+  table untimed(2, match_options{});
+  untimed.r->snapshot(untimed.seats[0], "s4");
+  CHECK_FALSE(untimed.seats[0]->last("snapshot").contains("clock_elapsed_ms"));
+}
+
 TEST_CASE("a timeout with action bot: a bot's move, journaled as made on timeout") {
   match_options o;
   o.clock = time_control::per_decision;

@@ -1,10 +1,10 @@
 // The match bar of the game screen (docs/protocol.md §21): every seat's clock, the running one
-// counting down locally from the view's `remaining_ms` (as of the last patch), resign with a
+// counting down locally from the view's `remaining_ms` (as of conn.clockAt), resign with a
 // confirmation, undo requests and their answers, and the rematch offer.
 import { el } from './dom.js';
 import { seatColour } from './names.js';
 
-let received = 0;      // when the clock values shown were received (ms, performance.now)
+let received = 0;      // when the clock values shown were read (ms, performance.now)
 let ticker = null;     // one interval for the whole page
 
 const clockText = (ms) => {
@@ -33,7 +33,7 @@ export function renderMatchBar(view, { conn, nameOf }) {
   };
   const parts = [];
   if (room.clock) {
-    received = performance.now();
+    received = conn.clockAt ?? performance.now();
     parts.push(el('ul', { class: 'match-clocks' }, room.clock.remaining_ms.map((ms, seat) =>
       el('li', { class: `match-clock${room.clock.running === seat ? ' running' : ''}`, dataset: { seat, running: room.clock.running === seat, remaining: ms } },
         el('span', { class: 'swatch', style: `background:${seatColour(seat)}` }),

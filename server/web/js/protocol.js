@@ -178,6 +178,8 @@ export class Connection extends EventTarget {
     if (m.room !== this.room) return;
     this.view = m.view;
     this.seq = m.seq;
+    // The view's clock is as of its seq: the running seat's clock has run since (§6 `clock`).
+    this.clockAt = performance.now() - (m.clock_elapsed_ms ?? 0);
     this.awaitingSnapshot = false;
     this.dispatchEvent(new CustomEvent('view', { detail: { events: [], snapshot: true } }));
   }
@@ -194,6 +196,7 @@ export class Connection extends EventTarget {
     try {
       this.view = applyPatch(this.view, m.patch);
       this.seq = m.seq;
+      if (m.patch.some((op) => op.path === '/room' || op.path.startsWith('/room/clock'))) this.clockAt = performance.now();
     } catch {
       this.awaitingSnapshot = true;
       this.request({ type: 'snapshot' }).catch(() => {});

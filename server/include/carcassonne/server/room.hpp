@@ -244,6 +244,12 @@ class room {
   void reset_room_part() {
     info_ = room_info().dump();
     info_clock_ = {};
+    note_clock_read();
+  }
+  // When info_'s clock was read (none: info_ has no clock): a snapshot says how long ago.
+  void note_clock_read() {
+    info_clock_at_.reset();
+    if (clock_.enabled() && game_ && timer_) info_clock_at_ = timer_->now();
   }
   const std::string& info_fixed_text() const;  // its keys that never change
   room_state state() const;                    // from the game: none yet, running, finished
@@ -342,7 +348,8 @@ class room {
 
   std::string info_;      // last room part sent, as its JSON text (a tree costs ~2 KB a room)
   text_span info_clock_;  // where info_ holds the clock
-  mutable std::string info_fixed_;       // info_fixed_text(), once asked for
+  std::optional<room_clock::time_point> info_clock_at_;  // when it was read
+  mutable std::string info_fixed_;                       // info_fixed_text(), once asked for
   mutable std::string info_expansions_;  // the room part's "expansions", once asked for
   protocol::view_doc public_;            // last public game view sent to seats
   protocol::board_memo board_memo_;      // the tiles public_'s board was written from
