@@ -102,9 +102,20 @@ json verify(const json& record, bool& malformed, bool partial) {
                                "each nonce is \"\" or 1 to 64 hex or base64 characters");
     nonce_list.push_back(n.get<std::string>());
   }
-  if (!outcome_lists.is_array() || outcome_lists.size() != r.moves.size() + 1)
+  if (!outcome_lists.is_array())
     return malformed_verdict(malformed, "bad_fairness",
                              "'outcomes' holds one list for the setup and one per move");
+  if (const auto n = outcome_lists.size(); n != r.moves.size() + 1) {
+    // List 0 is the start's, list i + 1 move i's.
+    const std::string missing = n == 0 ? std::string(" (the first missing is the start's)")
+                                : n <= r.moves.size()
+                                    ? " (the first missing is move " + std::to_string(n - 1) + "'s)"
+                                    : std::string();
+    return malformed_verdict(
+        malformed, "bad_fairness",
+        "'outcomes' holds one list for the setup and one per move: " + std::to_string(n) +
+            " lists for " + std::to_string(r.moves.size()) + " moves" + missing);
+  }
   for (const auto& list : outcome_lists)
     if (!list.is_array())
       return malformed_verdict(malformed, "bad_fairness", "each outcome list is a list");

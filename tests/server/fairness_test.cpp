@@ -323,6 +323,17 @@ TEST_CASE("verify: a record cut short, consistently, is not a finished game") {
     CHECK(m["message"].get<std::string>().find("move " + std::to_string(kept)) !=
           std::string::npos);
   }
+  // Moves kept but their outcome lists cut: the record cannot be checked, and says from where.
+  {
+    json lists_cut = record;
+    auto& all = lists_cut["fairness"]["outcomes"];
+    all.erase(all.begin() + static_cast<std::ptrdiff_t>(kept + 1), all.end());
+    const auto [code, verdict] = verify(lists_cut);
+    CHECK(code == 2);
+    CHECK(verdict["error"]["code"] == "bad_fairness");
+    CHECK(verdict["error"]["message"].get<std::string>().find(
+              "the first missing is move " + std::to_string(kept) + "'s") != std::string::npos);
+  }
   // --partial checks the draws as far as the record goes.
   {
     const auto [code, verdict] = verify(cut, true);
