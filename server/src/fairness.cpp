@@ -65,6 +65,9 @@ replayed replay_outcomes(const game_setup& setup, const std::vector<json>& moves
     }
     r.outcomes.push_back(outcomes(s, events));
   }
+  r.finished = s.finished;
+  r.to_act = to_act(s);
+  if (!s.finished) r.awaiting = std::string(decision_name(s.awaiting));
   return r;
 }
 

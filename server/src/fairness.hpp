@@ -38,10 +38,15 @@ std::string outcomes_text(const game_state& after, const event_log& events, bool
 
 // Replays a setup and its moves, collecting outcomes (one list for the setup, one per move).
 // `failed_move`/`error` are set when a move does not apply; `error` alone when the setup fails.
+// `finished` and `to_act`/`awaiting` say where the moves left the game (a record cut short stops
+// with a seat still to act).
 struct replayed {
   std::vector<json> outcomes;
   std::optional<std::size_t> failed_move;
   std::optional<protocol::proto_error> error;
+  bool finished = false;
+  seat_t to_act = no_seat;
+  std::string awaiting;  // the decision that seat owes (decision_name)
 };
 replayed replay_outcomes(const game_setup& setup, const std::vector<json>& moves);
 
@@ -51,8 +56,10 @@ json record_section(std::string_view secret, const std::vector<std::string>& non
 // What the `replay` message reveals: the record section without its outcomes.
 json reveal_of(const json& section);
 
-// Verifies a whole record (the `verify` command): {"verified": true, ...} or a verdict naming the
-// first mismatch. `malformed` is set when the record cannot be checked at all (exit 2).
-json verify(const json& record, bool& malformed);
+// Verifies a record (the `verify` command): {"verified": true, "complete": true, ...} or a verdict
+// naming the first mismatch; a record whose game is not over fails with code `incomplete`, naming
+// the first missing move, unless `partial` (then it verifies with "complete": false). `malformed`
+// is set when the record cannot be checked at all (exit 2).
+json verify(const json& record, bool& malformed, bool partial = false);
 
 }  // namespace carcassonne::server::fairness

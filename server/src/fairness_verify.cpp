@@ -21,13 +21,22 @@ std::string where(const std::optional<std::size_t>& move) {
   return move ? "move " + std::to_string(*move) : std::string("the setup");
 }
 
+// A sheep draw of a record written before draws carried the bag's counts is its token alone: the
+// replay's entry is compared without them (docs/fairness.md, "The record").
+json as_recorded(const json& recorded, json replayed) {
+  if (recorded.is_object() && recorded.contains("sheep") && !recorded.contains("bag") &&
+      replayed.is_object())
+    replayed.erase("bag");
+  return replayed;
+}
+
 // The first difference between two outcome lists, as a mismatch; nothing when equal.
 std::optional<json> compare(const json& recorded, const json& replayed,
                             std::optional<std::size_t> move) {
   const std::size_t n = std::max(recorded.size(), replayed.size());
   for (std::size_t k = 0; k < n; ++k) {
     const json r = k < recorded.size() ? recorded[k] : json(nullptr);
-    const json p = k < replayed.size() ? replayed[k] : json(nullptr);
+    const json p = k < replayed.size() ? as_recorded(r, replayed[k]) : json(nullptr);
     if (r == p) continue;
     json m{{"at", move ? "move" : "setup"}, {"index", k}, {"record", r}, {"replay", p}};
     if (move) m["move"] = *move;
@@ -39,9 +48,27 @@ std::optional<json> compare(const json& recorded, const json& replayed,
   return std::nullopt;
 }
 
+// A record that stops while the game goes on: every draw in it may be right, but a finished game
+// is not proven (its last moves, and their outcome lists, may have been cut away).
+json incomplete(std::size_t moves, const replayed& replay) {
+  const std::string seat = std::to_string(replay.to_act);
+  return {{"verified", false},
+          {"complete", false},
+          {"mismatch",
+           {{"at", "end"},
+            {"code", "incomplete"},
+            {"move", moves},
+            {"seat", replay.to_act},
+            {"awaiting", replay.awaiting},
+            {"message", "the record stops after " + std::to_string(moves) +
+                            " moves but the game is not over: move " + std::to_string(moves) +
+                            " (seat " + seat + ", " + replay.awaiting +
+                            ") and its outcome list are missing"}}}};
+}
+
 }  // namespace
 
-json verify(const json& record, bool& malformed) {
+json verify(const json& record, bool& malformed, bool partial) {
   malformed = false;
   auto parsed = protocol::parse_record(record.is_object() ? record.dump() : std::string("null"));
   if (!parsed.ok()) return malformed_verdict(malformed, parsed.error.code, parsed.error.message);
@@ -75,9 +102,20 @@ json verify(const json& record, bool& malformed) {
                                "each nonce is \"\" or 1 to 64 hex or base64 characters");
     nonce_list.push_back(n.get<std::string>());
   }
-  if (!outcome_lists.is_array() || outcome_lists.size() != r.moves.size() + 1)
+  if (!outcome_lists.is_array())
     return malformed_verdict(malformed, "bad_fairness",
                              "'outcomes' holds one list for the setup and one per move");
+  if (const auto n = outcome_lists.size(); n != r.moves.size() + 1) {
+    // List 0 is the start's, list i + 1 move i's.
+    const std::string missing = n == 0 ? std::string(" (the first missing is the start's)")
+                                : n <= r.moves.size()
+                                    ? " (the first missing is move " + std::to_string(n - 1) + "'s)"
+                                    : std::string();
+    return malformed_verdict(
+        malformed, "bad_fairness",
+        "'outcomes' holds one list for the setup and one per move: " + std::to_string(n) +
+            " lists for " + std::to_string(r.moves.size()) + " moves" + missing);
+  }
   for (const auto& list : outcome_lists)
     if (!list.is_array())
       return malformed_verdict(malformed, "bad_fairness", "each outcome list is a list");
@@ -118,9 +156,11 @@ json verify(const json& record, bool& malformed) {
          {"code", replay.error->code},
          {"message", "move " + std::to_string(*replay.failed_move) +
                          " is not legal in a game drawn from the seed: " + replay.error->message}});
-  return {{"verified", true}, {"scheme", scheme},        {"commitment", commitment},
-          {"seed", seed},     {"moves", r.moves.size()}, {"outcomes", checked},
-          {"nonces", nonces}};
+  if (!replay.finished && !partial) return incomplete(r.moves.size(), replay);
+  return {{"verified", true},    {"complete", replay.finished},
+          {"scheme", scheme},    {"commitment", commitment},
+          {"seed", seed},        {"moves", r.moves.size()},
+          {"outcomes", checked}, {"nonces", nonces}};
 }
 
 }  // namespace carcassonne::server::fairness

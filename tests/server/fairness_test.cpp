@@ -48,10 +48,12 @@ std::vector<std::vector<std::string>> doc_vectors() {
   return rows;
 }
 
-std::pair<int, json> verify(const json& record) {
+std::pair<int, json> verify(const json& record, bool partial = false) {
   std::istringstream in(record.dump());
   std::ostringstream out, err;
-  const std::vector<std::string> args{"verify", "-"};
+  const std::vector<std::string> args = partial
+                                            ? std::vector<std::string>{"verify", "--partial", "-"}
+                                            : std::vector<std::string>{"verify", "-"};
   const int code = app::run_command(args, in, out, err);
   return {code, json::parse(out.str())};
 }
@@ -292,4 +294,100 @@ TEST_CASE("nonces through the room: bad ones, a second one and late ones change 
   r.nonce(b, n, "n4");
   CHECK(b->last_error() == "already_started");
   CHECK(r.record()["setup"]["seed"] == fairness::derive_seed(test_secret, {"c0ffee", ""}));
+}
+
+TEST_CASE("verify: a record cut short, consistently, is not a finished game") {
+  const json record = fair_record();
+  {
+    const auto [code, verdict] = verify(record);
+    CHECK(code == 0);
+    CHECK(verdict["complete"] == true);
+  }
+  // The last 30 moves and their outcome lists removed: every draw left is right, but the game
+  // is not over, so the verdict names the first missing move.
+  json cut = record;
+  const std::size_t kept = record["moves"].size() - 30;
+  cut["moves"].erase(cut["moves"].begin() + static_cast<std::ptrdiff_t>(kept), cut["moves"].end());
+  auto& lists = cut["fairness"]["outcomes"];
+  lists.erase(lists.begin() + static_cast<std::ptrdiff_t>(kept + 1), lists.end());
+  {
+    const auto [code, verdict] = verify(cut);
+    CHECK(code == 4);
+    CHECK(verdict["verified"] == false);
+    CHECK(verdict["complete"] == false);
+    const auto& m = verdict["mismatch"];
+    CHECK(m["at"] == "end");
+    CHECK(m["code"] == "incomplete");
+    CHECK(m["move"] == kept);
+    CHECK(m["seat"] == record["moves"][kept]["seat"]);
+    CHECK(m["message"].get<std::string>().find("move " + std::to_string(kept)) !=
+          std::string::npos);
+  }
+  // Moves kept but their outcome lists cut: the record cannot be checked, and says from where.
+  {
+    json lists_cut = record;
+    auto& all = lists_cut["fairness"]["outcomes"];
+    all.erase(all.begin() + static_cast<std::ptrdiff_t>(kept + 1), all.end());
+    const auto [code, verdict] = verify(lists_cut);
+    CHECK(code == 2);
+    CHECK(verdict["error"]["code"] == "bad_fairness");
+    CHECK(verdict["error"]["message"].get<std::string>().find(
+              "the first missing is move " + std::to_string(kept) + "'s") != std::string::npos);
+  }
+  // --partial checks the draws as far as the record goes.
+  {
+    const auto [code, verdict] = verify(cut, true);
+    CHECK(code == 0);
+    CHECK(verdict["verified"] == true);
+    CHECK(verdict["complete"] == false);
+    CHECK(verdict["moves"] == kept);
+  }
+  // Only the start: nothing played at all is not a game either.
+  json bare = record;
+  bare["moves"] = json::array();
+  bare["fairness"]["outcomes"] = json::array({record["fairness"]["outcomes"][0]});
+  CHECK(verify(bare).second["mismatch"]["move"] == 0);
+}
+
+TEST_CASE("verify --help says what a verdict is") {
+  std::istringstream in;
+  std::ostringstream out, err;
+  const std::vector<std::string> args{"verify", "--help"};
+  CHECK(app::run_command(args, in, out, err) == 0);
+  CHECK(out.str().find("incomplete") != std::string::npos);
+  CHECK(out.str().find("--partial") != std::string::npos);
+}
+
+TEST_CASE("a sheep draw carries the bag it was drawn from; verify checks it, old records pass") {
+  const json record = fair_record();
+  json stripped = record;
+  std::vector<std::pair<std::size_t, std::size_t>> draws;
+  auto& lists = stripped["fairness"]["outcomes"];
+  for (std::size_t i = 0; i < lists.size(); ++i)
+    for (std::size_t k = 0; k < lists[i].size(); ++k) {
+      auto& entry = lists[i][k];
+      if (!entry.contains("sheep")) continue;
+      draws.emplace_back(i, k);
+      const auto& bag = record["fairness"]["outcomes"][i][k]["bag"];
+      REQUIRE(bag.size() == 5);
+      CHECK(bag[4] == 2);  // both wolves: a wolf goes back at once
+      const auto kinds = json::array({"sheep1", "sheep2", "sheep3", "sheep4", "wolf"});
+      for (std::size_t t = 0; t < 5; ++t)
+        if (kinds[t] == entry["sheep"]) CHECK(bag[t].get<int>() >= 1);
+      entry.erase("bag");
+    }
+  REQUIRE(draws.size() >= 2);
+  CHECK(verify(record).first == 0);
+  // A record written before draws carried the bag still verifies, token by token.
+  CHECK(verify(stripped).first == 0);
+  // One count changed: named at that entry.
+  const auto [i, k] = draws[draws.size() / 2];
+  json bad = record;
+  auto& count = bad["fairness"]["outcomes"][i][k]["bag"][0];
+  count = count.get<int>() + 1;
+  const auto [code, verdict] = verify(bad);
+  CHECK(code == 4);
+  CHECK(verdict["mismatch"]["move"] == i - 1);
+  CHECK(verdict["mismatch"]["index"] == k);
+  CHECK(verdict["mismatch"]["replay"] == record["fairness"]["outcomes"][i][k]);
 }

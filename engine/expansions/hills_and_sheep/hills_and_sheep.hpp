@@ -23,6 +23,11 @@ struct flock_info {
 std::vector<flock_info> flocks(const game_state& s);
 // Tokens in the bag (its order is never shown).
 int bag_size(const game_state& s);
+// The bag's counts just before a token_drawn event's draw, which the draw is uniform over (a
+// record carries them so that a verifier needs no flock rules: docs/randomness.md). The event
+// keeps them in `points`, 4 bits a kind, sheep1 lowest (pack_bag).
+token_counts bag_before(const event& token_drawn);
+std::int32_t pack_bag(const token_counts& bag);
 // Whether the seat's shepherd is in its supply.
 bool shepherd_in_supply(const game_state& s, int seat);
 

@@ -55,10 +55,11 @@ token draw(game_state& s, event_log* events) {
     auto r = static_cast<int>(s.random.below(static_cast<std::uint64_t>(total)));
     while (r >= st.bag[kind]) r -= st.bag[kind++];
   }
-  --st.bag[kind];
   emit(events, event{.type = hills_and_sheep::event_token_drawn,
                      .seat = s.active,
+                     .points = pack_bag(st.bag),
                      .value = static_cast<std::uint8_t>(kind)});
+  --st.bag[kind];
   return static_cast<token>(kind);
 }
 
@@ -349,6 +350,19 @@ std::vector<flock_info> flocks(const game_state& s) {
     }
   }
   return out;
+}
+
+std::int32_t pack_bag(const token_counts& bag) {
+  std::int32_t packed = 0;
+  for (int k = 0; k < token_kinds; ++k) packed |= static_cast<std::int32_t>(bag[k]) << (4 * k);
+  return packed;
+}
+
+token_counts bag_before(const event& token_drawn) {
+  token_counts bag{};
+  for (int k = 0; k < token_kinds; ++k)
+    bag[k] = static_cast<std::uint8_t>(token_drawn.points >> (4 * k) & 0xF);
+  return bag;
 }
 
 int bag_size(const game_state& s) {

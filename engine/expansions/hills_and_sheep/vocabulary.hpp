@@ -19,7 +19,7 @@ inline constexpr std::array<std::string_view, 4> event_names{"tile_hidden", "tok
                                                              "flock_scored", "flock_lost"};
 // seat: a tile left the supply face down, unseen (no tile id, ever)
 inline constexpr auto event_tile_hidden = slot_value<event_type>(slot::ranges.events, 0);
-// seat, value = token drawn from the bag
+// seat, value = token drawn from the bag, points = the bag before the draw (bag_before)
 inline constexpr auto event_token_drawn = slot_value<event_type>(slot::ranges.events, 1);
 // at, feature (the field), points, owners (seats scoring)
 inline constexpr auto event_flock_scored = slot_value<event_type>(slot::ranges.events, 2);

@@ -40,7 +40,8 @@ constexpr std::array<event_codec, 3> events{{
 }};
 
 // The tiles put under hills (no event names them: the apply appended them to out_of_play, so the
-// last ones there are this apply's, in order) and the tokens drawn.
+// last ones there are this apply's, in order) and the tokens drawn, each with the bag's counts
+// that its draw was uniform over.
 void outcomes(const game_state& after, const event_log& log, bool, placed_outcomes& out) {
   std::size_t hidden = 0;
   for (const auto& e : log)
@@ -52,7 +53,7 @@ void outcomes(const game_state& after, const event_log& log, bool, placed_outcom
     if (e.type == hs::event_tile_hidden && next < aside.size())
       out.push_back({i + 1, {{"hill", tiles()[aside[next++]].id}}});
     if (e.type == hs::event_token_drawn && e.value < hs::token_kinds)
-      out.push_back({i + 1, {{"sheep", hs::token_names[e.value]}}});
+      out.push_back({i + 1, {{"sheep", hs::token_names[e.value]}, {"bag", hs::bag_before(e)}}});
   }
 }
 
