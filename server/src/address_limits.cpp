@@ -27,11 +27,16 @@ struct address_limits::usage {
   explicit usage(const config& c, clock::time_point now)
       : connection_rate(c.address_connection_rate, c.address_connection_burst, now),
         messages(c.address_message_rate, c.address_message_burst, now),
-        rooms(c.address_room_rate, c.address_room_burst, now) {}
+        rooms(c.address_room_rate, c.address_room_burst, now),
+        refusals(c.address_connection_rate, c.address_connection_burst, now) {}
   std::mutex mutex;  // the buckets and the room list; `connections` is under the owner's mutex
   std::size_t connections = 0;
   token_bucket connection_rate, messages, rooms;
   std::vector<std::weak_ptr<const room>> public_rooms;
+  // Refused connections, allowed as fast as admitted ones (a client retrying after Retry-After
+  // stays well within); beyond, the address is shunned until shunned_until.
+  token_bucket refusals;
+  clock::time_point shunned_until{};
 };
 
 namespace {
@@ -66,14 +71,28 @@ std::unique_ptr<address_limits::lease> address_limits::admit(const std::string& 
   prune_some(now);
   auto& u = usage_[address];
   if (!u) u = std::make_shared<usage>(config_, now);
+  std::lock_guard bucket(u->mutex);
   if (u->connections >= config_.max_connections_per_address)
-    return why = refusal::connections, nullptr;
-  {
-    std::lock_guard bucket(u->mutex);
-    if (!u->connection_rate.take(now)) return why = refusal::connection_rate, nullptr;
+    why = refusal::connections;
+  else if (!u->connection_rate.take(now))
+    why = refusal::connection_rate;
+  if (why != refusal::none) {
+    if (!u->refusals.take(now)) u->shunned_until = now + shun_time;
+    return nullptr;
   }
   ++u->connections;
   return std::make_unique<lease>(this, u, address);
+}
+
+bool address_limits::shunned(const std::string& address, clock::time_point now) {
+  std::lock_guard lock(mutex_);
+  const auto it = usage_.find(address);
+  if (it == usage_.end()) return false;
+  std::lock_guard bucket(it->second->mutex);
+  auto& until = it->second->shunned_until;
+  if (until <= now) return false;
+  until = now + shun_time;
+  return true;
 }
 
 void address_limits::release(const std::shared_ptr<usage>& u) {
@@ -95,7 +114,8 @@ void address_limits::prune_some(clock::time_point now) {
         const auto r = w.lock();
         return !r || r->summary().state != room_state::waiting;
       });
-      idle = u->connection_rate.full(now) && u->rooms.full(now) && u->public_rooms.empty();
+      idle = u->connection_rate.full(now) && u->rooms.full(now) && u->public_rooms.empty() &&
+             u->shunned_until <= now;
     }
     it = idle ? usage_.erase(it) : std::next(it);
   }

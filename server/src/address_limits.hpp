@@ -69,6 +69,12 @@ class address_limits {
   // A new WebSocket connection from `address`: a lease, or nothing with the reason.
   std::unique_ptr<lease> admit(const std::string& address, refusal& why,
                                clock::time_point now = clock::now());
+  // Whether a connection from `address` is turned away as it is accepted, before any HTTP is
+  // read: the address kept connecting while refused, faster than its connection rate (it
+  // ignores Retry-After: a flood), and has not paused for shun_time since. Each connection it
+  // makes meanwhile starts the pause again. Never an exempt address.
+  bool shunned(const std::string& address, clock::time_point now = clock::now());
+  static constexpr auto shun_time = std::chrono::seconds(1);
   bool exempt(const std::string& address) const;
   std::size_t tracked() const;  // addresses remembered (for tests)
 

@@ -119,6 +119,7 @@ std::string metrics::render() const {
   static constexpr const char* refusal_names[] = {"server_connections",
                                                   "address_connections",
                                                   "address_connection_rate",
+                                                  "address_flood",
                                                   "address_messages",
                                                   "address_rooms",
                                                   "public_rooms",

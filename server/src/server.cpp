@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
+#include <array>
 #include <ostream>
 #include <thread>
 #include <vector>
@@ -65,7 +66,32 @@ struct server::impl {
         net::socket_base::send_buffer_size(static_cast<int>(state->cfg.socket_send_buffer)),
         ignored);
     state->stats.accepted.fetch_add(1, std::memory_order_relaxed);
+    if (auto peer = socket.remote_endpoint(ignored);
+        !ignored && state->limits.shunned(peer.address().to_string()))
+      return turn_away(std::move(socket));
     start_http_session(std::move(socket), state);
+  }
+
+  // A connection from a flooding address (address_limits::shunned): the 429 its HTTP request
+  // would get, written at once, without reading the request through the HTTP machinery. What
+  // has already arrived of it is read and dropped first, so that the close does not reset the
+  // connection over the answer.
+  void turn_away(tcp::socket socket) {
+    state->stats.refused(metrics::refusal::address_flood);
+    static constexpr std::string_view answer =
+        "HTTP/1.1 429 Too Many Requests\r\nServer: carcassonne\r\n"
+        "Content-Type: text/plain; charset=utf-8\r\nCache-Control: no-store\r\n"
+        "Retry-After: 1\r\nConnection: close\r\nContent-Length: 57\r\n\r\n"
+        "connecting too fast from your address: retry in a second\n";
+    beast::error_code ignored;
+    socket.non_blocking(true, ignored);
+    std::array<char, 4096> arrived;
+    for (int i = 0; i < 4 && socket.read_some(net::buffer(arrived), ignored) == arrived.size();
+         ++i) {
+    }
+    socket.write_some(net::buffer(answer), ignored);
+    socket.shutdown(tcp::socket::shutdown_both, ignored);
+    socket.close(ignored);
   }
 
   static constexpr int accept_batch = 64;

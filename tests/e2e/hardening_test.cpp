@@ -210,6 +210,19 @@ TEST_CASE("e2e: per-address caps on connections, new connections and a shared me
     for (int i = 0; i < 3; ++i) CHECK(upgrade_status(port) == 101);
     CHECK(upgrade_status(port) == 429);
     CHECK(refused(port, "address_connection_rate") == 1);
+    // Refused faster than its rate, the address is turned away as it connects: the same 429,
+    // with no HTTP parsed (docs/hosting.md "Limits per address").
+    // (Counted from here by the server's own metrics: /metrics from this address is turned
+    // away too.)
+    using why = carcassonne::server::metrics::refusal;
+    const auto& stats = server.get().stats();
+    for (int i = 0; i < 3; ++i) CHECK(upgrade_status(port) == 429);
+    CHECK(stats.refused_count(why::address_connection_rate) == 4);
+    CHECK(stats.refused_count(why::address_flood) == 0);
+    for (int i = 0; i < 20; ++i) CHECK(upgrade_status(port) == 429);
+    CHECK(stats.refused_count(why::address_flood) == 20);
+    CHECK(stats.refused_count(why::address_connection_rate) == 4);
+    CHECK(http_get(port, "/healthz").status == 429);
   }
   SUBCASE("exempt addresses skip them") {
     auto cfg = test_config();

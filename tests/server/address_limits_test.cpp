@@ -52,6 +52,32 @@ TEST_CASE("address limits: new connections per second, refilled by the clock") {
   CHECK(limits.admit("10.0.0.1", why, t0 + std::chrono::milliseconds(1100)));
 }
 
+TEST_CASE("address limits: an address refused faster than its rate is shunned until it pauses") {
+  const auto c = limited();  // 1 connection a second, a burst of 3
+  address_limits limits(c);
+  const auto t0 = clock_type::now();
+  address_limits::refusal why;
+  for (int i = 0; i < 3; ++i) CHECK(limits.admit("10.0.0.1", why, t0));
+  // Refusals as fast as admissions are allowed: a client that retries is not shunned.
+  for (int i = 0; i < 3; ++i) {
+    CHECK_FALSE(limits.admit("10.0.0.1", why, t0));
+    CHECK_FALSE(limits.shunned("10.0.0.1", t0));
+  }
+  CHECK_FALSE(limits.admit("10.0.0.1", why, t0));  // one too many: a flood
+  CHECK(limits.shunned("10.0.0.1", t0));
+  CHECK_FALSE(limits.shunned("10.0.0.2", t0));  // another address is not concerned
+  // Each connection while shunned starts the pause again; a whole pause ends it.
+  const auto half = t0 + std::chrono::milliseconds(500);
+  CHECK(limits.shunned("10.0.0.1", half));
+  CHECK(limits.shunned("10.0.0.1", half + std::chrono::milliseconds(900)));
+  const auto after = half + std::chrono::milliseconds(900) + address_limits::shun_time;
+  CHECK_FALSE(limits.shunned("10.0.0.1", after));
+  CHECK(limits.admit("10.0.0.1", why, after));  // its bucket has refilled meanwhile
+  // Exempt addresses are never refused, so never shunned.
+  for (int i = 0; i < 10; ++i) CHECK(limits.admit("127.0.0.1", why, t0));
+  CHECK_FALSE(limits.shunned("127.0.0.1", t0));
+}
+
 TEST_CASE("address limits: one message budget for all the connections of an address") {
   const auto c = limited();
   address_limits limits(c);

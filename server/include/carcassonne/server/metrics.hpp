@@ -38,6 +38,7 @@ class metrics {
     server_connections,       // --max-connections
     address_connections,      // --max-connections-per-address
     address_connection_rate,  // --address-connection-rate
+    address_flood,            // turned away at accept: refused faster than that rate
     address_messages,         // --address-message-rate: a message refused
     address_rooms,            // --address-room-rate: a room creation refused
     public_rooms,             // --max-public-rooms-per-address or -per-connection
