@@ -170,6 +170,17 @@ void room::broadcast(const event_log& events) {
   const bool info_changed = update_room_part(shared_ops);
   std::string events_text;
   protocol::append_events_text(events_text, events);
+  if (!room_events_.empty()) {  // the room's own events first (rare: built as they come)
+    std::string all = "[";
+    for (const auto& e : room_events_) {
+      if (all.size() > 1) all += ',';
+      all += e;
+    }
+    if (events_text.size() > 2) all += ',';
+    all.append(events_text, 1);
+    events_text = std::move(all);
+    room_events_.clear();
+  }
   std::string prefix = R"({"type":"patch","room":)";
   prefix += json(settings_.id).dump();
   prefix += R"(,"seq":)";

@@ -1,12 +1,15 @@
 // The `history` request (docs/protocol.md): the events of the room's game so far, for a client
 // that arrives late or reloads its page. They are rebuilt the way `replay` rebuilds a position:
 // the room's journal is replayed through the engine from its setup, and each move's events are
-// those every seat heard when it was played. One answer holds at most history_page moves.
+// those every seat heard when it was played (a timeout's and a forfeit's room events included;
+// a take-back's are not: the move it took back has left the journal). One answer holds at most
+// history_page moves.
 #include <algorithm>
 
 #include "carcassonne/protocol/json_codec.hpp"
 #include "carcassonne/protocol/record.hpp"
 #include "carcassonne/server/room.hpp"
+#include "room_events.hpp"
 
 namespace carcassonne::server {
 
@@ -30,21 +33,19 @@ void room::history(const client_ptr& c, const protocol::history_msg& m, const js
   auto g = new_game(parsed.value->setup, &events);
   if (!g.ok()) return fail(c, id, std::string(code_name(g.err().code)), g.err().message);
   json entries = json::array();
-  const auto keep = [&](std::size_t move) {
+  const auto keep = [&](std::size_t move, json list) {
     if (move < from) return;
-    json list = json::array();
     for (const auto& e : events) list.push_back(protocol::event_to_json(e));
     entries.push_back({{"move", move}, {"events", std::move(list)}});
   };
-  keep(0);
+  keep(0, json::array());
   for (std::size_t i = 0; i + 1 < to; ++i) {
     events.clear();
+    const json entry = protocol::move_json_from_text(journal_[i]);
     // Accepted once already: a failure here means the journal and the game disagree.
-    if (auto e = protocol::apply_json_move(g.value(), protocol::move_json_from_text(journal_[i]),
-                                           &events);
-        !e.code.empty())
+    if (auto e = protocol::apply_json_move(g.value(), entry, &events); !e.code.empty())
       return fail(c, id, e.code, "the room's journal does not replay: " + e.message);
-    keep(i + 1);
+    keep(i + 1, room_events::of_entry(entry));
   }
   send(c, protocol::reply("history", id,
                           {{"room", settings_.id},

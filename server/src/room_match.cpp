@@ -10,6 +10,7 @@
 #include "carcassonne/protocol/json_codec.hpp"
 #include "carcassonne/server/room.hpp"
 #include "fairness.hpp"
+#include "room_events.hpp"
 
 namespace carcassonne::server {
 
@@ -63,8 +64,8 @@ void room::after_move(const carcassonne::move& m, const event_log& events) {
   if (settings_.match.undo != undo_mode::off && !reveals_or_scores(events))
     undo_steps_.push_back({m, events});
   else
-    undo_steps_.clear();                  // nothing before a draw or a score can be taken back
-  if (undo_request_) end_undo_request();  // the question was about another position
+    undo_steps_.clear();      // nothing before a draw or a score can be taken back
+  end_undo_request("moved");  // the question was about another position
   clock_changed(true);
   if (clock_.enabled() && !game_->finished) persist_clock();  // the clocks, with the move
 }
@@ -124,6 +125,7 @@ void room::on_clock_timeout() {
     spdlog::error("room {}: the timeout move was refused: {}", settings_.id, st.err().message);
     return forfeit_seats(static_cast<std::uint8_t>(1u << seat), "timeout", true);
   }
+  for (const auto& e : room_events::of_entry(entry)) room_event(e);  // timed_out
   journal_entry(entry, nullptr, events);
   after_move(choice.chosen, events);
   undo_steps_.clear();  // a move made on timeout is nobody's to take back
@@ -147,9 +149,10 @@ void room::forfeit_seats(std::uint8_t seats, const char* reason, bool on_timeout
   if (on_timeout) entry["timeout"] = true;
   spdlog::info("room {}: {} forfeits ({})", settings_.id, entry.value("seats", json(first)).dump(),
                reason);
+  for (const auto& e : room_events::of_entry(entry)) room_event(e);
   journal_entry(entry, nullptr, events);
   undo_steps_.clear();
-  if (undo_request_) end_undo_request();
+  end_undo_request("forfeit");
   clock_changed(true);
   persist_meta();
   if (game_->finished && metrics_) metrics_->games_finished.fetch_add(1, std::memory_order_relaxed);

@@ -6,6 +6,7 @@
 
 #include "carcassonne/server/room.hpp"
 #include "random_ids.hpp"
+#include "room_events.hpp"
 #include "sha256.hpp"
 
 namespace carcassonne::server {
@@ -28,6 +29,7 @@ void room::answer_rematch(const client_ptr& c, int seat, bool accept, const json
   if (!rematch_) {
     if (!accept) return fail(c, id, "no_rematch_offer", "no rematch has been offered");
     rematch_ = rematch_offer{};
+    room_event(room_events::seat_event("rematch_offered", seat));
     if (timer_)  // who has not answered in time declines
       rematch_->timer = timer_->call_after(settings_.match.answer_time, [this] {
         if (!rematch_) return;

@@ -3,12 +3,17 @@
 // back by replaying its journal without the move (the engine is deterministic: no state is
 // copied per move for a take-back that rarely comes), and journals an undo marker so that a
 // restart gives the same game. Undone moves leave the record: its replay equals the live room.
+// Each step is told to everyone by a room event (room_events.hpp). A seat a bot holds or plays
+// for (takeover) accepts at once: a bot never keeps a person from correcting a slip.
 #include <spdlog/spdlog.h>
+
+#include <utility>
 
 #include "carcassonne/engine/forfeit.hpp"
 #include "carcassonne/protocol/json_codec.hpp"
 #include "carcassonne/protocol/record.hpp"
 #include "carcassonne/server/room.hpp"
+#include "room_events.hpp"
 
 namespace carcassonne::server {
 
@@ -20,11 +25,18 @@ void room::request_undo(const client_ptr& c, int seat, const json& id) {
     return fail(c, id, "nothing_to_undo",
                 "nothing of yours can be taken back: a draw, a score or another seat's move came "
                 "since");
-  std::uint8_t others = 0;
-  for (std::size_t i = 0; i < seats_.size(); ++i)
-    if (static_cast<int>(i) != seat && !has_forfeited(*game_, static_cast<seat_t>(i)))
+  std::uint8_t others = 0;  // who must answer: the other seats in play, but bots (they accept)
+  bool asked = false;
+  for (std::size_t i = 0; settings_.match.undo == undo_mode::consent && i < seats_.size(); ++i) {
+    const int other = static_cast<int>(i);
+    if (other == seat || has_forfeited(*game_, static_cast<seat_t>(other))) continue;
+    if (!std::exchange(asked, true)) room_event(room_events::seat_event("undo_requested", seat));
+    if (controller(other))
+      room_event(room_events::undo_answered(other, true));
+    else
       others = static_cast<std::uint8_t>(others | 1u << i);
-  if (settings_.match.undo == undo_mode::free || others == 0) {
+  }
+  if (others == 0) {
     take_back();
     send(c, protocol::reply("undone", id, {{"room", settings_.id}}));
     return broadcast({});
@@ -34,7 +46,7 @@ void room::request_undo(const client_ptr& c, int seat, const json& id) {
     undo_request_->timer = timer_->call_after(settings_.match.answer_time, [this] {
       if (!undo_request_) return;
       undo_request_->timer = 0;
-      end_undo_request();
+      end_undo_request("no_answer");
       broadcast({});
     });
   send(c, protocol::reply("undo_requested", id, {{"room", settings_.id}}));
@@ -46,20 +58,23 @@ void room::answer_undo(const client_ptr& c, int seat, bool accept, const json& i
   if (!(undo_request_->waiting >> seat & 1))
     return fail(c, id, "not_asked", "this undo request does not wait for your answer");
   send(c, protocol::reply("undo_answered", id, {{"room", settings_.id}, {"accept", accept}}));
+  room_event(room_events::undo_answered(seat, accept));
   if (!accept) {  // a single refusal declines
-    end_undo_request();
+    end_undo_request("refused");
     return broadcast({});
   }
   undo_request_->waiting = static_cast<std::uint8_t>(undo_request_->waiting & ~(1u << seat));
   if (undo_request_->waiting == 0) {
-    end_undo_request();
+    end_undo_request(nullptr);
     take_back();
   }
   broadcast({});
 }
 
-void room::end_undo_request() {
-  if (undo_request_ && undo_request_->timer && timer_) timer_->cancel(undo_request_->timer);
+void room::end_undo_request(const char* reason) {
+  if (!undo_request_) return;
+  if (undo_request_->timer && timer_) timer_->cancel(undo_request_->timer);
+  if (reason) room_event(room_events::undo_declined(undo_request_->seat, reason));
   undo_request_.reset();
 }
 
@@ -74,6 +89,7 @@ void room::take_back() {
   persist(move_write{settings_.id, stored_moves_++, json{{"type", "undo"}, {"count", 1}}.dump(),
                      "null", seq_ + 1});
   spdlog::info("room {} seat {}: took back a move", settings_.id, seat);
+  room_event(room_events::seat_event("undo_done", seat));
   rebuild_spectators();
   clock_changed(false);  // the same seat decides again, on its running clock
   if (clock_.enabled()) persist_meta();

@@ -5,7 +5,8 @@
 //   node tests/web/match_web_test.mjs http://127.0.0.1:PORT path/to/carcassonne ARTIFACTS_DIR
 //
 // Ann creates a room with a Fischer clock from the lobby form, Bob joins, Ann starts: both pages
-// show both clocks, Ann's running and counting down. Bob resigns (confirming the dialog): the
+// show both clocks, Ann's running and counting down. Ann takes a placement back with Bob's
+// consent (both logs tell it and strike the placement out). Bob resigns (confirming the dialog): the
 // two-seat game ends (in Bob's turn: at once). Ann offers a rematch, Bob accepts: both pages go to the new room by
 // themselves, its game running with the same clock. Exit 0 on success, 1 with a message.
 import { join } from 'node:path';
@@ -46,20 +47,31 @@ async function main() {
   await shot(ann, '01-clocks');
   step(`both clocks shown, Ann's running (${first} and counting)`);
 
-  // Ann plays her turn (the moves through the page's connection: clicking is web_test.mjs's
-  // business); then Bob's clock runs, and Bob resigns in his own turn.
-  await ann.evaluate(async () => {
-    const conn = window.carcassonne.conn;
-    await conn.request({ type: 'move', move: { type: 'place_tile', x: 0, y: -1, rotation: 180 } });
-    await conn.request({ type: 'move', move: { type: 'pass' } });
-  });
+  // Ann places her tile (the moves through the page's connection: clicking is web_test.mjs's
+  // business) and asks to take it back; Bob allows it: both logs say so and strike the placement
+  // out. Then she plays her turn; Bob's clock runs, and Bob resigns in his own turn.
+  const place = () => ann.evaluate(() => window.carcassonne.conn.request({ type: 'move', move: { type: 'place_tile', x: 0, y: -1, rotation: 180 } }));
+  await place();
+  await ann.click('#undo');
+  await bob.locator('.log li', { hasText: 'Ann asks to take back their last move.' }).waitFor();
+  await bob.click('#undo-accept');
+  for (const p of [ann, bob]) {
+    await p.locator('.log li.undo', { hasText: 'Ann took back their last move.' }).waitFor();
+    await p.locator('.log li.taken-back', { hasText: 'Ann placed' }).waitFor();
+  }
+  await shot(bob, '01b-taken-back');
+  step('a take-back: asked, allowed, and struck out in both logs');
+  await place();
+  await ann.evaluate(() => window.carcassonne.conn.request({ type: 'move', move: { type: 'pass' } }));
   await bob.locator('.match-clock.running[data-seat="1"]').waitFor();
   const annLeft = await bob.locator('.match-clock[data-seat="0"] .time').textContent();
-  if (!/^10:0\d$/.test(annLeft)) throw new Error(`Ann's clock after her turn: ${annLeft} (10 min + 5 s less her time)`);
+  // 10 min + 5 s less her time, the take-back's included (its request does not stop her clock).
+  if (!/^(10:0\d|9:[3-5]\d)$/.test(annLeft)) throw new Error(`Ann's clock after her turn: ${annLeft} (10 min + 5 s less her time)`);
   await bob.click('#resign');
   for (const p of [ann, bob]) await p.waitForFunction(() => window.carcassonne.conn.view?.game?.status === 'finished');
   const forfeited = await ann.evaluate(() => window.carcassonne.conn.view.game.forfeited);
   if (JSON.stringify(forfeited) !== '[1]') throw new Error(`forfeited: ${JSON.stringify(forfeited)}`);
+  await ann.locator('.log li', { hasText: 'Bob resigned.' }).waitFor();
   step('Bob resigned: the game is over');
 
   await ann.click('#rematch');

@@ -17,7 +17,19 @@ function list(names) {
   return `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
 }
 
-// -> [{text, kind}] where kind is 'score' for lines about points, else 'event'.
+const declinedWhy = {
+  no_answer: ': not answered in time',
+  moved: ': a move was made',
+  forfeit: ': a seat left the game',
+};
+const forfeitWhy = {
+  resign: 'resigned',
+  timeout: 'ran out of time and left the game',
+  away: 'was away too long and left the game',
+};
+
+// -> [{text, kind}] where kind is 'score' for lines about points, 'undo' for a take-back, else
+// 'event'.
 export function describeEvents(events, nameOf) {
   const lines = [];
   const said = new Set();  // indexes of points events already told with their feature
@@ -52,6 +64,14 @@ export function describeEvents(events, nameOf) {
       }
       case 'points': line(pointsText(e, who), 'score'); break;
       case 'game_finished': line('The game is over.', 'score'); break;
+      // The room's own events (§8 "Room events").
+      case 'undo_requested': line(`${who} asks to take back their last move.`); break;
+      case 'undo_answered': line(e.accept ? `${who} agrees to the take-back.` : `${who} refuses the take-back.`); break;
+      case 'undo_declined': line(`The take-back is declined${declinedWhy[e.reason] ?? ''}.`); break;
+      case 'undo_done': line(`${who} took back their last move.`, 'undo'); break;
+      case 'timed_out': line(`${who}'s time ran out.`); break;
+      case 'forfeited': line(`${who} ${forfeitWhy[e.reason] ?? 'left the game'}.`, 'score'); break;
+      case 'rematch_offered': line(`${who} offers a rematch.`); break;
       default: {
         const own = expansionText('events', e.type);
         line(own ? own(e, { who, at, kindWord }) : `${e.type}${who ? ` (${who})` : ''}`);

@@ -8,6 +8,9 @@ import { tilePicture } from './tiles_svg.js';
 import { ScoreBreakdown } from './score_breakdown.js';
 
 const MAX_LOG = 300;
+// The room's own events (docs/protocol.md §8 "Room events"): a change with only these is no move.
+const ROOM_EVENTS = new Set(['undo_requested', 'undo_answered', 'undo_declined', 'undo_done',
+  'timed_out', 'forfeited', 'rematch_offered']);
 
 export class GameLog extends EventTarget {
   constructor(conn) {
@@ -18,6 +21,7 @@ export class GameLog extends EventTarget {
     this.complete = false;   // the breakdown holds every event of the game
     this.live = [];          // [{seq, events}] heard while the history loads
     this.loading = null;
+    this.moves = [];         // the lines of the last moves, newest last (a take-back strikes one)
   }
 
   // The events of one patch, numbered by its seq.
@@ -28,7 +32,16 @@ export class GameLog extends EventTarget {
   }
 
   lines(events, nameOf) {
-    for (const line of describeEvents(events, nameOf)) this.addLine(line);
+    // A take-back's move is the last change that had events of the game: its lines stay, struck
+    // out, and the take-back's own line says so.
+    if (events.some((e) => e.type === 'undo_done')) {
+      for (const li of this.moves.pop() ?? []) { li.classList.add('taken-back'); li.title = 'taken back'; }
+    }
+    const added = describeEvents(events, nameOf).map((line) => this.addLine(line));
+    if (events.some((e) => !ROOM_EVENTS.has(e.type))) {
+      this.moves.push(added);
+      if (this.moves.length > 8) this.moves.shift();
+    }
   }
 
   addLine({ text, kind = 'event', tile, at }) {
@@ -38,6 +51,7 @@ export class GameLog extends EventTarget {
     this.node.append(li);
     while (this.node.children.length > MAX_LOG) this.node.firstChild.remove();
     this.node.scrollTop = this.node.scrollHeight;
+    return li;
   }
 
   // Asks the server for the game's events so far and rebuilds the log and the breakdown.
@@ -57,6 +71,7 @@ export class GameLog extends EventTarget {
         from = a.to;
       }
       clear(this.node);
+      this.moves = [];
       this.breakdown.reset();
       for (const entry of entries) { this.breakdown.add(entry.events); this.lines(entry.events, nameOf); }
       for (const p of this.live) if (p.seq > seq) { this.breakdown.add(p.events); this.lines(p.events, nameOf); }

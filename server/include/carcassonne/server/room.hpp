@@ -276,7 +276,11 @@ class room {
   void restore_bot_meta(const json& meta);
   std::string view_text(int seat);  // the whole view of a seat (or spectator, -1), as sent
   void send_snapshot(const client_ptr& c, int seat, const json& id);
+  // One change: its patch carries the room's events queued since the last one (room_event),
+  // then `events`, the game's.
   void broadcast(const event_log& events);
+  // Queues an event of the room itself (server/src/room_events.hpp) for the next broadcast.
+  void room_event(const json& e) { room_events_.push_back(e.dump()); }
   bool update_room_part(std::string& ops);  // false: the room part did not change
   void send_seat_patches(const std::string& head, const std::string& ops, bool game_appeared);
   void send_spectator_patch(const std::string& prefix, const std::string& events_text,
@@ -301,7 +305,8 @@ class room {
   void request_undo(const client_ptr& c, int seat, const json& id);
   void answer_undo(const client_ptr& c, int seat, bool accept, const json& id);
   void take_back();
-  void end_undo_request();
+  // Closes the open request; `reason` (undo_declined's) when it ends without a take-back.
+  void end_undo_request(const char* reason);
   std::string replay_entry(const json& entry);  // restore: one stored journal entry
   std::string replay_journal();  // the game again from the setup and journal_ (or what failed)
   void rebuild_spectators();
@@ -396,6 +401,7 @@ class room {
   std::function<void()> storage_lost_;
 
   // Match state.
+  std::vector<std::string> room_events_;  // room_event(): JSON texts, for the next broadcast
   // The last moves that showed and scored nothing. A take-back replays the journal without
   // them (replay_journal): no copy of the state is made or kept per move.
   std::vector<step_taken> undo_steps_;
