@@ -65,8 +65,7 @@ TEST_CASE("room events: a take-back asked, answered, done or declined, patch by 
   CHECK(last_events(t, {watcher}) == json::array({seat_ev("undo_requested", 0)}));
   t.act(1, kind::undo_answer, true, "y");
   CHECK(t.r->seq() == seq + 2);
-  CHECK(last_events(t, {watcher}) ==
-        json::array({answered(1, true), seat_ev("undo_done", 0)}));
+  CHECK(last_events(t, {watcher}) == json::array({answered(1, true), seat_ev("undo_done", 0)}));
 
   // Refused.
   t.r->move(t.seats[0], messages::move_of(close_city()), "m2");
@@ -152,8 +151,7 @@ TEST_CASE("room events: bots accept a take-back at once") {
   yes.what = kind::undo_answer;
   yes.accept = true;
   r3.match_action(dee, yes, "y");
-  CHECK(dee->last("patch")["events"] ==
-        json::array({answered(2, true), seat_ev("undo_done", 0)}));
+  CHECK(dee->last("patch")["events"] == json::array({answered(2, true), seat_ev("undo_done", 0)}));
   CHECK(r3.record()["moves"].empty());
 }
 
@@ -289,7 +287,7 @@ TEST_CASE("an open take-back request ends at a restart: the rebuilt room has non
   q.pump(*db);
   CHECK_FALSE(a2->last("snapshot")["view"]["room"].contains("undo_request"));
   CHECK(back->record()["moves"].size() == 1);  // the tile stays placed
-  back->match_action(a2, undo, "u2");  // and may be asked for again
+  back->match_action(a2, undo, "u2");          // and may be asked for again
   q.pump(*db);
   CHECK(a2->last("undo_requested")["id"] == "u2");
   CHECK(a2->last("patch")["events"] == json::array({seat_ev("undo_requested", 0)}));
@@ -338,8 +336,7 @@ TEST_CASE("per_decision: a seat that does not decide shows a whole decision's ti
 }
 
 TEST_CASE("the asker's clock runs during a take-back request, and a take-back gives none back") {
-  table t(2, events_fischer(60s, 5s, timeout_action::forfeit),
-          deck({"BA/C", "BA/RFr", "BA/RFr"}));
+  table t(2, events_fischer(60s, 5s, timeout_action::forfeit), deck({"BA/C", "BA/RFr", "BA/RFr"}));
   t.timer->advance(10s);
   t.r->move(t.seats[0], messages::move_of(close_city()), nullptr);
   t.act(0, kind::undo);
