@@ -230,6 +230,11 @@ std::optional<proto_error> parse_match(const json& j, std::string_view type, fie
   f.boolean("accept", m.accept);
   if (!f.failed && m.what == match_msg::kind::undo_answer && !j.contains("accept"))
     f.fail("'accept' (true or false) answers the undo request");
+  if (!f.failed && m.what == match_msg::kind::rematch && j.contains("nonce")) {
+    const auto& n = j["nonce"];
+    if (!n.is_string() || !valid_nonce(n.get_ref<const std::string&>())) return bad_nonce;
+    m.nonce = n.get<std::string>();
+  }
   msg = std::move(m);
   return std::nullopt;
 }

@@ -148,9 +148,8 @@ std::string lobby::spawn_rematch(room_settings s, const std::vector<room::seat_i
     do s.id = random_hex(10);
     while (rooms_.count(s.id));
     s.seed = s.id + "/" + random_hex(16);
-    // A new deck, committed to as at creation (fairness.md): unless its setup fixes the seed.
-    s.secret = s.setup.contains("seed") || s.setup.contains("script") ? std::string()
-                                                                      : fairness::new_secret();
+    // s.secret is the finished room's rematch secret, committed to since its game ended
+    // (fairness.md "Rematches"); empty when that room's creator chose the randomness.
     entry = add(room::rematch_room(std::move(s), seats, &metrics_));
   }
   if (claim_) claim_(entry->game_room->id());  // a cluster's lease, before its first write

@@ -59,6 +59,11 @@ room::room(room_settings settings, metrics* m, std::weak_ptr<const client_link> 
       creator_(std::move(creator)),
       seats_(settings_.seats) {
   if (!settings_.setup.is_object()) settings_.setup = json::object();
+  // A room whose randomness is provable commits to its rematch's secret too (fairness.md).
+  if (!settings_.secret.empty() && settings_.rematch_secret.empty())
+    settings_.rematch_secret = fairness::new_secret();
+  if (!settings_.rematch_secret.empty())
+    rematch_commitment_ = fairness::commitment_of(settings_.rematch_secret);
   reset_room_part();
   // The summary's parts that never change, made once; publish_summary hands them on (a clocked
   // game publishes with every move, its clock being part of the room).

@@ -12,9 +12,12 @@ json room::fairness_part() const {
   json nonces = json::array();
   for (const auto& s : seats_) nonces.push_back(s.nonce.empty() ? json(nullptr) : json(s.nonce));
   const bool over = game_ && game_->finished;
+  // The rematch's commitment shows once the game is over: before any rematch is offered.
+  const bool next = over && !rematch_commitment_.empty();
   return {{"scheme", fairness::scheme},
           {"commitment", commitment_},
           {"nonces", nonces},
+          {"rematch_commitment", next ? json(rematch_commitment_) : json(nullptr)},
           {"secret", over ? json(settings_.secret) : json(nullptr)}};
 }
 

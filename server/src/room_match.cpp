@@ -44,8 +44,15 @@ json room::with_match_info(json info) const {
       if (rematch_ && rematch_->accepted >> i & 1) accepted.push_back(i);
       if (rematch_ && rematch_->declined >> i & 1) declined.push_back(i);
     }
+    json nonces = json::array();  // sent with the acceptances, as room.fairness.nonces
+    for (std::size_t i = 0; i < seats_.size(); ++i) {
+      const bool sent = rematch_ && rematch_->accepted >> i & 1 && i < rematch_->nonces.size() &&
+                        !rematch_->nonces[i].empty();
+      nonces.push_back(sent ? json(rematch_->nonces[i]) : json(nullptr));
+    }
     info["rematch"] = {{"accepted", accepted},
                        {"declined", declined},
+                       {"nonces", nonces},
                        {"room", rematch_room_.empty() ? json(nullptr) : json(rematch_room_)}};
   }
   return info;
@@ -217,7 +224,7 @@ void room::match_action(const client_ptr& c, const protocol::match_msg& m, const
   const int seat = seat_of(c.get());
   if (seat < 0) return fail(c, id, "not_seated", "only a seated player does that");
   if (!game_) return fail(c, id, "not_started", "the game has not started");
-  if (m.what == kind::rematch) return answer_rematch(c, seat, m.accept, id);
+  if (m.what == kind::rematch) return answer_rematch(c, seat, m.accept, m.nonce, id);
   if (game_->finished) return fail(c, id, "game_over", "the game is over");
   if (storage_failed_)
     return fail(c, id, "storage_failed",

@@ -1,9 +1,14 @@
 // Rematch (docs/protocol.md "Rematch"): after the end a seat offers a new game with the same
-// seats, expansions and options; every seat answers (no answer in time declines); those who
-// accepted are seated in a new room, in seat order, and its game starts at once. Each gets its
-// seat and token in a `rematch_ready` message and resumes there.
+// seats, expansions and options; every seat answers (no answer in time declines), with its nonce
+// for the rematch's seed (docs/fairness.md "Rematches"); those who accepted are seated in a new
+// room, in seat order, and its game starts at once. A seat here when the room is made gets its
+// seat and a new token in `rematch_ready`; a seat away keeps its token, and gets `rematch_ready`
+// when it resumes here: no seat is left out of a game that waits for it.
 #include <spdlog/spdlog.h>
 
+#include <bit>
+
+#include "carcassonne/protocol/view_doc.hpp"
 #include "carcassonne/server/room.hpp"
 #include "random_ids.hpp"
 #include "room_events.hpp"
@@ -19,9 +24,23 @@ struct nobody final : client_link {
   void set_room(const std::string&, bool) override {}
 };
 
+json seat_list(std::uint8_t bits, std::size_t seats) {
+  json out = json::array();
+  for (std::size_t i = 0; i < seats; ++i)
+    if (bits >> i & 1) out.push_back(i);
+  return out;
+}
+
+std::uint8_t bits_of(const json& list) {
+  unsigned bits = 0;
+  for (const auto& i : list) bits |= 1u << i.get<int>();
+  return static_cast<std::uint8_t>(bits);
+}
+
 }  // namespace
 
-void room::answer_rematch(const client_ptr& c, int seat, bool accept, const json& id) {
+void room::answer_rematch(const client_ptr& c, int seat, bool accept, const std::string& nonce,
+                          const json& id) {
   if (!game_->finished)
     return fail(c, id, "game_not_over", "a rematch is offered once the game is over");
   if (!rematch_room_.empty())
@@ -29,6 +48,7 @@ void room::answer_rematch(const client_ptr& c, int seat, bool accept, const json
   if (!rematch_) {
     if (!accept) return fail(c, id, "no_rematch_offer", "no rematch has been offered");
     rematch_ = rematch_offer{};
+    rematch_->nonces.assign(seats_.size(), std::string());
     room_event(room_events::seat_event("rematch_offered", seat));
     if (timer_)  // who has not answered in time declines
       rematch_->timer = timer_->call_after(settings_.match.answer_time, [this] {
@@ -44,6 +64,7 @@ void room::answer_rematch(const client_ptr& c, int seat, bool accept, const json
   if ((rematch_->accepted | rematch_->declined) & bit)
     return fail(c, id, "already_answered", "you have answered this rematch offer");
   (accept ? rematch_->accepted : rematch_->declined) |= static_cast<std::uint8_t>(bit);
+  if (accept) rematch_->nonces[seat] = nonce;
   send(c, protocol::reply("rematch_answered", id, {{"room", settings_.id}, {"accept", accept}}));
   settle_rematch();
   broadcast({});
@@ -54,12 +75,20 @@ void room::settle_rematch() {
   const unsigned all = (1u << seats_.size()) - 1;
   if ((rematch_->accepted | rematch_->declined) != all) return;
   if (rematch_->timer && timer_) timer_->cancel(rematch_->timer);
+  rematch_->timer = 0;
   std::vector<seat_init> seats;
-  std::vector<std::pair<int, std::string>> tokens;
+  std::vector<std::pair<int, std::string>> tokens;  // for the seats here
+  std::uint8_t untold = 0;
   for (std::size_t i = 0; i < seats_.size(); ++i) {
     if (!(rematch_->accepted >> i & 1)) continue;
-    tokens.emplace_back(static_cast<int>(i), random_hex(32));
-    seats.emplace_back(seats_[i].name, sha256_hex(tokens.back().second));
+    std::string hash = seats_[i].token_hash;  // away: the token it holds here
+    if (seats_[i].client) {
+      tokens.emplace_back(static_cast<int>(i), random_hex(32));
+      hash = sha256_hex(tokens.back().second);
+    } else {
+      untold = static_cast<std::uint8_t>(untold | 1u << i);
+    }
+    seats.push_back({seats_[i].name, std::move(hash), rematch_->nonces[i]});
   }
   if (seats.size() < static_cast<std::size_t>(min_seats) || !spawn_) {
     rematch_.reset();  // too few: the offer lapses, a new one may be made
@@ -67,19 +96,58 @@ void room::settle_rematch() {
   }
   room_settings next = settings_;
   next.seats = static_cast<int>(seats.size());
+  next.secret = settings_.rematch_secret;  // committed to since this game ended
+  next.rematch_secret.clear();             // the new room draws its own
   rematch_room_ = spawn_(next, seats);
   if (rematch_room_.empty()) {  // the server is full: the offer lapses
     rematch_.reset();
     return;
   }
   spdlog::info("room {}: rematch in room {}", settings_.id, rematch_room_);
-  for (std::size_t n = 0; n < tokens.size(); ++n) {
-    const auto& [seat, token] = tokens[n];
-    if (seats_[seat].client)
-      send(seats_[seat].client,
-           protocol::reply("rematch_ready", nullptr,
-                           {{"room", rematch_room_}, {"seat", n}, {"token", token}}));
-  }
+  rematch_->untold = untold;
+  persist_meta();  // where the seats went, for those away: before anyone is told
+  for (const auto& [seat, token] : tokens) tell_rematch(seats_[seat].client, seat, token);
+}
+
+int room::rematch_seat(int seat) const {
+  return std::popcount(static_cast<unsigned>(rematch_->accepted) & ((1u << seat) - 1));
+}
+
+void room::tell_rematch(const client_ptr& c, int seat, const std::string& token) {
+  send(c,
+       protocol::reply("rematch_ready", nullptr,
+                       {{"room", rematch_room_}, {"seat", rematch_seat(seat)}, {"token", token}}));
+}
+
+void room::resume_rematch(const client_ptr& c, int seat, const std::string& token) {
+  if (rematch_room_.empty() || !rematch_ || !(rematch_->untold >> seat & 1)) return;
+  rematch_->untold = static_cast<std::uint8_t>(rematch_->untold & ~(1u << seat));
+  persist_meta();
+  tell_rematch(c, seat, token);  // its token there is the one it resumed with
+}
+
+void room::append_rematch_meta(std::string& out) const {
+  if (rematch_room_.empty() || !rematch_) return void(out += "null");
+  json nonces = json::array();
+  for (const auto& n : rematch_->nonces) nonces.push_back(n);
+  out += json{{"room", rematch_room_},
+              {"accepted", seat_list(rematch_->accepted, seats_.size())},
+              {"declined", seat_list(rematch_->declined, seats_.size())},
+              {"untold", seat_list(rematch_->untold, seats_.size())},
+              {"nonces", nonces}}
+             .dump();
+}
+
+void room::restore_rematch_meta(const json& meta) {
+  const auto it = meta.find("rematch");
+  if (it == meta.end() || !it->is_object()) return;
+  rematch_ = rematch_offer{};
+  rematch_->accepted = bits_of(it->at("accepted"));
+  rematch_->declined = bits_of(it->at("declined"));
+  rematch_->untold = bits_of(it->at("untold"));
+  rematch_->nonces = it->at("nonces").get<std::vector<std::string>>();
+  rematch_->nonces.resize(seats_.size());
+  rematch_room_ = it->at("room").get<std::string>();
 }
 
 std::unique_ptr<room> room::rematch_room(room_settings settings,
@@ -88,8 +156,9 @@ std::unique_ptr<room> room::rematch_room(room_settings settings,
   auto r = std::make_unique<room>(std::move(settings), m, std::weak_ptr<const client_link>());
   for (std::size_t i = 0; i < seats.size(); ++i) {
     r->seats_[i].taken = true;
-    r->seats_[i].name = seats[i].first;
-    r->seats_[i].token_hash = seats[i].second;
+    r->seats_[i].name = seats[i].name;
+    r->seats_[i].token_hash = seats[i].token_hash;
+    r->seats_[i].nonce = seats[i].nonce;
   }
   r->creator_seat_ = 0;
   return r;

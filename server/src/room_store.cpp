@@ -116,6 +116,10 @@ std::string room::stored_meta_rest() const {
   append_quoted(text, settings_.seed);
   text += R"(,"secret":)";
   append_quoted(text, settings_.secret);
+  text += R"(,"rematch_secret":)";
+  append_quoted(text, settings_.rematch_secret);
+  text += R"(,"rematch":)";
+  append_rematch_meta(text);
   text += R"(,"seat_list":[)";
   for (std::size_t i = 0; i < seats_.size(); ++i) {
     const auto& s = seats_[i];
@@ -178,6 +182,7 @@ std::unique_ptr<room> room::restore(const stored_room& stored, metrics* m, std::
     s.setup = meta.at("setup");
     s.seed = meta.at("seed").get<std::string>();
     s.secret = meta.value("secret", std::string());  // rooms stored before docs/fairness.md
+    s.rematch_secret = meta.value("rematch_secret", std::string());  // else drawn anew
     if (auto match = match_options_from_json(meta.value("match", json())); match.ok())
       s.match = *match.value;
     else
@@ -195,6 +200,7 @@ std::unique_ptr<room> room::restore(const stored_room& stored, metrics* m, std::
     }
     r->creator_seat_ = meta.at("creator_seat").get<int>();
     r->restore_bot_meta(meta);
+    r->restore_rematch_meta(meta);
     r->seq_ = meta.at("seq").get<std::uint64_t>();
 
     const json& setup = meta.at("record_setup");

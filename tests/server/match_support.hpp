@@ -13,7 +13,7 @@ namespace carcassonne::testing {
 using namespace std::chrono_literals;
 
 inline server::room_settings match_settings(int seats, server::match_options o,
-                                            json setup = json::object()) {
+                                            json setup = json::object(), std::string secret = {}) {
   server::room_settings s;
   s.id = "m1";
   s.name = "match";
@@ -21,6 +21,7 @@ inline server::room_settings match_settings(int seats, server::match_options o,
   s.setup = std::move(setup);
   s.seed = "match-test-seed";
   s.match = o;
+  s.secret = std::move(secret);  // docs/fairness.md; none: the room's seed is `seed`
   return s;
 }
 
@@ -31,9 +32,10 @@ struct table {
   std::vector<std::shared_ptr<fake_client>> seats;
   std::unique_ptr<server::room> r;
 
-  table(int n, server::match_options o, json setup = json::object()) {
+  table(int n, server::match_options o, json setup = json::object(), std::string secret = {}) {
     for (int i = 0; i < n; ++i) seats.push_back(make_client());
-    r = std::make_unique<server::room>(match_settings(n, o, std::move(setup)), &stats, seats[0]);
+    r = std::make_unique<server::room>(match_settings(n, o, std::move(setup), std::move(secret)),
+                                       &stats, seats[0]);
     r->attach_timer(timer);
     for (int i = 0; i < n; ++i)
       r->join(seats[i], messages::join_as(std::string("P").append(std::to_string(i))), nullptr);

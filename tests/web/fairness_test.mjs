@@ -10,7 +10,8 @@
 // own connections (random legal moves, no clicking: web_test.mjs covers that). At the end both
 // pages must say "verified" (computed in the browser with SubtleCrypto) with a link to the
 // record; the record must hold both pages' nonces and pass `carcassonne verify`. Then the check
-// must fail on a page whose remembered commitment is not the room's.
+// must fail on a page whose remembered commitment is not the room's. Last, a rematch: its
+// commitment shown at the end, each page's nonce sent with its answer, and verified again.
 import { execFileSync } from 'node:child_process';
 import { unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -94,6 +95,22 @@ async function main() {
   await bob.reload();
   await bob.locator('#fairness[data-fairness=failed]').waitFor();
   step('a wrong remembered commitment is reported as NOT verified');
+
+  // A rematch (docs/fairness.md "Rematches"): committed to at the end, each page's nonce sent with
+  // its offer or acceptance; the new room's game verifies on both pages.
+  const next = await ann.evaluate(() => window.carcassonne.conn.view.room.fairness.rematch_commitment);
+  if (!/^[0-9a-f]{64}$/.test(next ?? '')) throw new Error(`no rematch commitment: ${next}`);
+  await ann.click('#rematch');
+  await bob.locator('#rematch-accept').click();
+  for (const p of [ann, bob]) await p.waitForFunction((old) => !location.hash.includes(old) && window.carcassonne.conn.view?.game?.status === 'playing', room);
+  const again = new URL(ann.url()).hash.replace(/^#room=/, '');
+  const fair = await ann.evaluate(() => window.carcassonne.conn.view.room.fairness);
+  const sent = await Promise.all([ann, bob].map((p) => p.evaluate((r) => JSON.parse(localStorage.getItem('carcassonne.fairness.v1'))[r].nonce, again)));
+  if (fair.commitment !== next) throw new Error(`the rematch's commitment ${fair.commitment} is not the one shown at the end, ${next}`);
+  if (JSON.stringify(fair.nonces) !== JSON.stringify(sent)) throw new Error(`rematch nonces ${JSON.stringify(fair.nonces)}, the pages sent ${JSON.stringify(sent)}`);
+  await ann.evaluate(() => window.carcassonne.conn.request({ type: 'resign' }));  // in her turn: the end
+  for (const p of [ann, bob]) await p.locator('#fairness[data-fairness=verified]').waitFor();
+  step(`rematch in room ${again}: commitment shown before the offer, both pages' nonces, verified`);
 }
 
 t.run(main);

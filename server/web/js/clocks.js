@@ -3,6 +3,7 @@
 // confirmation, undo requests and their answers, and the rematch offer.
 import { el } from './dom.js';
 import { seatColour } from './names.js';
+import { rematchNonce } from './fairness.js';
 
 let received = 0;      // when the clock values shown were read (ms, performance.now)
 let ticker = null;     // one interval for the whole page
@@ -62,12 +63,14 @@ export function renderMatchBar(view, { conn, nameOf }) {
   }
   if (me !== null && game.status === 'finished') {
     const offer = room.rematch;
+    // Every answer that accepts carries this page's nonce for the rematch's seed (fairness.md).
+    const accept = () => ask({ type: 'rematch', accept: true, nonce: rematchNonce(room.id, room.fairness?.rematch_commitment) });
     const answered = offer && (offer.accepted.includes(me) || offer.declined.includes(me));
     if (offer?.room) parts.push(el('p', { id: 'rematch-room' }, 'The rematch is ready.'));
-    else if (!offer) buttons.push(el('button', { type: 'button', id: 'rematch', onclick: () => ask({ type: 'rematch' }) }, 'Offer a rematch'));
+    else if (!offer) buttons.push(el('button', { type: 'button', id: 'rematch', onclick: accept }, 'Offer a rematch'));
     else if (!answered)
       parts.push(el('p', { id: 'rematch-offer' }, 'A rematch is offered. ',
-        el('button', { type: 'button', id: 'rematch-accept', onclick: () => ask({ type: 'rematch', accept: true }) }, 'Play again'),
+        el('button', { type: 'button', id: 'rematch-accept', onclick: accept }, 'Play again'),
         el('button', { type: 'button', id: 'rematch-decline', onclick: () => ask({ type: 'rematch', accept: false }) }, 'No thanks')));
     else parts.push(el('p', { class: 'muted', id: 'rematch-offer' }, `Rematch: ${offer.accepted.map(nameOf).join(', ')} in; waiting for the others.`));
   }

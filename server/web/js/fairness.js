@@ -32,6 +32,22 @@ export function nonceFor(room) {
   return nonce;
 }
 
+// A rematch's nonce (docs/fairness.md "Rematches"), sent with this seat's offer or acceptance in
+// the finished room `room`, kept with the rematch's commitment shown there (the same one for a
+// later offer: an answer refused or an offer that failed leaves no other nonce on the server);
+// adoptRematch moves both to the new room once it is made, where the check below finds them.
+export function rematchNonce(room, commitment) {
+  const kept = load()[room]?.rematch;
+  if (kept?.nonce && kept.commitment === commitment) return kept.nonce;
+  const nonce = hex(crypto.getRandomValues(new Uint8Array(16)));
+  remember(room, { rematch: { nonce, commitment } });
+  return nonce;
+}
+export function adoptRematch(from, to) {
+  const r = load()[from]?.rematch;
+  if (r) remember(to, { nonce: r.nonce, ...(r.commitment ? { commitment: r.commitment } : {}) });
+}
+
 // docs/fairness.md "Seed": SHA-256 of scheme, 0x00, secret, seat count, (length, nonce) per seat.
 export async function deriveSeed(secret, nonces) {
   const text = new TextEncoder();

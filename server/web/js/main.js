@@ -9,7 +9,7 @@ import { renderLobby } from './lobby.js';
 import { renderWaitingRoom } from './room.js';
 import { GameScreen } from './game.js';
 import * as store from './store.js';
-import { installFairness } from './fairness.js';
+import { installFairness, adoptRematch } from './fairness.js';
 
 const app = document.getElementById('app');
 const conn = new Connection(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`);
@@ -162,7 +162,9 @@ conn.addEventListener('membership', (e) => {
 });
 
 // A rematch room was made with our seat in it: keep its token and go there (route resumes).
+// Also when this seat was away then: it learns of it on resuming the finished room.
 conn.addEventListener('rematch', (e) => {
+  if (conn.view?.room?.id) adoptRematch(conn.view.room.id, e.detail.room);
   store.setSeat(e.detail.room, { token: e.detail.token, creator: false });
   location.hash = `#room=${encodeURIComponent(e.detail.room)}`;
 });

@@ -73,11 +73,13 @@ struct chat_msg {
 struct ping_msg {};
 struct snapshot_msg {};  // ask for a full snapshot (after a gap in sequence numbers)
 // A seat's match requests: resign, ask to undo, answer an undo request, offer or answer a
-// rematch (accept: false declines).
+// rematch (accept: false declines), with the seat's nonce for the rematch's seed
+// (docs/fairness.md).
 struct match_msg {
   enum class kind : std::uint8_t { resign, undo, undo_answer, rematch };
   kind what = kind::resign;
   bool accept = true;
+  std::string nonce;  // rematch only; "" when none was sent
 };
 struct replay_msg {  // a finished game's spectator view after `move` moves
   std::string room;

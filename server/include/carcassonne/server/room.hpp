@@ -62,6 +62,9 @@ struct room_settings {
   // The fairness secret (docs/fairness.md), 64 hex digits; empty in a seeded or scripted room,
   // whose randomness its creator chose: such a room shows no commitment.
   std::string secret;
+  // The secret of this room's rematch, if it has one (docs/fairness.md "Rematches"): drawn with
+  // the room, its commitment shown once the game is over, before any rematch nonce is sent.
+  std::string rematch_secret;
   match_options match;  // clocks, timeouts, take-backs (docs/options.md "Match options")
 };
 
@@ -97,9 +100,11 @@ class room {
   // A room without a timer never acts on its own.
   // Clocks start (or resume, after a restart) once the room has its timer.
   void attach_timer(room_timer_ptr t);
-  // Creates the room of a rematch (the lobby's job): settings and seats (name, token hash) in
-  // order; returns the new room's id.
-  using seat_init = std::pair<std::string, std::string>;
+  // Creates the room of a rematch (the lobby's job): settings (the secret is this room's
+  // rematch_secret) and seats in order; returns the new room's id, or empty.
+  struct seat_init {
+    std::string name, token_hash, nonce;
+  };
   using spawner = std::function<std::string(room_settings, std::vector<seat_init>)>;
   void attach_spawner(spawner s) { spawn_ = std::move(s); }
   // Called on the room's strand when its game ends (once; not for a game restored finished):
@@ -311,8 +316,10 @@ class room {
   std::string replay_journal();  // the game again from the setup and journal_ (or what failed)
   void rebuild_spectators();
   // Rematch (room_rematch.cpp).
-  void answer_rematch(const client_ptr& c, int seat, bool accept, const json& id);
+  void answer_rematch(const client_ptr& c, int seat, bool accept, const std::string& nonce,
+                      const json& id);
   void settle_rematch();
+  void resume_rematch(const client_ptr& c, int seat, const std::string& token);
 
   room_settings settings_;
   std::string commitment_;  // SHA-256 of settings_.secret (docs/fairness.md), or empty
@@ -416,10 +423,20 @@ class room {
   std::int64_t stored_moves_ = 0;  // journal rows written (undo markers included)
   struct rematch_offer {
     std::uint8_t accepted = 0, declined = 0;
+    // Seats away when the rematch room was made: their seat there has the token they hold here,
+    // and they get rematch_ready when they resume here (stored with the room).
+    std::uint8_t untold = 0;
+    std::vector<std::string> nonces;  // per seat, sent with the acceptance; "" for none
     room_timer::handle timer = 0;
   };
   std::optional<rematch_offer> rematch_;
-  std::string rematch_room_;  // the rematch's room, once made
+  std::string rematch_room_;        // the rematch's room, once made
+  std::string rematch_commitment_;  // of settings_.rematch_secret, or empty
+  // The rematch's seat and `rematch_ready` for a seat that accepted, with its token there.
+  int rematch_seat(int seat) const;
+  void tell_rematch(const client_ptr& c, int seat, const std::string& token);
+  void append_rematch_meta(std::string& out) const;  // the meta's "rematch", as text
+  void restore_rematch_meta(const json& meta);
   spawner spawn_;
   std::function<void()> on_finished_;  // attach_on_finished()
 
