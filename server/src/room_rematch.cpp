@@ -1,7 +1,8 @@
 // Rematch (docs/protocol.md "Rematch"): after the end a seat offers a new game with the same
 // seats, expansions and options; every seat answers (no answer in time declines), with its nonce
 // for the rematch's seed (docs/fairness.md "Rematches"); those who accepted are seated in a new
-// room, in seat order, and its game starts at once. A seat here when the room is made gets its
+// room, in seat order, and its game starts at once (bots accept at once, and play it at their
+// level). A seat here when the room is made gets its
 // seat and a new token in `rematch_ready`; a seat away keeps its token, and gets `rematch_ready`
 // when it resumes here: no seat is left out of a game that waits for it.
 #include <spdlog/spdlog.h>
@@ -49,6 +50,10 @@ void room::answer_rematch(const client_ptr& c, int seat, bool accept, const std:
     if (!accept) return fail(c, id, "no_rematch_offer", "no rematch has been offered");
     rematch_ = rematch_offer{};
     rematch_->nonces.assign(seats_.size(), std::string());
+    // Bots accept at once: the rematch of a game against bots is against the same bots.
+    for (std::size_t i = 0; i < seats_.size(); ++i)
+      if (seats_[i].bot)
+        rematch_->accepted = static_cast<std::uint8_t>(rematch_->accepted | 1u << i);
     room_event(room_events::seat_event("rematch_offered", seat));
     if (timer_)  // who has not answered in time declines
       rematch_->timer = timer_->call_after(settings_.match.answer_time, [this] {
@@ -81,6 +86,10 @@ void room::settle_rematch() {
   std::uint8_t untold = 0;
   for (std::size_t i = 0; i < seats_.size(); ++i) {
     if (!(rematch_->accepted >> i & 1)) continue;
+    if (seats_[i].bot) {
+      seats.push_back({seats_[i].name, {}, {}, seats_[i].bot});
+      continue;
+    }
     std::string hash = seats_[i].token_hash;  // away: the token it holds here
     if (seats_[i].client) {
       tokens.emplace_back(static_cast<int>(i), random_hex(32));
@@ -88,7 +97,7 @@ void room::settle_rematch() {
     } else {
       untold = static_cast<std::uint8_t>(untold | 1u << i);
     }
-    seats.push_back({seats_[i].name, std::move(hash), rematch_->nonces[i]});
+    seats.push_back({seats_[i].name, std::move(hash), rematch_->nonces[i], std::nullopt});
   }
   if (seats.size() < static_cast<std::size_t>(min_seats) || !spawn_) {
     rematch_.reset();  // too few: the offer lapses, a new one may be made
@@ -159,6 +168,7 @@ std::unique_ptr<room> room::rematch_room(room_settings settings,
     r->seats_[i].name = seats[i].name;
     r->seats_[i].token_hash = seats[i].token_hash;
     r->seats_[i].nonce = seats[i].nonce;
+    r->seats_[i].bot = seats[i].bot;
   }
   r->creator_seat_ = 0;
   return r;

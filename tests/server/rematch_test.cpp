@@ -163,3 +163,43 @@ TEST_CASE("rematch: an offer that fails is gone, and the next rematch is a new o
   CHECK(rooms.made.empty());
   CHECK_FALSE(t.seats[0]->view["room"].contains("rematch"));
 }
+
+TEST_CASE("rematch: bots accept an offer at once and sit in the rematch at their level") {
+  auto ann = make_client();
+  room r(match_settings(2, match_options{}, json::object(), rematch_first_secret), nullptr, ann);
+  rematch_rooms rooms;
+  r.attach_spawner(rooms.spawner());
+  r.join(ann, messages::join_as("Ann"), nullptr);
+  protocol::add_bot_msg bot;
+  bot.level = bot_level::greedy;
+  r.add_bot(ann, bot, "b1");
+  r.start(ann, "start");
+  REQUIRE(r.game() != nullptr);
+  // Ann resigns: one seat is left in play, and the game ends with her turn.
+  protocol::match_msg resign;
+  resign.what = protocol::match_msg::kind::resign;
+  r.match_action(ann, resign, "resign");
+  REQUIRE(r.game()->finished);
+  const json bot_name = ann->view["room"]["seats"][1]["name"];
+
+  protocol::match_msg offer;
+  offer.what = protocol::match_msg::kind::rematch;
+  offer.accept = true;
+  offer.nonce = "n0";
+  r.match_action(ann, offer, "offer");
+  // The bot's acceptance came with the offer: the rematch is made at once, Ann told.
+  REQUIRE(rooms.made.size() == 1);
+  const json ready = ann->last("rematch_ready");
+  REQUIRE(ready.is_object());
+  CHECK(ready["seat"] == 0);
+  CHECK(ann->view["room"]["rematch"]["accepted"] == json::array({0, 1}));
+  auto& next = *rooms.made[0];
+  REQUIRE(next.game() != nullptr);
+  auto back = make_client();
+  next.resume(back, messages::resume_with(next.id(), ready["token"].get<std::string>()), "res");
+  REQUIRE(back->last("resumed")["seat"] == 0);
+  const json seats = back->view["room"]["seats"];
+  CHECK(seats[1]["bot"] == "greedy");
+  CHECK(seats[1]["name"] == bot_name);
+  CHECK(seats[1]["connected"] == true);
+}

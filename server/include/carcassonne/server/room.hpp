@@ -104,6 +104,7 @@ class room {
   // rematch_secret) and seats in order; returns the new room's id, or empty.
   struct seat_init {
     std::string name, token_hash, nonce;
+    std::optional<bot_level> bot;  // a bot's seat (no token): it plays at this level
   };
   using spawner = std::function<std::string(room_settings, std::vector<seat_init>)>;
   void attach_spawner(spawner s) { spawn_ = std::move(s); }
