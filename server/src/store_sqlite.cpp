@@ -1,8 +1,11 @@
 #include "store_sqlite.hpp"
 
 #include <spdlog/spdlog.h>
+#include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
+#include <cstring>
 #include <filesystem>
 
 #include "background_thread.hpp"
@@ -93,7 +96,26 @@ std::optional<std::pair<dev_t, ino_t>> file_at(const std::string& path) {
 }
 }  // namespace
 
+void sqlite_store::keep_shm_whole() {
+  const std::string shm = path_ + "-shm";
+  struct stat st {};
+  if (::stat(shm.c_str(), &st) != 0) return;
+  const std::int64_t seen = shm_size_.load();
+  if (st.st_size >= seen) {
+    shm_size_.store(st.st_size);
+    return;
+  }
+  // Zeros where the cut was: SQLite finds no valid index there and rebuilds it from the -wal.
+  spdlog::error(
+      "database: {} was cut from {} to {} bytes under the running server: its size is "
+      "given back (SQLite rebuilds what it held from the -wal)",
+      shm, seen, static_cast<std::int64_t>(st.st_size));
+  if (::truncate(shm.c_str(), static_cast<off_t>(seen)) != 0)
+    spdlog::error("database: {} could not be given its size back: {}", shm, std::strerror(errno));
+}
+
 bool sqlite_store::still_in_place(std::string& error) {
+  keep_shm_whole();
   // The files as first seen: a stat each per commit (about a microsecond), against losing every
   // game at the next start to a file deleted under a running server.
   for (auto [name, known] : {std::pair{path_, &file_}, std::pair{path_ + "-wal", &wal_}}) {
@@ -220,6 +242,7 @@ bool sqlite_store::read_journal_of(stored_room& r, std::string& error) {
 
 std::vector<stored_room> sqlite_store::unfinished_rooms(std::string& error) {
   std::lock_guard lock(read_mutex_);
+  keep_shm_whole();
   read_transaction snapshot(read_db_);
   std::vector<stored_room> out;
   statement q(read_db_, "SELECT id, state, meta FROM rooms WHERE state <> 'finished' ORDER BY ord");
@@ -246,6 +269,7 @@ std::vector<stored_room> sqlite_store::unfinished_rooms(std::string& error) {
 
 std::optional<stored_room> sqlite_store::load(const std::string& id, std::string& error) {
   std::lock_guard lock(read_mutex_);
+  keep_shm_whole();
   read_transaction snapshot(read_db_);
   statement q(read_db_, "SELECT id, state, meta FROM rooms WHERE id = ?1");
   if (!q) return error = sqlite3_errmsg(read_db_), std::nullopt;

@@ -11,6 +11,7 @@
 #include <sqlite3.h>
 #include <sys/stat.h>
 
+#include <atomic>
 #include <functional>
 #include <optional>
 #include <queue>
@@ -93,6 +94,11 @@ class sqlite_store final : public store {
     bool operator==(const file_id&) const = default;
   };
   std::optional<file_id> file_, wal_;  // what still_in_place compares with
+  // SQLite maps the -shm file into memory: a file cut shorter under it (an outside truncate, a
+  // cleaning tool) makes SQLite's next access to the cut part a SIGBUS, which would end the
+  // process. Its size is checked before each commit and read, and given back when it shrank.
+  void keep_shm_whole();
+  std::atomic<std::int64_t> shm_size_{0};  // the largest size seen
   sqlite3* write_db_ = nullptr;
   sqlite3* read_db_ = nullptr;
   std::mutex read_mutex_;

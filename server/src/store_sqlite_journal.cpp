@@ -161,6 +161,7 @@ sqlite_store::~sqlite_store() {
   await_database_check();
   sqlite3_close(check_db_);
   stop_writer();
+  keep_shm_whole();     // closing checkpoints through the -shm
   statements_.reset();  // finalized before their connection closes
   sqlite3_close(read_db_);
   sqlite3_close(write_db_);
