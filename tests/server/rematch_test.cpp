@@ -112,7 +112,8 @@ TEST_CASE("rematch: a seat away when the room is made keeps its token there and 
   CHECK(t.seats[1]->last("rematch_ready")["seat"] == 1);
   // What the store keeps of the finished room, taken before Ann comes back.
   stored_room stored{t.r->id(), room_state::finished, json::parse(t.r->stored_meta()), {}};
-  for (const auto& m : t.r->record()["moves"]) stored.moves.push_back({m, nullptr, 0});
+  const json record = t.r->record();  // kept: a range over a temporary's member dangles
+  for (const auto& m : record["moves"]) stored.moves.push_back({m, nullptr, 0});
 
   auto back = make_client();
   t.r->resume(back, messages::resume_with("m1", ann), "again");
