@@ -31,6 +31,7 @@ void room::join(const client_ptr& c, const protocol::join_msg& m, const json& id
   if (m.nonce) s.nonce = *m.nonce;
   const std::string token = random_hex(32);
   s.token_hash = sha256_hex(token);
+  s.token = token;
   s.client = c;
   s.missed = 0;
   if (is_creator(c.get()) && creator_seat_ < 0) creator_seat_ = seat;
@@ -77,6 +78,7 @@ void room::resume(const client_ptr& c, const protocol::resume_msg& m, const json
   }
   std::erase_if(spectators_, [&](const client_ptr& s) { return s == c; });
   it->client = c;
+  it->token = m.token;
   release_takeover(seat);
   c->set_room(settings_.id, true);
   spdlog::info("room {} seat {}: resumed", settings_.id, seat);

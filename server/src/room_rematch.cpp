@@ -2,18 +2,16 @@
 // seats, expansions and options; every seat answers (no answer in time declines), with its nonce
 // for the rematch's seed (docs/fairness.md "Rematches"); those who accepted are seated in a new
 // room, in seat order, and its game starts at once (bots accept at once, and play it at their
-// level). A seat here when the room is made gets its
-// seat and a new token in `rematch_ready`; a seat away keeps its token, and gets `rematch_ready`
-// when it resumes here: no seat is left out of a game that waits for it.
+// level). Each seat's place there opens with the token it holds here: the connection holding
+// the seat is told in `rematch_ready`, and so is every later resume of the seat here, so that a
+// seat whose connection was gone (noticed or not) is never left out of a game that waits for it.
 #include <spdlog/spdlog.h>
 
 #include <bit>
 
 #include "carcassonne/protocol/view_doc.hpp"
 #include "carcassonne/server/room.hpp"
-#include "random_ids.hpp"
 #include "room_events.hpp"
-#include "sha256.hpp"
 
 namespace carcassonne::server {
 
@@ -90,14 +88,13 @@ void room::settle_rematch() {
       seats.push_back({seats_[i].name, {}, {}, seats_[i].bot});
       continue;
     }
-    std::string hash = seats_[i].token_hash;  // away: the token it holds here
-    if (seats_[i].client) {
-      tokens.emplace_back(static_cast<int>(i), random_hex(32));
-      hash = sha256_hex(tokens.back().second);
-    } else {
+    // Its place there opens with the token it holds here: a seat whose connection is gone
+    // (noticed or not yet) learns of it at its next resume here, with that same token.
+    if (seats_[i].client && !seats_[i].token.empty())
+      tokens.emplace_back(static_cast<int>(i), seats_[i].token);
+    else
       untold = static_cast<std::uint8_t>(untold | 1u << i);
-    }
-    seats.push_back({seats_[i].name, std::move(hash), rematch_->nonces[i], std::nullopt});
+    seats.push_back({seats_[i].name, seats_[i].token_hash, rematch_->nonces[i], std::nullopt});
   }
   if (seats.size() < static_cast<std::size_t>(min_seats) || !spawn_) {
     rematch_.reset();  // too few: the offer lapses, a new one may be made
@@ -129,9 +126,11 @@ void room::tell_rematch(const client_ptr& c, int seat, const std::string& token)
 }
 
 void room::resume_rematch(const client_ptr& c, int seat, const std::string& token) {
-  if (rematch_room_.empty() || !rematch_ || !(rematch_->untold >> seat & 1)) return;
-  rematch_->untold = static_cast<std::uint8_t>(rematch_->untold & ~(1u << seat));
-  persist_meta();
+  if (rematch_room_.empty() || !rematch_ || !(rematch_->accepted >> seat & 1)) return;
+  if (rematch_->untold >> seat & 1) {
+    rematch_->untold = static_cast<std::uint8_t>(rematch_->untold & ~(1u << seat));
+    persist_meta();
+  }
   tell_rematch(c, seat, token);  // its token there is the one it resumed with
 }
 

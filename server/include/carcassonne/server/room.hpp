@@ -206,8 +206,11 @@ class room {
   struct seat_slot {
     bool taken = false;
     std::string name;
-    std::string token_hash;  // sha256 of the seat token: the token itself is never kept
-    std::string nonce;       // docs/fairness.md; "" until the seat sends one
+    std::string token_hash;  // sha256 of the seat token: the token itself is never stored
+    // The token as given at join or shown at resume, in memory only: a rematch opens the seat's
+    // place there with the same token, and tells it to the connection holding the seat.
+    std::string token;
+    std::string nonce;  // docs/fairness.md; "" until the seat sends one
     client_ptr client;
     fifo<std::pair<json, frame_ptr>> answered;  // client id -> answer (duplicates)
     protocol::view_doc private_view;            // last private part sent
