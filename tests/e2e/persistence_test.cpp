@@ -21,15 +21,25 @@ carcassonne::server::config journal_config(const std::string& dir) {
   return c;
 }
 
+// `carcassonne COMMAND FILE` of a record written to a file: what it prints (JSON), and its exit
+// status in `status`.
+json on_record(const std::string& command, const json& record, const std::string& dir,
+               int& status) {
+  const std::string file = dir + "/" + command + ".json", out = dir + "/" + command + ".out";
+  std::ofstream(file) << record.dump();
+  child_process p({command, file}, out);
+  const auto ended = p.wait(std::chrono::seconds(30));
+  REQUIRE(ended);
+  status = *ended;
+  return json::parse(p.output());
+}
+
 // `carcassonne replay` of a record: the final state as the command prints it.
 json replay_command(const json& record, const std::string& dir) {
-  const std::string file = dir + "/record.json", out = dir + "/replay.out";
-  std::ofstream(file) << record.dump();
-  child_process p({"replay", file}, out);
-  const auto status = p.wait(std::chrono::seconds(30));
-  REQUIRE(status);
-  REQUIRE_MESSAGE(*status == 0, p.output());
-  return json::parse(p.output());
+  int status = -1;
+  json printed = on_record("replay", record, dir, status);
+  REQUIRE_MESSAGE(status == 0, printed.dump());
+  return printed;
 }
 
 }  // namespace
@@ -121,16 +131,6 @@ TEST_CASE(
   CHECK(err3.str().find("no database") != std::string::npos);
 }
 
-// `carcassonne verify` of a record: the command's answer.
-json verify_command(const json& record, const std::string& dir) {
-  const std::string file = dir + "/verify.json", out = dir + "/verify.out";
-  std::ofstream(file) << record.dump();
-  child_process p({"verify", file}, out);
-  const auto status = p.wait(std::chrono::seconds(30));
-  REQUIRE(status);
-  return json::parse(p.output());
-}
-
 TEST_CASE(
     "e2e: a game with take-backs and forfeits: its record, from memory and from the store once "
     "the room is empty, is the same, replays to the end and verifies") {
@@ -175,7 +175,9 @@ TEST_CASE(
   const json record = json::parse(live.body);
   CHECK(record["moves"].size() == static_cast<std::size_t>(t.moves) + 2);  // and two forfeits
   CHECK(replay_command(record, dir.str())["scores"] == final_scores);
-  CHECK(verify_command(record, dir.str())["verified"] == true);
+  int verified = -1;
+  CHECK(on_record("verify", record, dir.str(), verified)["verified"] == true);
+  CHECK(verified == 0);
 
   // Everyone leaves: the finished room leaves memory, and the store serves its record.
   for (ws_client* seat : {&a, &b, &c}) seat->request({{"type", "leave"}});
