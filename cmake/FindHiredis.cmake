@@ -1,5 +1,5 @@
 # Finds hiredis (Debian's libhiredis-dev, which ships no CMake package) and defines
-# Hiredis::Hiredis: the Redis client of the room directory (server/src/directory_redis.cpp).
+# Hiredis::Hiredis: the Redis client of the room directory (server/src/cluster/directory_redis.cpp).
 find_path(Hiredis_INCLUDE_DIR hiredis/hiredis.h)
 find_library(Hiredis_LIBRARY NAMES hiredis)
 include(FindPackageHandleStandardArgs)

@@ -6,9 +6,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/config.hpp"
 #include "carcassonne/app/commands.hpp"
-#include "carcassonne/server/config.hpp"
-#include "carcassonne/server/store.hpp"
+#include "store/store.hpp"
 
 namespace carcassonne::app {
 

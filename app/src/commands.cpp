@@ -2,7 +2,7 @@
 
 #include <ostream>
 
-#include "carcassonne/server/server.hpp"
+#include "transport/server.hpp"
 
 namespace carcassonne::app {
 

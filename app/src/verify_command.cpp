@@ -4,7 +4,7 @@
 #include <sstream>
 
 #include "carcassonne/app/commands.hpp"
-#include "fairness.hpp"
+#include "fairness/fairness.hpp"
 
 namespace carcassonne::app {
 

@@ -4,8 +4,8 @@
 #include <sstream>
 
 #include "carcassonne/app/commands.hpp"
-#include "carcassonne/server/lobby.hpp"
 #include "e2e_client.hpp"
+#include "lobby/lobby.hpp"
 #include "process.hpp"
 
 using namespace e2e;

@@ -1,7 +1,7 @@
 // Three servers on one private Redis (docs/scaling.md): one lobby over every instance, `moved`
 // to a room's owner and its loop guard, and new rooms placed on the least loaded instance.
 #include "../server/private_redis.hpp"
-#include "carcassonne/server/directory.hpp"
+#include "cluster/directory.hpp"
 #include "e2e_client.hpp"
 
 using namespace e2e;

@@ -4,7 +4,7 @@
 #include <unistd.h>
 
 #include "../server/private_redis.hpp"
-#include "carcassonne/server/directory.hpp"
+#include "cluster/directory.hpp"
 #include "e2e_client.hpp"
 
 using namespace e2e;

@@ -33,9 +33,9 @@
 #include <thread>
 #include <vector>
 
-#include "carcassonne/server/config.hpp"
-#include "carcassonne/server/metrics.hpp"
-#include "carcassonne/server/server.hpp"
+#include "base/config.hpp"
+#include "base/metrics.hpp"
+#include "transport/server.hpp"
 
 namespace e2e {
 

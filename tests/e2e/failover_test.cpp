@@ -6,7 +6,7 @@
 // nothing: the rooms stay where they are.
 #include "../server/private_postgres.hpp"
 #include "../server/private_redis.hpp"
-#include "carcassonne/server/directory.hpp"
+#include "cluster/directory.hpp"
 #include "e2e_client.hpp"
 #include "process.hpp"
 

@@ -5,8 +5,8 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/websocket.hpp>
 
-#include "carcassonne/server/lobby.hpp"
 #include "e2e_client.hpp"
+#include "lobby/lobby.hpp"
 #include "process.hpp"
 
 using namespace e2e;

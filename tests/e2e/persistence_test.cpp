@@ -6,9 +6,9 @@
 #include <map>
 
 #include "carcassonne/app/commands.hpp"
-#include "carcassonne/server/store.hpp"
 #include "e2e_client.hpp"
 #include "process.hpp"
+#include "store/store.hpp"
 
 using namespace e2e;
 

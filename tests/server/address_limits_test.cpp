@@ -2,7 +2,7 @@
 // message budget, room creation, and the client address behind a trusted proxy.
 #include <doctest/doctest.h>
 
-#include "address_limits.hpp"
+#include "transport/address_limits.hpp"
 
 using namespace carcassonne::server;
 using clock_type = address_limits::clock;

@@ -9,9 +9,9 @@
 #include <set>
 #include <thread>
 
+#include "base/config.hpp"
+#include "bots/bot_pool.hpp"
 #include "carcassonne/protocol/json_codec.hpp"
-#include "carcassonne/server/bot_pool.hpp"
-#include "carcassonne/server/config.hpp"
 
 using namespace carcassonne;
 using namespace carcassonne::server;

@@ -6,8 +6,8 @@
 #include <utility>
 #include <vector>
 
-#include "carcassonne/server/bot_runner.hpp"
-#include "carcassonne/server/room.hpp"
+#include "bots/bot_runner.hpp"
+#include "room/room.hpp"
 
 namespace carcassonne::server::test {
 

@@ -5,8 +5,8 @@
 
 #include <fstream>
 
-#include "carcassonne/server/store.hpp"
 #include "sqlite_support.hpp"
+#include "store/store.hpp"
 #include "temp_dir.hpp"
 
 using namespace carcassonne::server;

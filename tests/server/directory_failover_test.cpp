@@ -3,7 +3,7 @@
 // without touching the ones others took.
 #include <doctest/doctest.h>
 
-#include "carcassonne/server/directory.hpp"
+#include "cluster/directory.hpp"
 #include "private_redis.hpp"
 
 using namespace carcassonne::server;

@@ -7,7 +7,7 @@
 #include <mutex>
 #include <thread>
 
-#include "carcassonne/server/directory.hpp"
+#include "cluster/directory.hpp"
 #include "private_redis.hpp"
 
 using namespace carcassonne::server;

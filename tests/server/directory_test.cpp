@@ -2,7 +2,7 @@
 // fence), every instance's lobby entries, and Redis going away and coming back.
 #include <doctest/doctest.h>
 
-#include "carcassonne/server/directory.hpp"
+#include "cluster/directory.hpp"
 #include "private_redis.hpp"
 
 using namespace carcassonne::server;

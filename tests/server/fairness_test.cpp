@@ -8,10 +8,10 @@
 #include <set>
 #include <sstream>
 
+#include "base/crypto.hpp"
 #include "carcassonne/app/commands.hpp"
 #include "carcassonne/engine/rng.hpp"
-#include "crypto.hpp"
-#include "fairness.hpp"
+#include "fairness/fairness.hpp"
 #include "room_support.hpp"
 
 using namespace carcassonne;

@@ -12,10 +12,10 @@
 #include "carcassonne/protocol/json_codec.hpp"
 #include "carcassonne/protocol/random_outcomes.hpp"
 #include "carcassonne/protocol/record.hpp"
-#include "fairness.hpp"
+#include "fairness/fairness.hpp"
 #include "gifts/id.hpp"
 #include "gifts/state.hpp"
-#include "static_files.hpp"
+#include "transport/static_files.hpp"
 
 using namespace carcassonne;
 using namespace carcassonne::server;

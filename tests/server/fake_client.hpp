@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "carcassonne/server/room.hpp"
+#include "room/room.hpp"
 
 namespace carcassonne::testing {
 

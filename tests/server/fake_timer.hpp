@@ -4,7 +4,7 @@
 #include <map>
 #include <utility>
 
-#include "carcassonne/server/room_timer.hpp"
+#include "match/room_timer.hpp"
 
 namespace carcassonne::server::test {
 

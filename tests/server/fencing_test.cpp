@@ -5,8 +5,8 @@
 #include <doctest/doctest.h>
 
 #include "carcassonne/engine/rng.hpp"
-#include "carcassonne/server/store.hpp"
 #include "fake_client.hpp"
+#include "store/store.hpp"
 #include "store_backends.hpp"
 #include "strand_queue.hpp"
 

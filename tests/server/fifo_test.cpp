@@ -4,7 +4,7 @@
 #include <memory>
 #include <string>
 
-#include "carcassonne/server/fifo.hpp"
+#include "base/fifo.hpp"
 
 using carcassonne::server::fifo;
 

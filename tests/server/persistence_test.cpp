@@ -10,10 +10,10 @@
 #include <fstream>
 #include <mutex>
 
+#include "base/sha256.hpp"
 #include "carcassonne/engine/rng.hpp"
 #include "carcassonne/protocol/record.hpp"
 #include "fake_client.hpp"
-#include "sha256.hpp"
 #include "store_backends.hpp"
 #include "strand_queue.hpp"
 #include "temp_dir.hpp"

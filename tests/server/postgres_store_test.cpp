@@ -4,8 +4,8 @@
 // stored.
 #include <doctest/doctest.h>
 
-#include "carcassonne/server/store.hpp"
 #include "private_postgres.hpp"
+#include "store/store.hpp"
 #include "store_backends.hpp"
 
 using namespace carcassonne::server;

@@ -2,7 +2,7 @@
 // committed to when the finished game ended and the nonces sent with the acceptances; a seat away
 // when the rematch room is made gets its seat there when it comes back, also after the finished
 // room was rebuilt from its stored meta.
-#include "fairness.hpp"
+#include "fairness/fairness.hpp"
 #include "match_support.hpp"
 
 using namespace carcassonne;

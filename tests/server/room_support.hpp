@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "carcassonne/engine/rng.hpp"
-#include "carcassonne/server/room.hpp"
 #include "fake_client.hpp"
+#include "room/room.hpp"
 
 namespace carcassonne::testing {
 

@@ -6,8 +6,8 @@
 
 #include <mutex>
 
-#include "carcassonne/server/store.hpp"
 #include "sqlite_support.hpp"
+#include "store/store.hpp"
 #include "temp_dir.hpp"
 
 using namespace carcassonne::server;

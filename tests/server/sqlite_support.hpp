@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <string>
 
-#include "carcassonne/server/store.hpp"
+#include "store/store.hpp"
 
 namespace carcassonne::server::test {
 

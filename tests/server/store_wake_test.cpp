@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "carcassonne/server/store.hpp"
+#include "store/store.hpp"
 #include "temp_dir.hpp"
 
 using namespace carcassonne::server;

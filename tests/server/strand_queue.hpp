@@ -5,8 +5,8 @@
 #include <mutex>
 #include <vector>
 
-#include "carcassonne/server/room.hpp"
-#include "carcassonne/server/store.hpp"
+#include "room/room.hpp"
+#include "store/store.hpp"
 
 namespace carcassonne::server::test {
 

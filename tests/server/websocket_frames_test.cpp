@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "../e2e/client_frame.hpp"
-#include "websocket_frames.hpp"
+#include "transport/websocket_frames.hpp"
 
 namespace ws = carcassonne::server::ws;
 using frame_event = ws::frame_reader::event;

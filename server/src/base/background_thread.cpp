@@ -1,0 +1,24 @@
+// Why: the database writer is woken once per commit, by the I/O thread, on a machine where both
+// may share a core. Woken as an ordinary thread, it preempted the I/O thread at once, in the
+// middle of the frames that one poll delivered, and committed the first of them alone: smaller
+// commits, one sync each, and two context switches more. Under SCHED_BATCH it runs when the I/O
+// thread waits or its time slice ends, and takes what was handled meanwhile
+// (docs/performance.md, ninth session).
+#include "base/background_thread.hpp"
+
+#include <pthread.h>
+#include <sched.h>
+#include <spdlog/spdlog.h>
+
+namespace carcassonne::server {
+
+void run_in_background(const char* name) {
+#ifdef SCHED_BATCH
+  sched_param param{};
+  param.sched_priority = 0;  // the only priority of the non-real-time policies
+  if (pthread_setschedparam(pthread_self(), SCHED_BATCH, &param) == 0) return;
+#endif
+  spdlog::debug("{}: SCHED_BATCH refused; runs as an ordinary thread", name);
+}
+
+}  // namespace carcassonne::server

@@ -1,0 +1,435 @@
+#include "room/room.hpp"
+
+#include <algorithm>
+#include <cassert>
+
+#include "base/random_ids.hpp"
+#include "carcassonne/protocol/json_codec.hpp"
+#include "carcassonne/protocol/json_text_diff.hpp"
+#include "carcassonne/protocol/record.hpp"
+#include "carcassonne/protocol/view.hpp"
+#include "carcassonne/protocol/view_doc.hpp"
+#include "fairness/fairness.hpp"
+
+namespace carcassonne::server {
+
+namespace {
+
+// Room-part operations (a small object, diffed by nlohmann) as comma-separated op texts.
+void append_room_ops(std::string& ops, const json& from, const json& to) {
+  for (auto& op : json::diff(from, to)) {
+    op["path"] = "/room" + op["path"].get<std::string>();
+    if (!ops.empty()) ops.push_back(',');
+    ops += op.dump();
+  }
+}
+
+#ifndef NDEBUG
+// Debug builds: the room part's operations are exactly the ones nlohmann's diff gives.
+bool room_ops_from_trees(const std::string& from, const std::string& to, const std::string& ops) {
+  std::string expected;
+  append_room_ops(expected, json::parse(from), json::parse(to));
+  return ops == expected;
+}
+#endif
+
+}  // namespace
+
+json room_summary::to_json() const {
+  json j{{"id", id},
+         {"name", name},
+         {"state", std::string(to_string(state))},
+         {"public", is_public},
+         {"seats", seats},
+         {"taken", taken},
+         {"players", players},
+         {"expansions", expansions},
+         {"spectators", spectators},
+         {"spectator_delay", spectator_delay}};
+  if (!commitment.empty()) j["commitment"] = commitment;  // docs/fairness.md
+  if (!bots.empty()) j["bots"] = bots;
+  if (!match.is_null()) j["match"] = match;  // only for rooms with match options set
+  return j;
+}
+
+room::room(room_settings settings, metrics* m, std::weak_ptr<const client_link> creator)
+    : settings_(std::move(settings)),
+      commitment_(settings_.secret.empty() ? "" : fairness::commitment_of(settings_.secret)),
+      metrics_(m),
+      creator_(std::move(creator)),
+      seats_(settings_.seats) {
+  if (!settings_.setup.is_object()) settings_.setup = json::object();
+  // A room whose randomness is provable commits to its rematch's secret too (fairness.md).
+  if (!settings_.secret.empty() && settings_.rematch_secret.empty())
+    settings_.rematch_secret = fairness::new_secret();
+  if (!settings_.rematch_secret.empty())
+    rematch_commitment_ = fairness::commitment_of(settings_.rematch_secret);
+  reset_room_part();
+  // The summary's parts that never change, made once; publish_summary hands them on (a clocked
+  // game publishes with every move, its clock being part of the room).
+  summary_.expansions = settings_.setup.value("expansions", json::array());
+  if (!settings_.match.is_default()) summary_.match = settings_.match.to_json();
+  publish_summary();
+}
+
+room::~room() {
+  if (!timer_) return;
+  for (const auto h :
+       {bot_turn_.timer, takeover_timer_, clock_timer_, away_timer_, checkpoint_timer_,
+        undo_request_ ? undo_request_->timer : 0, rematch_ ? rematch_->timer : 0})
+    if (h) timer_->cancel(h);
+}
+
+int room::seat_of(const client_link* c) const {
+  for (std::size_t i = 0; i < seats_.size(); ++i)
+    if (seats_[i].client.get() == c) return static_cast<int>(i);
+  return -1;
+}
+
+bool room::is_spectator(const client_link* c) const {
+  return std::any_of(spectators_.begin(), spectators_.end(),
+                     [&](const client_ptr& s) { return s.get() == c; });
+}
+
+void room::out(const client_ptr& c, frame_ptr frame) {
+  if (!c) return;
+  if (outbox_.empty() && writes_durable_ >= writes_issued_) return c->deliver(std::move(frame));
+  outbox_.push_back({writes_issued_, c, std::move(frame)});
+}
+
+void room::send(const client_ptr& c, const json& message) {
+  out(c, std::make_shared<const std::string>(message.dump()));
+}
+
+void room::answer(const client_ptr& c, int seat, const json& id, const json& message) {
+  answer(c, seat, id, message.dump());
+}
+
+void room::answer(const client_ptr& c, int seat, const json& id, std::string message_text) {
+  auto frame = std::make_shared<const std::string>(std::move(message_text));
+  if (seat >= 0 && !id.is_null()) {
+    auto& cache = seats_[seat].answered;
+    cache.emplace_back(id, frame);
+    if (cache.size() > answers_kept) cache.pop_front();
+  }
+  out(c, std::move(frame));
+}
+
+void room::fail(const client_ptr& c, const json& id, std::string code, std::string message) {
+  if (metrics_) metrics_->rejected(code);
+  send(c, protocol::error_message({std::move(code), std::move(message)}, id));
+}
+
+room_state room::state() const {
+  return !game_            ? room_state::waiting
+         : game_->finished ? room_state::finished
+                           : room_state::playing;
+}
+
+std::string room::view_text(int seat) {
+  std::string out = R"({"room":)" + info_ + R"(,"game":)";
+  if (!game_) return out + "null}";
+  if (seat >= 0) {
+    seats_[seat].private_view = protocol::private_doc(*game_, seat);
+    return out + public_.text(&seats_[seat].private_view) + "}";
+  }
+  const auto mine = protocol::private_doc(*game_, protocol::spectator);
+  return out + spectator_doc().text(&mine) + "}";
+}
+
+void room::send_snapshot(const client_ptr& c, int seat, const json& id) {
+  std::string msg = R"({"type":"snapshot","room":)" + json(settings_.id).dump() + R"(,"seq":)" +
+                    std::to_string(seq_);
+  if (!id.is_null()) msg += R"(,"id":)" + id.dump();
+  // The view's clock is as of seq, when its patch was made: how long the running seat's clock
+  // has run since, so that a client counts down from the right time (docs/protocol.md §6).
+  if (info_clock_at_ && timer_) {
+    const auto ran = clock_.running() ? timer_->now() - *info_clock_at_ : room_clock::ms(0);
+    msg += R"(,"clock_elapsed_ms":)";
+    msg += std::to_string(std::chrono::duration_cast<room_clock::ms>(ran).count());
+  }
+  msg += R"(,"view":)" + view_text(seat) + "}";
+  out(c, std::make_shared<const std::string>(std::move(msg)));
+}
+
+void room::advance_spectators() {
+  if (!spectator_game_) return;
+  const std::size_t delay = static_cast<std::size_t>(settings_.spectator_delay);
+  const std::size_t target =
+      game_->finished ? journal_.size() : (journal_.size() > delay ? journal_.size() - delay : 0);
+  while (spectator_moves_ < target) {
+    (void)protocol::apply_json_move(  // accepted once already
+        *spectator_game_, protocol::move_json_from_text(journal_[spectator_moves_]));
+    ++spectator_moves_;
+  }
+}
+
+// One change, as one patch per distinct view: seats' private parts, spectators' public one.
+void room::broadcast(const event_log& events) {
+  // No frame shows a seq the store could not bring back after a restart or a failover (a
+  // change that writes nothing, a spectator arriving, still counts): the meta claims the next
+  // seq_reserve numbers ahead, once every seq_reserve changes.
+  if (store_ && seq_ + 1 > seq_claimed_) persist_meta();
+  ++seq_;
+  std::string shared_ops;
+  const bool info_changed = update_room_part(shared_ops);
+  std::string events_text;
+  protocol::append_events_text(events_text, events);
+  if (!room_events_.empty()) {  // the room's own events first (rare: built as they come)
+    std::string all = "[";
+    for (const auto& e : room_events_) {
+      if (all.size() > 1) all += ',';
+      all += e;
+    }
+    if (events_text.size() > 2) all += ',';
+    all.append(events_text, 1);
+    events_text = std::move(all);
+    room_events_.clear();
+  }
+  std::string prefix = R"({"type":"patch","room":)";
+  prefix += json(settings_.id).dump();
+  prefix += R"(,"seq":)";
+  prefix += std::to_string(seq_);
+  prefix += R"(,"events":)";
+  const bool game_appeared = game_ && public_.fields.empty();
+  std::string seat_ops = shared_ops;
+  if (game_) {
+    auto now = protocol::public_doc(*game_, names_, &public_, &board_memo_);
+    if (!game_appeared) protocol::diff_docs(public_, now, "/game", seat_ops);
+    public_ = std::move(now);
+  }
+  // The summary is made of the room part (and the record once the game is over). Published
+  // before the frames leave: a client told of the end may ask for the record at once, from
+  // another thread.
+  if (info_changed || (game_ && game_->finished)) publish_summary();
+  std::string head = prefix;
+  head += events_text;
+  head += R"(,"patch":[)";
+  send_seat_patches(head, seat_ops, game_appeared);
+  if (!spectators_.empty() || spectator_game_)
+    send_spectator_patch(prefix, events_text, shared_ops, seat_ops, game_appeared);
+  schedule_bots();
+}
+
+// The room part's operations since the last patch (most moves change nothing in it).
+bool room::update_room_part(std::string& ops) {
+  assert(ops.empty());
+  text_span clock;
+  std::string text = room_info_text(&clock);
+  // The text must be the tree's dump, byte for byte: a field added to room_info() alone would
+  // never reach the patches. Debug builds (the sanitizer suite) check it on every broadcast of a
+  // room without a clock (a clock's view reads the time, which moves between the two calls).
+  assert(clock_.enabled() || text == room_info().dump());
+  if (text == info_) return false;
+  // A clocked game's move changes the clock alone: when all around it is the same, its value is
+  // diffed under /room/clock, as json::diff recurses into the one member that differs.
+  const std::string_view was(info_), now(text);
+  const auto& old = info_clock_;
+  const bool clock_alone = clock.end > 0 && old.end > 0 && old.begin == clock.begin &&
+                           was.substr(0, old.begin) == now.substr(0, clock.begin) &&
+                           was.substr(old.end) == now.substr(clock.end);
+  const bool clock_diffed =
+      clock_alone && protocol::diff_json_text(was.substr(old.begin, old.end - old.begin),
+                                              now.substr(clock.begin, clock.end - clock.begin),
+                                              "/room/clock", ops);
+  // json::diff's operations worked out on the texts; from the trees (parsed from the same texts)
+  // only where the text diff cannot be sure to agree (it never happens with today's room part).
+  if (!clock_diffed && !protocol::diff_json_text(info_, text, "/room", ops))
+    append_room_ops(ops, json::parse(info_), json::parse(text));
+  assert(room_ops_from_trees(info_, text, ops));
+  info_ = std::move(text);
+  info_clock_ = clock;
+  note_clock_read();
+  return true;
+}
+
+// Seats: the public diff (in `ops`) once, then each seat's private part; each frame is written
+// in one piece.
+void room::send_seat_patches(const std::string& head, const std::string& ops, bool game_appeared) {
+  std::string mine_ops;  // the seat's own operations
+  frame_ptr common;      // the frame of the seats without operations of their own
+  for (std::size_t i = 0; i < seats_.size(); ++i) {
+    auto& s = seats_[i];
+    mine_ops.clear();
+    // A seat with nothing of its own to see, before and now: its part is unchanged.
+    const bool unchanged = game_ && !game_appeared && s.private_view.fields.size() == 1 &&
+                           protocol::private_doc_is_viewer_only(*game_, static_cast<int>(i));
+    if (game_ && !unchanged) {
+      auto mine = protocol::private_doc(*game_, static_cast<int>(i));
+      if (game_appeared) {
+        mine_ops += R"({"op":"replace","path":"/game","value":)";
+        mine_ops += public_.text(&mine);
+        mine_ops.push_back('}');
+      } else {
+        protocol::diff_docs(s.private_view, mine, "/game", mine_ops);
+      }
+      s.private_view = std::move(mine);
+    }
+    // A seat its owner may resume keeps its patches, also while away (for a while), once the game
+    // is under way: the patch that brings the game, and what comes before, are no part of the
+    // window (a resume from there gets a snapshot), so an idle room holds none.
+    const bool keep =
+        game_ && !game_appeared && s.taken && !s.bot && (s.client || s.missed < resume_patches);
+    if (!keep && !s.recent.empty()) {
+      s.recent.clear();
+      s.recent_bytes = 0;
+    }
+    if (!s.client) {
+      if (!keep) continue;
+      ++s.missed;
+    }
+    if (mine_ops.empty() && common) {  // the same frame as another seat's: shared
+      if (keep) remember_patch(s, common);
+      if (s.client) out(s.client, common);
+      continue;
+    }
+    std::string frame;
+    frame.reserve(head.size() + ops.size() + mine_ops.size() + 3);
+    frame += head;
+    frame += ops;
+    if (!ops.empty() && !mine_ops.empty()) frame.push_back(',');
+    frame += mine_ops;
+    frame += "]}";
+    auto f = std::make_shared<const std::string>(std::move(frame));
+    if (mine_ops.empty()) common = f;
+    if (keep) remember_patch(s, f);
+    if (s.client) out(s.client, std::move(f));
+  }
+}
+
+void room::remember_patch(seat_slot& s, const frame_ptr& f) {
+  if (f->size() > resume_frame_max) {  // a gap: a resume from before it needs a snapshot
+    s.recent.clear();
+    s.recent_bytes = 0;
+    return;
+  }
+  s.recent.emplace_back(seq_, f);
+  s.recent_bytes += f->size();
+  std::size_t drop = 0;
+  for (std::size_t kept = s.recent_bytes;
+       s.recent.size() - drop > resume_patches || kept > resume_bytes; ++drop)
+    kept -= s.recent[drop].second->size();
+  for (std::size_t i = 0; i < drop; ++i) s.recent_bytes -= s.recent[i].second->size();
+  s.recent.erase(s.recent.begin(), s.recent.begin() + static_cast<std::ptrdiff_t>(drop));
+}
+
+bool room::can_resume_from(const seat_slot& s, std::uint64_t last_seq) const {
+  // The window must reach the present: a room rebuilt after a restart starts with none, and its
+  // seq may equal one a client saw before while its view (who is connected) does not.
+  return last_seq <= seq_ && !s.recent.empty() && s.recent.back().first == seq_ &&
+         s.recent.front().first <= last_seq + 1;
+}
+
+// Spectators: the seats' public diff, or their own when they watch with a delay; one frame for
+// all of them.
+void room::send_spectator_patch(const std::string& prefix, const std::string& events_text,
+                                const std::string& shared_ops, const std::string& seat_ops,
+                                bool game_appeared) {
+  std::string ops = shared_ops;
+  if (game_) {
+    if (spectator_game_) {
+      advance_spectators();
+      auto now = protocol::public_doc(*spectator_game_, names_);
+      if (!game_appeared) protocol::diff_docs(spectator_public_, now, "/game", ops);
+      spectator_public_ = std::move(now);
+    } else if (!game_appeared) {
+      ops = seat_ops;
+    }
+    if (game_appeared) {
+      const auto mine = protocol::private_doc(*game_, protocol::spectator);
+      if (!ops.empty()) ops += ',';
+      ops += R"({"op":"replace","path":"/game","value":)" + spectator_doc().text(&mine) + "}";
+    }
+  }
+  // Events are withheld from delayed spectators: they would reveal the present.
+  const bool withheld = settings_.spectator_delay > 0 && game_ && !game_->finished;
+  auto frame = std::make_shared<const std::string>(prefix + (withheld ? "[]" : events_text) +
+                                                   R"(,"patch":[)" + ops + "]}");
+  for (const auto& c : spectators_) out(c, frame);
+}
+
+void room::publish_summary() {
+  room_summary s;
+  s.id = settings_.id;
+  s.name = settings_.name;
+  s.state = state();
+  s.is_public = settings_.is_public;
+  s.seats = settings_.seats;
+  s.spectators = static_cast<int>(spectators_.size());
+  s.spectator_delay = settings_.spectator_delay;
+  s.connections = static_cast<int>(spectators_.size());
+  s.commitment = commitment_;
+  for (std::size_t i = 0; i < seats_.size(); ++i) {
+    const auto& seat = seats_[i];
+    s.connections += seat.client != nullptr;
+    if (!seat.taken) continue;
+    ++s.taken;
+    s.players.push_back(seat.name);
+    if (seat.bot)
+      s.bots.push_back({{"seat", i}, {"name", seat.name}, {"level", name_of(*seat.bot)}});
+  }
+  bool ended = false;
+  {
+    std::lock_guard lock(summary_mutex_);
+    s.expansions = std::move(summary_.expansions);  // never change: made by the constructor
+    s.match = std::move(summary_.match);
+    summary_ = std::move(s);
+    if (game_ && game_->finished && !finished_parts_ && !finished_record_) {
+      finished_parts_ = parts_of_record();
+      ended = true;
+    }
+  }
+  if (ended && on_finished_) on_finished_();
+}
+
+std::optional<json> room::finished_record() const {
+  std::lock_guard lock(summary_mutex_);
+  if (finished_parts_) {
+    finished_record_ = record_of(*finished_parts_);
+    finished_parts_.reset();
+  }
+  return finished_record_;
+}
+
+room_summary room::summary() const {
+  std::lock_guard lock(summary_mutex_);
+  return summary_;
+}
+
+bool room::abandoned() const {
+  std::lock_guard lock(summary_mutex_);
+  // Bots alone do not keep a waiting room: nobody could start it.
+  const auto humans = summary_.taken - static_cast<int>(summary_.bots.size());
+  return summary_.connections == 0 && (summary_.state == room_state::finished ||
+                                       (summary_.state == room_state::waiting && humans == 0));
+}
+
+json room::record() const {
+  return record_of(parts_of_record());
+}
+
+room::record_parts room::parts_of_record() const {
+  record_parts p{record_setup_, journal_, settings_.secret, {}, {}};
+  if (!p.secret.empty()) {
+    for (const auto& s : seats_) p.nonces.push_back(s.nonce);
+    p.outcomes = outcomes_;
+  }
+  return p;
+}
+
+json room::record_of(const record_parts& p) {
+  json moves = json::array();
+  moves.get_ref<json::array_t&>().reserve(p.moves.size());
+  for (const auto& m : p.moves) moves.push_back(protocol::move_json_from_text(m));
+  json setup = p.setup.empty() ? json() : json::parse(p.setup, nullptr, false);
+  json r = protocol::record_to_json(std::move(setup), std::move(moves));
+  if (!p.secret.empty()) {
+    std::vector<json> outcomes;
+    outcomes.reserve(p.outcomes.size());
+    for (const auto& o : p.outcomes) outcomes.push_back(json::parse(o));
+    r["fairness"] = fairness::record_section(p.secret, p.nonces, std::move(outcomes));
+  }
+  return r;
+}
+
+}  // namespace carcassonne::server

@@ -1,0 +1,465 @@
+// A room: seats, spectators and one game. Not thread-safe by itself: the server runs each room's
+// calls on the room's own strand (so rooms never block each other); tests call it directly.
+// A room talks to connections only through client_link.
+#pragma once
+#include <nlohmann/json.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "base/fifo.hpp"
+#include "base/metrics.hpp"
+#include "bots/bot_runner.hpp"
+#include "carcassonne/engine/game.hpp"
+#include "carcassonne/engine/undo.hpp"
+#include "carcassonne/protocol/messages.hpp"
+#include "carcassonne/protocol/view.hpp"
+#include "carcassonne/protocol/view_doc.hpp"
+#include "match/match_options.hpp"
+#include "match/room_clock.hpp"
+#include "match/room_timer.hpp"
+#include "store/room_state.hpp"
+#include "store/store.hpp"
+
+namespace carcassonne::server {
+
+using json = nlohmann::json;
+using frame_ptr = std::shared_ptr<const std::string>;
+
+// What a room needs from a connection. Both calls are thread-safe and never block.
+class client_link {
+ public:
+  virtual ~client_link() = default;
+  // Queues one text frame (a slow client may be dropped instead; the room goes on).
+  virtual void deliver(frame_ptr frame) = 0;
+  // Queues several frames in order: one hand-over to the connection's thread for all of them.
+  virtual void deliver_all(std::vector<frame_ptr> frames) {
+    for (auto& f : frames) deliver(std::move(f));
+  }
+  // The connection entered (member) or left (!member) the room. Calls from different rooms
+  // may arrive in any order: leaving only clears the connection's room if it is that room.
+  virtual void set_room(const std::string& room_id, bool member) = 0;
+};
+using client_ptr = std::shared_ptr<client_link>;
+
+struct room_settings {
+  std::string id;
+  std::string name;
+  bool is_public = true;
+  int seats = 4;
+  int spectator_delay = 0;
+  std::size_t max_spectators = 64;
+  json setup;        // expansions, options and, when allowed, seed and script
+  std::string seed;  // chosen by the server unless setup has one
+  // The fairness secret (docs/fairness.md), 64 hex digits; empty in a seeded or scripted room,
+  // whose randomness its creator chose: such a room shows no commitment.
+  std::string secret;
+  // The secret of this room's rematch, if it has one (docs/fairness.md "Rematches"): drawn with
+  // the room, its commitment shown once the game is over, before any rematch nonce is sent.
+  std::string rematch_secret;
+  match_options match;  // clocks, timeouts, take-backs (docs/options.md "Match options")
+};
+
+// What the lobby lists; readable from any thread.
+struct room_summary {
+  std::string id, name;
+  room_state state = room_state::waiting;
+  bool is_public = true;
+  int seats = 0, taken = 0, spectators = 0, spectator_delay = 0;
+  int connections = 0;  // connected seats and spectators
+  json players = json::array();
+  json bots = json::array();  // {seat, name, level} of each bot seat
+  json expansions = json::array();
+  std::string commitment;  // docs/fairness.md; empty: none
+  json match;              // the match options, when not the defaults
+  json to_json() const;
+};
+
+class room {
+ public:
+  room(room_settings settings, metrics* m, std::weak_ptr<const client_link> creator);
+  // Cancels the room's pending timer calls: a timer may outlive its room (tests share one).
+  ~room();
+  // Rebuilds a stored room by replaying its journal through the engine (server start); nothing,
+  // with a message naming the room and the move, when the stored game does not replay.
+  static std::unique_ptr<room> restore(const stored_room& stored, metrics* m, std::string& error);
+
+  // Makes the room durable: every change is written to `s` before any frame that shows it leaves
+  // (frames wait in the room's outbox). `post` runs a function on the room's strand.
+  using poster = std::function<void(std::function<void()>)>;
+  void attach_store(store* s, poster post);
+  // Gives the room its time (bot pauses, clocks, takeovers): callbacks run on the room's strand.
+  // A room without a timer never acts on its own.
+  // Clocks start (or resume, after a restart) once the room has its timer.
+  void attach_timer(room_timer_ptr t);
+  // Creates the room of a rematch (the lobby's job): settings (the secret is this room's
+  // rematch_secret) and seats in order; returns the new room's id, or empty.
+  struct seat_init {
+    std::string name, token_hash, nonce;
+    std::optional<bot_level> bot;  // a bot's seat (no token): it plays at this level
+  };
+  using spawner = std::function<std::string(room_settings, std::vector<seat_init>)>;
+  void attach_spawner(spawner s) { spawn_ = std::move(s); }
+  // Called on the room's strand when its game ends (once; not for a game restored finished):
+  // the lobby then checks whether the room can leave memory, as a bots-only game nobody watches
+  // never has a connection leave to make it check.
+  void attach_on_finished(std::function<void()> f) { on_finished_ = std::move(f); }
+  // A rematch's room: its seats taken; start_rematch() starts the game (once the store and
+  // timer are attached).
+  static std::unique_ptr<room> rematch_room(room_settings settings,
+                                            const std::vector<seat_init>& seats, metrics* m);
+  void start_rematch();
+
+  // Bots (room_bots.cpp). Bots think on `runner`, never on the room's strand; `post` brings
+  // their moves back onto it. Without a runner and a timer, bots and takeovers never move.
+  void attach_bots(bot_runner* runner, poster post, bot_limits limits);
+  // At creation: seats the bots of `b.seats`, keeps the pause and takeover settings.
+  void set_bot_settings(const protocol::room_bot_settings& b);
+  // Room-strand: plays one move for `seat` now (no pause) with a bot of `level`, through the
+  // same path as every move, if that seat is to act; the result is dropped if the game moved
+  // on meanwhile. For a clock's "timeout action: bot".
+  void play_for_seat(int seat, bot_level level);
+
+  // Room-strand calls: one per client message, plus disconnected().
+  void join(const client_ptr& c, const protocol::join_msg& m, const json& id);
+  void spectate(const client_ptr& c, const json& id);
+  void resume(const client_ptr& c, const protocol::resume_msg& m, const json& id);
+  void leave(const client_ptr& c, const json& id);
+  void start(const client_ptr& c, const json& id);
+  void move(const client_ptr& c, protocol::move_msg m, const json& id);
+  void chat(const client_ptr& c, const protocol::chat_msg& m, const json& id);
+  void snapshot(const client_ptr& c, const json& id);
+  void nonce(const client_ptr& c, const protocol::nonce_msg& m, const json& id);
+  // The events of the game so far, rebuilt from the journal, at most history_page moves a time.
+  void history(const client_ptr& c, const protocol::history_msg& m, const json& id);
+  static constexpr int history_page = 40;
+  void add_bot(const client_ptr& c, const protocol::add_bot_msg& m, const json& id);
+  void remove_bot(const client_ptr& c, const protocol::remove_bot_msg& m, const json& id);
+  void disconnected(const client_ptr& c);
+  // resign, undo, undo_answer, rematch (room_match.cpp, room_undo.cpp, room_rematch.cpp).
+  void match_action(const client_ptr& c, const protocol::match_msg& m, const json& id);
+
+  // A cluster (docs/scaling.md, room_lease.cpp). Every write of the room carries `g`, the lease
+  // generation this instance holds for it. Thread-safe (set right after the lease is taken).
+  void set_lease_generation(std::uint64_t g) { lease_generation_.store(g); }
+  std::uint64_t lease_generation() const { return lease_generation_.load(); }
+  // Room strand: another instance owns the room now (its lease was taken, or the store fenced a
+  // write off). The room stops without writing again: frames held for writes not stored are
+  // dropped, every connection is told `room_moved` (reconnect and resume) and leaves the room.
+  void lease_lost();
+  bool moved_away() const { return moved_away_; }
+  // Room strand: a write of the room failed (docs/hosting.md "When the database fails"). First
+  // `f` of attach_storage_loss runs (the lobby lets go of the room, and rebuilds it from the store
+  // once the store answers); then held answers become storage_failed refusals, the rest of what
+  // was held is dropped, and the room stops as on lease_lost (room_moved to every connection).
+  void storage_lost();
+  void attach_storage_loss(std::function<void()> f) { storage_lost_ = std::move(f); }
+
+  // Writes the running clock with the room (server stop), so that a restart resumes each clock
+  // with the time it had when the server stopped. Room strand, or after the I/O threads stopped.
+  void save_clock();
+
+  // Thread-safe.
+  room_summary summary() const;
+  const std::string& id() const { return settings_.id; }
+  // No connection, and nobody can come back (waiting room emptied, or game over).
+  bool abandoned() const;
+
+  // Room-strand reads, for tests and the record endpoint.
+  const game_state* game() const { return game_ ? &*game_ : nullptr; }
+  std::uint64_t seq() const { return seq_; }
+  // How far ahead of seq() a stored meta claims (its "seq"), so that a change that writes
+  // nothing needs a meta write only once every seq_reserve changes.
+  static constexpr std::uint64_t seq_reserve = 64;
+  // A resume's window (docs/protocol.md §12): at most this many patches and bytes per seat, none
+  // larger than resume_frame_max (a game's first patch is not kept): a phone that drops for a
+  // few moves gets them again, anything more a snapshot.
+  static constexpr std::size_t resume_patches = 16, resume_bytes = 12 * 1024,
+                               resume_frame_max = 6 * 1024;
+  // Writes issued to the store and not yet durable (the lobby keeps the room until none are).
+  bool writes_pending() const { return writes_durable_ < writes_issued_; }
+  json record() const;  // setup + moves (game-record.md); the seed is inside: finished games only
+  // Thread-safe: the record once the game is over, else nothing. Built at the first call from
+  // the texts kept at the end, then kept.
+  std::optional<json> finished_record() const;
+  // What the store keeps of the room besides its journal (settings, seats with hashed tokens):
+  // a JSON object's text.
+  std::string stored_meta() const;
+  // The record of a room as stored (docs/protocol.md "Records"): its journal without the moves
+  // taken back (an undo marker removes them, as it did live) and its "fairness" section.
+  static json stored_record(const stored_room& stored);
+
+ private:
+  static constexpr std::size_t answers_kept = 32;  // per seat, for duplicate moves
+  // Adds the "fairness" section to a record built from the store (`meta` is stored_meta(),
+  // parsed).
+  static void add_stored_fairness(json& record, const json& meta);
+
+  struct seat_slot {
+    bool taken = false;
+    std::string name;
+    std::string token_hash;  // sha256 of the seat token: the token itself is never stored
+    // The token as given at join or shown at resume, in memory only: a rematch opens the seat's
+    // place there with the same token, and tells it to the connection holding the seat.
+    std::string token;
+    std::string nonce;  // docs/fairness.md; "" until the seat sends one
+    client_ptr client;
+    fifo<std::pair<json, frame_ptr>> answered;  // client id -> answer (duplicates)
+    protocol::view_doc private_view;            // last private part sent
+    std::optional<bot_level> bot;               // a bot's seat (no token, no client)
+    std::optional<bot_level> played_by;         // takeover: a bot plays for the absent owner
+    std::optional<room_timer::clock::time_point> away_since;  // no connection since
+    // The seat's last patches with their seq, sent or made while it was away (remember_patch):
+    // a resume with last_seq gets the ones it missed instead of a snapshot.
+    std::vector<std::pair<std::uint64_t, frame_ptr>> recent;
+    std::size_t recent_bytes = 0;
+    std::size_t missed = 0;  // patches made while away: past resume_patches, none are made
+  };
+  void remember_patch(seat_slot& s, const frame_ptr& f);
+  // True when `s.recent` holds every patch after `last_seq`.
+  bool can_resume_from(const seat_slot& s, std::uint64_t last_seq) const;
+
+  int seat_of(const client_link* c) const;
+  bool is_spectator(const client_link* c) const;
+  // Every frame leaves through here: held while a write that it may show is not yet durable.
+  void out(const client_ptr& c, frame_ptr frame);
+  void persist(store_write w);
+  void persist_meta();   // the meta built anew
+  void persist_clock();  // the meta with the clock as it is now, the rest as last built
+  std::string stored_meta_rest() const;
+  std::string meta_with_clock(const std::string& rest) const;
+  void on_durable(std::uint64_t n, bool ok);
+  void send(const client_ptr& c, const json& message);
+  void answer(const client_ptr& c, int seat, const json& id, const json& message);
+  void answer(const client_ptr& c, int seat, const json& id, std::string message_text);
+  void fail(const client_ptr& c, const json& id, std::string code, std::string message);
+
+  json room_info() const;
+  // Where a room part's text holds the clock's value: [begin, end), or empty.
+  struct text_span {
+    std::uint32_t begin = 0, end = 0;
+  };
+  // room_info().dump(), written directly (room_info.cpp); `clock` gets where the clock is.
+  std::string room_info_text(text_span* clock = nullptr) const;
+  // info_ from room_info(), where the clock is not known: the next change diffs it whole.
+  void reset_room_part() {
+    info_ = room_info().dump();
+    info_clock_ = {};
+    note_clock_read();
+  }
+  // When info_'s clock was read (none: info_ has no clock): a snapshot says how long ago.
+  void note_clock_read() {
+    info_clock_at_.reset();
+    if (clock_.enabled() && game_ && timer_) info_clock_at_ = timer_->now();
+  }
+  const std::string& info_fixed_text() const;  // its keys that never change
+  room_state state() const;                    // from the game: none yet, running, finished
+  // Fairness (room_fairness.cpp): the room part's "fairness", the seed a start derives.
+  json fairness_part() const;
+  std::string game_seed(const std::vector<seat_slot>& seats) const;
+  // The one path of every accepted move, a client's or a bot's: apply, journal, answer `c` (if
+  // any), broadcast. An engine refusal is returned and changes nothing.
+  std::optional<protocol::proto_error> play_move(int seat, const carcassonne::move& mv,
+                                                 const json& id, const client_ptr& c);
+
+  // Bots (room_bots.cpp).
+  std::optional<bot_level> controller(int seat) const;  // the bot that moves for a seat, if any
+  std::optional<protocol::proto_error> bot_seat_refusal(std::optional<long long> named) const;
+  void schedule_bots();  // after every change: a bot to act gets its turn, takeovers start
+  void cancel_bot_turn();
+  void start_bot_turn(int seat, bot_level level, bool forced, std::chrono::milliseconds pause);
+  void think(std::uint64_t ticket);
+  void on_bot_result(std::uint64_t ticket, const bot_result& r);
+  void release_takeover(int seat);
+  bool can_manage_bots(const client_ptr& c, const json& id);
+  void add_bot_fields(json& info) const;
+  void append_bot_meta(std::string& out) const;  // the meta's "bots" object, as text
+  void restore_bot_meta(const json& meta);
+  std::string view_text(int seat);  // the whole view of a seat (or spectator, -1), as sent
+  void send_snapshot(const client_ptr& c, int seat, const json& id);
+  // One change: its patch carries the room's events queued since the last one (room_event),
+  // then `events`, the game's.
+  void broadcast(const event_log& events);
+  // Queues an event of the room itself (server/src/room_events.hpp) for the next broadcast.
+  void room_event(const json& e) { room_events_.push_back(e.dump()); }
+  bool update_room_part(std::string& ops);  // false: the room part did not change
+  void send_seat_patches(const std::string& head, const std::string& ops, bool game_appeared);
+  void send_spectator_patch(const std::string& prefix, const std::string& events_text,
+                            const std::string& shared_ops, const std::string& seat_ops,
+                            bool game_appeared);
+  void advance_spectators();
+  void publish_summary();
+
+  // Match (room_match.cpp): clocks, timeouts, forfeits, presence.
+  json with_match_info(json info) const;
+  // Every change of the game goes through here before its patch: history, clocks, requests.
+  void after_move(const carcassonne::move& m, const event_log& events);
+  void clock_changed(bool decided);  // decided: a new decision (else only the timers)
+  void on_clock_timeout();
+  void note_presence();
+  void check_away();
+  void checkpoint();
+  void journal_entry(const json& entry, const json& id, const event_log& events);
+  std::uint8_t with_bots_if_no_person_left(std::uint8_t leaving) const;
+  void forfeit_seats(std::uint8_t seats, const char* reason, bool on_timeout);
+  // Undo (room_undo.cpp).
+  void request_undo(const client_ptr& c, int seat, const json& id);
+  void answer_undo(const client_ptr& c, int seat, bool accept, const json& id);
+  void take_back();
+  // Closes the open request; `reason` (undo_declined's) when it ends without a take-back.
+  void end_undo_request(const char* reason);
+  std::string replay_entry(const json& entry);  // restore: one stored journal entry
+  std::string replay_journal();  // the game again from the setup and journal_ (or what failed)
+  void rebuild_spectators();
+  // Rematch (room_rematch.cpp).
+  void answer_rematch(const client_ptr& c, int seat, bool accept, const std::string& nonce,
+                      const json& id);
+  void settle_rematch();
+  void resume_rematch(const client_ptr& c, int seat, const std::string& token);
+
+  room_settings settings_;
+  std::string commitment_;  // SHA-256 of settings_.secret (docs/fairness.md), or empty
+  metrics* metrics_;
+  bool is_creator(const client_link* c) const {
+    const auto p = creator_.lock();  // a dead connection's address may be reused
+    return p && p.get() == c;
+  }
+  std::weak_ptr<const client_link> creator_;  // the connection that created the room
+  int creator_seat_ = -1;                     // the seat it took (start rights follow it)
+  std::vector<seat_slot> seats_;
+  std::vector<client_ptr> spectators_;
+
+  std::optional<game_state> game_;
+  std::vector<std::string> names_;
+  // The setup as the record has it, kept as its JSON text: a tree of it costs ~1 KB a room
+  // (docs/performance.md "Memory"), and it is read only for records, history and take-backs.
+  std::string record_setup_;  // "" before the start
+  // The stored meta but its clock and seq, while a clocked game is played (persist_clock); ""
+  // otherwise, and emptied by every persist_meta.
+  std::string meta_rest_;
+  json record_setup() const {
+    return record_setup_.empty() ? json() : json::parse(record_setup_, nullptr, false);
+  }
+  // Accepted moves in record form, as JSON text (keys as written: a reader parses). Text, not
+  // trees: a game's trees cost more to build, keep and free than the few reads that parse.
+  std::vector<std::string> journal_;
+  // Random outcomes revealed, as JSON texts: the start's, then one list per journal entry.
+  std::vector<std::string> outcomes_;
+  // Lags spectator_delay moves behind; on the heap: most rooms have no delay, and a game state
+  // is about 1 KB (docs/performance.md "Memory").
+  std::unique_ptr<game_state> spectator_game_;
+  std::size_t spectator_moves_ = 0;
+  std::uint64_t seq_ = 0;
+  // The highest seq the store holds a claim to (a stored meta's seq, a journaled move's): a room
+  // rebuilt from the store starts there, so seq never goes back across restarts and failovers.
+  std::uint64_t seq_claimed_ = 0;
+
+  std::string info_;      // last room part sent, as its JSON text (a tree costs ~2 KB a room)
+  text_span info_clock_;  // where info_ holds the clock
+  std::optional<room_clock::time_point> info_clock_at_;  // when it was read
+  mutable std::string info_fixed_;                       // info_fixed_text(), once asked for
+  mutable std::string info_expansions_;  // the room part's "expansions", once asked for
+  protocol::view_doc public_;            // last public game view sent to seats
+  protocol::board_memo board_memo_;      // the tiles public_'s board was written from
+  protocol::view_doc spectator_public_;  // last public view sent to delayed spectators
+  // What spectators see: the seats' public part, or the delayed one.
+  const protocol::view_doc& spectator_doc() const {
+    return spectator_game_ ? spectator_public_ : public_;
+  }
+
+  // Persistence (attach_store): writes issued and known durable, and the frames held meanwhile.
+  struct held_frame {
+    std::uint64_t needs;
+    client_ptr client;
+    frame_ptr frame;
+  };
+  store* store_ = nullptr;
+  poster post_;
+  room_timer_ptr timer_;
+
+  // Bots: settings, the pending bot turn (ticket 0: none) and a pending takeover.
+  struct bot_turn {
+    std::uint64_t ticket = 0;
+    int seat = -1;
+    std::size_t moves = 0;  // journal length it was asked for: a later result is stale
+    bot_level level = bot_level::random;
+    bool forced = false;  // play_for_seat: not cancelled while the seat is still to act
+    room_timer::handle timer = 0;
+  };
+  protocol::room_bot_settings bot_settings_;
+  bot_runner* bot_runner_ = nullptr;
+  poster bot_post_;
+  bot_limits bot_limits_;
+  std::uint64_t last_ticket_ = 0;
+  bot_turn bot_turn_;
+  int absent_seat_ = -1;  // to act and disconnected; takeover_timer_ hands it to a bot
+  room_timer::handle takeover_timer_ = 0;
+  std::uint64_t writes_issued_ = 0, writes_durable_ = 0;
+  fifo<held_frame> outbox_;
+  bool storage_failed_ = false;
+  std::atomic<std::uint64_t> lease_generation_{0};
+  bool moved_away_ = false;  // lease_lost(): refuses everyone with room_moved
+  void refuse_moved(const client_ptr& c, const json& id);
+  void stop_here(const protocol::proto_error& why);  // lease_lost and storage_lost
+  std::function<void()> storage_lost_;
+
+  // Match state.
+  std::vector<std::string> room_events_;  // room_event(): JSON texts, for the next broadcast
+  // The last moves that showed and scored nothing. A take-back replays the journal without
+  // them (replay_journal): no copy of the state is made or kept per move.
+  std::vector<step_taken> undo_steps_;
+  struct undo_request {
+    int seat = 0;
+    std::uint8_t waiting = 0;  // bit per seat still to answer
+    room_timer::handle timer = 0;
+  };
+  std::optional<undo_request> undo_request_;
+  room_clock clock_;
+  room_timer::handle clock_timer_ = 0, away_timer_ = 0, checkpoint_timer_ = 0;
+  std::int64_t stored_moves_ = 0;  // journal rows written (undo markers included)
+  struct rematch_offer {
+    std::uint8_t accepted = 0, declined = 0;
+    // Seats away when the rematch room was made: their seat there has the token they hold here,
+    // and they get rematch_ready when they resume here (stored with the room).
+    std::uint8_t untold = 0;
+    std::vector<std::string> nonces;  // per seat, sent with the acceptance; "" for none
+    room_timer::handle timer = 0;
+  };
+  std::optional<rematch_offer> rematch_;
+  std::string rematch_room_;        // the rematch's room, once made
+  std::string rematch_commitment_;  // of settings_.rematch_secret, or empty
+  // The rematch's seat and `rematch_ready` for a seat that accepted, with its token there.
+  int rematch_seat(int seat) const;
+  void tell_rematch(const client_ptr& c, int seat, const std::string& token);
+  void append_rematch_meta(std::string& out) const;  // the meta's "rematch", as text
+  void restore_rematch_meta(const json& meta);
+  spawner spawn_;
+  std::function<void()> on_finished_;  // attach_on_finished()
+
+  mutable std::mutex summary_mutex_;
+  room_summary summary_;
+  // What the record is made of, copied when the game ends, as texts: most records are never
+  // asked for, and parsing every move into a tree cost 4% of a move's instructions
+  // (docs/performance.md). Both under summary_mutex_; the tree replaces the parts once built.
+  struct record_parts {
+    std::string setup;               // JSON text
+    std::vector<std::string> moves;  // JSON texts, journal_'s
+    std::string secret;              // "" without a fairness commitment
+    std::vector<std::string> nonces;
+    std::vector<std::string> outcomes;  // JSON texts, outcomes_'s
+  };
+  static json record_of(const record_parts& p);
+  record_parts parts_of_record() const;
+  mutable std::optional<record_parts> finished_parts_;
+  mutable std::optional<json> finished_record_;
+};
+
+}  // namespace carcassonne::server

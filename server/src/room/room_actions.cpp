@@ -1,0 +1,294 @@
+// The room's answers to client messages (docs/protocol.md). Every refusal is an error message
+// with a stable code, and changes nothing.
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+
+#include "base/random_ids.hpp"
+#include "base/sha256.hpp"
+#include "carcassonne/protocol/json_codec.hpp"
+#include "carcassonne/protocol/record.hpp"
+#include "fairness/fairness.hpp"
+#include "room/room.hpp"
+#include "room/seat_choice.hpp"
+
+namespace carcassonne::server {
+
+void room::join(const client_ptr& c, const protocol::join_msg& m, const json& id) {
+  if (moved_away_) return refuse_moved(c, id);
+  if (seat_of(c.get()) >= 0 || is_spectator(c.get()))
+    return fail(c, id, "already_in_room", "you are already in this room");
+  if (game_)
+    return fail(c, id, "already_started",
+                "the game has started; seated players resume with their token");
+  auto chosen = choose_seat(seats_, settings_.seats, m.seat);
+  if (auto* refused = std::get_if<protocol::proto_error>(&chosen))
+    return fail(c, id, std::move(refused->code), std::move(refused->message));
+  const int seat = std::get<int>(chosen);
+  auto& s = seats_[seat];
+  s.taken = true;
+  s.name = m.name;
+  if (m.nonce) s.nonce = *m.nonce;
+  const std::string token = random_hex(32);
+  s.token_hash = sha256_hex(token);
+  s.token = token;
+  s.client = c;
+  s.missed = 0;
+  if (is_creator(c.get()) && creator_seat_ < 0) creator_seat_ = seat;
+  c->set_room(settings_.id, true);
+  spdlog::info("room {} seat {}: joined as {}", settings_.id, seat,
+               json(m.name).dump());  // escaped: one line
+  persist_meta();                     // the token is only handed out once the seat is durable
+  send(c,
+       protocol::reply("joined", id, {{"room", settings_.id}, {"seat", seat}, {"token", token}}));
+  // The newcomer gets the last view sent to everyone, then the same patch as everyone.
+  send_snapshot(c, seat, nullptr);
+  note_presence();
+  broadcast({});
+}
+
+void room::spectate(const client_ptr& c, const json& id) {
+  if (moved_away_) return refuse_moved(c, id);
+  if (seat_of(c.get()) >= 0 || is_spectator(c.get()))
+    return fail(c, id, "already_in_room", "you are already in this room");
+  if (spectators_.size() >= settings_.max_spectators)
+    return fail(c, id, "too_many_spectators", "this room has as many spectators as it takes");
+  spectators_.push_back(c);
+  c->set_room(settings_.id, true);
+  send(c, protocol::reply("spectating", id, {{"room", settings_.id}}));
+  send_snapshot(c, -1, nullptr);
+  broadcast({});
+}
+
+void room::resume(const client_ptr& c, const protocol::resume_msg& m, const json& id) {
+  if (moved_away_) return refuse_moved(c, id);
+  const std::string hash = m.token.empty() ? std::string() : sha256_hex(m.token);
+  auto it = std::find_if(seats_.begin(), seats_.end(), [&](const seat_slot& s) {
+    return s.taken && !hash.empty() && equal_constant_time(s.token_hash, hash);
+  });
+  if (it == seats_.end()) return fail(c, id, "bad_token", "no seat of this room has that token");
+  const int seat = static_cast<int>(it - seats_.begin());
+  if (const int held = seat_of(c.get()); held >= 0 && held != seat)
+    return fail(c, id, "already_in_room", "this connection already holds another seat");
+  if (it->client && it->client != c) {
+    // The seat moves to the new connection; the old one is told and leaves the room.
+    send(it->client,
+         protocol::reply("replaced", nullptr, {{"room", settings_.id}, {"seat", seat}}));
+    it->client->set_room(settings_.id, false);
+  }
+  std::erase_if(spectators_, [&](const client_ptr& s) { return s == c; });
+  it->client = c;
+  it->token = m.token;
+  release_takeover(seat);
+  c->set_room(settings_.id, true);
+  spdlog::info("room {} seat {}: resumed", settings_.id, seat);
+  it->missed = 0;
+  send(c, protocol::reply("resumed", id, {{"room", settings_.id}, {"seat", seat}, {"seq", seq_}}));
+  // The patches after last_seq when the seat still has them all (§12), else the whole view.
+  if (m.last_seq && can_resume_from(*it, *m.last_seq)) {
+    for (const auto& [seq, frame] : it->recent)
+      if (seq > *m.last_seq) out(c, frame);
+  } else {
+    send_snapshot(c, seat, nullptr);
+  }
+  resume_rematch(c, seat, m.token);  // a seat away when its rematch was made learns of it now
+  note_presence();
+  broadcast({});
+}
+
+void room::leave(const client_ptr& c, const json& id) {
+  const int seat = seat_of(c.get());
+  if (seat >= 0) {
+    auto& s = seats_[seat];
+    s.client = nullptr;
+    if (!game_) {
+      s = seat_slot{};  // before the start the seat is free again, and loses start rights
+      if (seat == creator_seat_) creator_seat_ = -1;
+      persist_meta();
+    }
+  } else if (is_spectator(c.get())) {
+    std::erase_if(spectators_, [&](const client_ptr& s) { return s == c; });
+  } else {
+    return fail(c, id, "not_in_room", "you are not in this room");
+  }
+  c->set_room(settings_.id, false);
+  spdlog::info("room {} seat {}: left", settings_.id, seat);
+  send(c, protocol::reply("left", id, {{"room", settings_.id}}));
+  note_presence();
+  broadcast({});
+}
+
+void room::disconnected(const client_ptr& c) {
+  const int seat = seat_of(c.get());
+  if (seat >= 0) {
+    seats_[seat].client = nullptr;  // the seat stays its owner's (resume)
+    spdlog::info("room {} seat {}: disconnected", settings_.id, seat);
+  } else if (is_spectator(c.get()))
+    std::erase_if(spectators_, [&](const client_ptr& s) { return s == c; });
+  else
+    return;
+  note_presence();
+  broadcast({});
+}
+
+void room::start(const client_ptr& c, const json& id) {
+  const int seat = seat_of(c.get());
+  if (!is_creator(c.get()) && (seat < 0 || seat != creator_seat_))
+    return fail(c, id, "not_creator", "only the room's creator starts the game");
+  if (game_) return fail(c, id, "already_started", "the game has already started");
+  const auto taken_count =
+      std::count_if(seats_.begin(), seats_.end(), [](const seat_slot& s) { return s.taken; });
+  if (taken_count < min_seats)
+    return fail(c, id, "too_few_players", "at least 2 seats must be taken");
+  // Seats are renumbered in order without gaps: the engine's seat i is the i-th taken seat.
+  std::vector<seat_slot> taken;
+  for (const auto& s : seats_)
+    if (s.taken) taken.push_back(s);
+  json setup = settings_.setup;
+  json players = json::array();
+  for (const auto& s : taken) players.push_back({{"name", s.name}});
+  setup["players"] = players;
+  if (!setup.contains("seed")) setup["seed"] = game_seed(taken);
+  auto parsed = protocol::parse_setup(setup);
+  if (!parsed.ok()) return fail(c, id, parsed.error.code, parsed.error.message);
+  event_log first_turn;  // the first draw is part of the start: clients see it as events
+  auto g = new_game(parsed.value->setup, &first_turn);
+  if (!g.ok()) return fail(c, id, std::string(code_name(g.err().code)), g.err().message);
+
+  if (creator_seat_ >= 0) {
+    const auto creator_token = seats_[creator_seat_].token_hash;
+    creator_seat_ = -1;
+    for (std::size_t i = 0; i < taken.size(); ++i)
+      if (taken[i].token_hash == creator_token) creator_seat_ = static_cast<int>(i);
+  }
+  seats_ = std::move(taken);
+  settings_.seats = static_cast<int>(seats_.size());
+  names_.clear();
+  for (const auto& s : seats_) names_.push_back(s.name);
+  record_setup_ = setup.dump();
+  game_ = std::move(g.value());
+  outcomes_ = {fairness::outcomes_text(*game_, first_turn, true)};
+  if (settings_.spectator_delay > 0) spectator_game_ = std::make_unique<game_state>(*game_);
+  if (metrics_) metrics_->games_started.fetch_add(1, std::memory_order_relaxed);
+  spdlog::info("room {}: game started with {} seats", settings_.id, seats_.size());
+  persist_meta();
+  send(c, protocol::reply("started", id, {{"room", settings_.id}}));
+  clock_ = room_clock(settings_.match, static_cast<int>(seats_.size()));
+  clock_changed(true);
+  note_presence();
+  broadcast(first_turn);
+}
+
+void room::move(const client_ptr& c, protocol::move_msg m, const json& id) {
+  const auto started = std::chrono::steady_clock::now();
+  const int seat = seat_of(c.get());
+  if (seat < 0) return fail(c, id, "not_seated", "only a seated player moves");
+  if (!game_) return fail(c, id, "not_started", "the game has not started");
+  if (!id.is_null()) {  // a duplicate is answered again, never applied twice
+    for (const auto& [answered_id, frame] : seats_[seat].answered)
+      if (answered_id == id) return out(c, frame);
+  }
+  if (storage_failed_)
+    return fail(c, id, "storage_failed",
+                "the server could not store this room's last change: it takes no more moves");
+  const auto refuse = [&](const protocol::proto_error& e) {
+    if (metrics_) metrics_->rejected(e.code);
+    answer(c, seat, id, protocol::error_message(e, id));
+  };
+  if (m.seq && *m.seq != seq_)
+    return refuse({"stale_sequence", "your view is at " + std::to_string(*m.seq) +
+                                         ", the room at " + std::to_string(seq_) +
+                                         ": apply the missing patches or ask for a snapshot"});
+  // The seat the move names, if any: a bot's is refused, so is another's; then it is the mover's.
+  std::optional<long long> named;  // when it names one by an integer
+  bool other = false;              // it names another (compared as JSON values: 1.0 is seat 1)
+  if (m.flat) {
+    if (const auto* s = m.flat->find("seat")) {
+      if (s->type == protocol::flat_object::kind::integer) named = s->number;
+      other = named != seat;
+    }
+  } else if (const auto s = m.move.find("seat"); s != m.move.end()) {
+    if (s->is_number_integer()) named = s->get<long long>();
+    other = *s != json(seat);
+  }
+  if (auto e = bot_seat_refusal(named)) return refuse(*e);
+  if (other) return refuse({"wrong_seat", "you hold seat " + std::to_string(seat)});
+  protocol::parsed<carcassonne::move> parsed;
+  if (m.flat) {
+    m.flat->set_integer("seat", seat);
+    parsed = protocol::move_from_flat(*m.flat, *game_);
+  } else {
+    m.move["seat"] = seat;
+    parsed = protocol::move_from_json(m.move, *game_);
+  }
+  if (!parsed.ok()) return refuse(parsed.error);
+  if (auto e = play_move(seat, *parsed.value, id, c)) return refuse(*e);
+  if (metrics_)
+    metrics_->observe_move_seconds(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+}
+
+std::optional<protocol::proto_error> room::play_move(int seat, const carcassonne::move& mv,
+                                                     const json& id, const client_ptr& c) {
+  // The record form, written before the move changes the board (features by the tile's ids).
+  // Stored and journaled as written.
+  std::string normal_text = protocol::move_text(mv, *game_);
+  event_log events;
+  if (auto st = apply_in_place(*game_, mv, &events); !st) return protocol::from_engine(st.err());
+  journal_.push_back(normal_text);
+  outcomes_.push_back(fairness::outcomes_text(*game_, events));
+  // In the journal before anyone hears of it: the answer and the patch wait for the commit.
+  // Arguments are evaluated even when the level is off: the text is only logged, never re-made.
+  if (spdlog::should_log(spdlog::level::debug))
+    spdlog::debug("room {} seat {}: {}", settings_.id, seat, normal_text);
+  persist(move_write{settings_.id, stored_moves_++, std::move(normal_text), id.dump(), seq_ + 1});
+  after_move(mv, events);
+  if (game_->finished) {
+    persist_meta();
+    publish_summary();  // the record readable before the answer below tells of the end
+    std::string scores;
+    for (int s = 0; s < game_->seats; ++s) {
+      if (s) scores += ' ';
+      scores += std::to_string(game_->players[s].score);
+    }
+    spdlog::info("room {}: game finished after {} moves, scores {}", settings_.id, journal_.size(),
+                 scores);
+  }
+  if (metrics_) {
+    // Counted before the frames leave, so that a client who sees the move sees it counted.
+    metrics_->moves_accepted.fetch_add(1, std::memory_order_relaxed);
+    if (!c) metrics_->bot_moves.fetch_add(1, std::memory_order_relaxed);  // no client: a bot's
+    if (game_->finished) metrics_->games_finished.fetch_add(1, std::memory_order_relaxed);
+  }
+  // protocol::reply("move_accepted", id, {{"seq", ...}}) as its dump would write it, keys sorted.
+  std::string accepted = id.is_null() ? std::string("{") : R"({"id":)" + id.dump() + ",";
+  accepted += R"("seq":)";
+  accepted += std::to_string(seq_ + 1);
+  accepted += R"(,"type":"move_accepted"})";
+  answer(c, seat, id, std::move(accepted));
+  broadcast(events);
+  return std::nullopt;
+}
+
+void room::chat(const client_ptr& c, const protocol::chat_msg& m, const json& id) {
+  const int seat = seat_of(c.get());
+  if (seat < 0) return fail(c, id, "not_seated", "only seated players chat");
+  const auto frame = std::make_shared<const std::string>(json{
+      {"type", "chat"},
+      {"room", settings_.id},
+      {"seat", seat},
+      {"name", seats_[seat].name},
+      {"text", m.text}}.dump());
+  for (const auto& s : seats_) out(s.client, frame);
+  for (const auto& s : spectators_) out(s, frame);
+  if (!id.is_null()) send(c, protocol::reply("chat_sent", id));
+}
+
+void room::snapshot(const client_ptr& c, const json& id) {
+  const int seat = seat_of(c.get());
+  if (seat < 0 && !is_spectator(c.get()))
+    return fail(c, id, "not_in_room", "you are not in this room");
+  send_snapshot(c, seat, id);
+}
+
+}  // namespace carcassonne::server

@@ -1,0 +1,59 @@
+// A room's part in provably fair randomness (docs/fairness.md): the commitment and nonces in the
+// room view, the nonce message, the seed derived at the start and the reveal at the end.
+#include <spdlog/spdlog.h>
+
+#include "carcassonne/protocol/record.hpp"
+#include "fairness/fairness.hpp"
+#include "room/room.hpp"
+
+namespace carcassonne::server {
+
+json room::fairness_part() const {
+  json nonces = json::array();
+  for (const auto& s : seats_) nonces.push_back(s.nonce.empty() ? json(nullptr) : json(s.nonce));
+  const bool over = game_ && game_->finished;
+  // The rematch's commitment shows once the game is over: before any rematch is offered.
+  const bool next = over && !rematch_commitment_.empty();
+  return {{"scheme", fairness::scheme},
+          {"commitment", commitment_},
+          {"nonces", nonces},
+          {"rematch_commitment", next ? json(rematch_commitment_) : json(nullptr)},
+          {"secret", over ? json(settings_.secret) : json(nullptr)}};
+}
+
+std::string room::game_seed(const std::vector<seat_slot>& seats) const {
+  if (settings_.secret.empty()) return settings_.seed;
+  std::vector<std::string> nonces;
+  for (const auto& s : seats) nonces.push_back(s.nonce);
+  return fairness::derive_seed(settings_.secret, nonces);
+}
+
+void room::nonce(const client_ptr& c, const protocol::nonce_msg& m, const json& id) {
+  const int seat = seat_of(c.get());
+  if (seat < 0) return fail(c, id, "not_seated", "only a seated player sends a nonce");
+  if (game_) return fail(c, id, "already_started", "the seed was fixed when the game started");
+  if (!seats_[seat].nonce.empty())
+    return fail(c, id, "nonce_already_set", "this seat's nonce is " + seats_[seat].nonce);
+  seats_[seat].nonce = m.nonce;
+  spdlog::info("room {} seat {}: nonce {}", settings_.id, seat, m.nonce);
+  persist_meta();  // durable before anyone is told, like the seat itself
+  send(c, protocol::reply("nonce_set", id,
+                          {{"room", settings_.id}, {"seat", seat}, {"nonce", m.nonce}}));
+  broadcast({});
+}
+
+void room::add_stored_fairness(json& record, const json& meta) {
+  const auto secret = meta.value("secret", std::string());
+  const auto& setup = record.value("setup", json::object());
+  if (secret.empty() || !setup.is_object()) return;
+  std::vector<std::string> nonces;
+  for (const auto& s : meta.value("seat_list", json::array()))
+    nonces.push_back(s.is_object() ? s.value("nonce", std::string()) : std::string());
+  auto parsed = protocol::parse_setup(setup);
+  if (!parsed.ok()) return;
+  const auto& moves = record.value("moves", json::array());
+  auto replay = fairness::replay_outcomes(parsed.value->setup, {moves.begin(), moves.end()});
+  record["fairness"] = fairness::record_section(secret, nonces, std::move(replay.outcomes));
+}
+
+}  // namespace carcassonne::server

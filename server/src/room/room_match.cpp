@@ -1,0 +1,242 @@
+// The room's match rules (docs/protocol.md "Match"): clocks and what a timeout does, resign and
+// forfeits, seats away for too long. The rules of a forfeit are the engine's (forfeit.hpp); this
+// file only decides when one happens and journals it.
+#include <spdlog/spdlog.h>
+
+#include <bit>
+
+#include "carcassonne/engine/bot.hpp"
+#include "carcassonne/engine/forfeit.hpp"
+#include "carcassonne/protocol/json_codec.hpp"
+#include "fairness/fairness.hpp"
+#include "room/room.hpp"
+#include "room/room_events.hpp"
+
+namespace carcassonne::server {
+
+namespace {
+
+// How often a running clock is written to the store: at most this much thinking time is given
+// back after a crash (a graceful stop and every move save it exactly).
+constexpr auto clock_checkpoint = std::chrono::seconds(60);
+
+// A bot's seed for a timeout move: fixed by the room's seed and the move's place in the journal.
+std::uint64_t timeout_seed(const std::string& room_seed, std::size_t moves) {
+  std::uint64_t h = 1469598103934665603ULL;  // FNV-1a
+  for (const char ch : room_seed) h = (h ^ static_cast<unsigned char>(ch)) * 1099511628211ULL;
+  return h ^ (moves * 0x9E3779B97F4A7C15ULL);
+}
+
+}  // namespace
+
+json room::with_match_info(json info) const {
+  if (!settings_.match.is_default()) info["match"] = settings_.match.to_json();
+  if (clock_.enabled() && game_ && timer_) info["clock"] = clock_.view(timer_->now());
+  if (undo_request_) {
+    json waiting = json::array();
+    for (std::size_t i = 0; i < seats_.size(); ++i)
+      if (undo_request_->waiting >> i & 1) waiting.push_back(i);
+    info["undo_request"] = {{"seat", undo_request_->seat}, {"waiting", waiting}};
+  }
+  if (rematch_ || !rematch_room_.empty()) {
+    json accepted = json::array(), declined = json::array();
+    for (std::size_t i = 0; i < seats_.size(); ++i) {
+      if (rematch_ && rematch_->accepted >> i & 1) accepted.push_back(i);
+      if (rematch_ && rematch_->declined >> i & 1) declined.push_back(i);
+    }
+    json nonces = json::array();  // sent with the acceptances, as room.fairness.nonces
+    for (std::size_t i = 0; i < seats_.size(); ++i) {
+      const bool sent = rematch_ && rematch_->accepted >> i & 1 && i < rematch_->nonces.size() &&
+                        !rematch_->nonces[i].empty();
+      nonces.push_back(sent ? json(rematch_->nonces[i]) : json(nullptr));
+    }
+    info["rematch"] = {{"accepted", accepted},
+                       {"declined", declined},
+                       {"nonces", nonces},
+                       {"room", rematch_room_.empty() ? json(nullptr) : json(rematch_room_)}};
+  }
+  return info;
+}
+
+void room::attach_timer(room_timer_ptr t) {
+  timer_ = std::move(t);
+  if (!game_ || game_->finished) return;
+  clock_.resume(timer_->now());  // a restored room: the clock goes on with the time it had
+  clock_changed(!clock_.running());
+  note_presence();
+  reset_room_part();
+}
+
+void room::after_move(const carcassonne::move& m, const event_log& events) {
+  if (settings_.match.undo != undo_mode::off && !reveals_or_scores(events))
+    undo_steps_.push_back({m, events});
+  else
+    undo_steps_.clear();      // nothing before a draw or a score can be taken back
+  end_undo_request("moved");  // the question was about another position
+  clock_changed(true);
+  if (clock_.enabled() && !game_->finished) persist_clock();  // the clocks, with the move
+}
+
+void room::clock_changed(bool decided) {
+  if (!clock_.enabled() || !timer_ || !game_) return;
+  const auto now = timer_->now();
+  if (decided) {
+    std::optional<int> seat;
+    if (!game_->finished) seat = to_act(*game_);
+    clock_.switch_to(seat, now);
+  }
+  if (clock_timer_) timer_->cancel(std::exchange(clock_timer_, 0));
+  if (!clock_.running()) return;
+  clock_timer_ = timer_->call_at(clock_.deadline(), [this] {
+    clock_timer_ = 0;
+    on_clock_timeout();
+  });
+  if (!checkpoint_timer_)
+    checkpoint_timer_ = timer_->call_after(clock_checkpoint, [this] {
+      checkpoint_timer_ = 0;
+      checkpoint();
+    });
+}
+
+void room::save_clock() {
+  if (store_ && clock_.enabled() && game_ && !game_->finished) persist_clock();
+}
+
+void room::checkpoint() {
+  if (!game_ || game_->finished || !clock_.running()) return;
+  persist_clock();
+  clock_changed(false);  // schedules the next checkpoint
+}
+
+void room::journal_entry(const json& entry, const json& id, const event_log& events) {
+  journal_.push_back(entry.dump());
+  // One list of outcomes per journal entry (fairness.md).
+  outcomes_.push_back(fairness::outcomes_text(*game_, events));
+  persist(move_write{settings_.id, stored_moves_++, journal_.back(), id.dump(), seq_ + 1});
+}
+
+void room::on_clock_timeout() {
+  if (!game_ || game_->finished || storage_failed_) return;
+  const seat_t seat = to_act(*game_);
+  spdlog::info("room {} seat {}: time is up ({})", settings_.id, seat,
+               settings_.match.on_timeout == timeout_action::bot ? "a bot plays" : "forfeit");
+  if (settings_.match.on_timeout == timeout_action::forfeit)
+    return forfeit_seats(static_cast<std::uint8_t>(1u << seat), "timeout", true);
+  // The bots' greedy level (random until the bots work lands); on the strand: it is cheap.
+  const auto choice = choose_move(information_set_of(*game_, seat), bot_level::greedy,
+                                  timeout_seed(settings_.seed, journal_.size()));
+  json entry = protocol::move_to_json(choice.chosen, *game_);
+  entry["timeout"] = true;
+  event_log events;
+  if (auto st = apply_in_place(*game_, choice.chosen, &events); !st) {
+    spdlog::error("room {}: the timeout move was refused: {}", settings_.id, st.err().message);
+    return forfeit_seats(static_cast<std::uint8_t>(1u << seat), "timeout", true);
+  }
+  for (const auto& e : room_events::of_entry(entry)) room_event(e);  // timed_out
+  journal_entry(entry, nullptr, events);
+  after_move(choice.chosen, events);
+  undo_steps_.clear();  // a move made on timeout is nobody's to take back
+  if (game_->finished) {
+    persist_meta();
+    if (metrics_) metrics_->games_finished.fetch_add(1, std::memory_order_relaxed);
+  }
+  broadcast(events);
+}
+
+void room::forfeit_seats(std::uint8_t seats, const char* reason, bool on_timeout) {
+  event_log events;
+  if (auto st = forfeit(*game_, seats, &events); !st) return;
+  const int first = std::countr_zero(static_cast<unsigned>(seats));
+  json entry{{"seat", first}, {"type", "forfeit"}, {"reason", reason}};
+  if (std::popcount(static_cast<unsigned>(seats)) > 1) {  // together: one engine call
+    entry["seats"] = json::array();
+    for (int i = 0; i < max_seats; ++i)
+      if (seats >> i & 1) entry["seats"].push_back(i);
+  }
+  if (on_timeout) entry["timeout"] = true;
+  spdlog::info("room {}: {} forfeits ({})", settings_.id, entry.value("seats", json(first)).dump(),
+               reason);
+  for (const auto& e : room_events::of_entry(entry)) room_event(e);
+  journal_entry(entry, nullptr, events);
+  undo_steps_.clear();
+  end_undo_request("forfeit");
+  clock_changed(true);
+  persist_meta();
+  if (game_->finished && metrics_) metrics_->games_finished.fetch_add(1, std::memory_order_relaxed);
+  broadcast(events);
+}
+
+void room::note_presence() {
+  if (!timer_ || !game_ || game_->finished) return;
+  const auto now = timer_->now();
+  for (auto& s : seats_) {
+    if (s.client)
+      s.away_since.reset();
+    else if (!s.away_since)
+      s.away_since = now;
+  }
+  if (away_timer_) timer_->cancel(std::exchange(away_timer_, 0));
+  if (settings_.match.away_limit.count() == 0) return;
+  // The check falls due when the last seat to leave has been away for the limit.
+  std::optional<room_timer::clock::time_point> latest;
+  for (std::size_t i = 0; i < seats_.size(); ++i) {
+    // A bot's seat is never away: the game ends when every person is gone (issue 19).
+    if (has_forfeited(*game_, static_cast<seat_t>(i)) || seats_[i].bot) continue;
+    if (!seats_[i].away_since) return;  // someone is here
+    if (!latest || *seats_[i].away_since > *latest) latest = seats_[i].away_since;
+  }
+  if (!latest) return;
+  away_timer_ = timer_->call_at(*latest + settings_.match.away_limit, [this] {
+    away_timer_ = 0;
+    check_away();
+  });
+}
+
+std::uint8_t room::with_bots_if_no_person_left(std::uint8_t leaving) const {
+  // When the last person leaves, the bots leave with them: a game of bots alone is only played
+  // when it started as one (issue 19: every human gone ends the game).
+  std::uint8_t bots = 0;
+  for (std::size_t i = 0; i < seats_.size(); ++i) {
+    const auto bit = static_cast<std::uint8_t>(1u << i);
+    if (has_forfeited(*game_, static_cast<seat_t>(i)) || (leaving & bit)) continue;
+    if (!seats_[i].bot) return leaving;  // a person stays
+    bots = static_cast<std::uint8_t>(bots | bit);
+  }
+  return static_cast<std::uint8_t>(leaving | bots);
+}
+
+void room::check_away() {
+  if (!game_ || game_->finished) return;
+  // Every seat still in play is away: they all forfeit together, and the game ends
+  // (forfeit.hpp).
+  std::uint8_t away = 0;
+  for (std::size_t i = 0; i < seats_.size(); ++i) {
+    if (has_forfeited(*game_, static_cast<seat_t>(i)) || seats_[i].bot) continue;
+    if (!seats_[i].away_since) return;
+    away = static_cast<std::uint8_t>(away | 1u << i);
+  }
+  if (away) forfeit_seats(with_bots_if_no_person_left(away), "away", false);
+  if (game_->finished) spdlog::info("room {}: every seat is gone, the game ends", settings_.id);
+}
+
+void room::match_action(const client_ptr& c, const protocol::match_msg& m, const json& id) {
+  using kind = protocol::match_msg::kind;
+  const int seat = seat_of(c.get());
+  if (seat < 0) return fail(c, id, "not_seated", "only a seated player does that");
+  if (!game_) return fail(c, id, "not_started", "the game has not started");
+  if (m.what == kind::rematch) return answer_rematch(c, seat, m.accept, m.nonce, id);
+  if (game_->finished) return fail(c, id, "game_over", "the game is over");
+  if (storage_failed_)
+    return fail(c, id, "storage_failed",
+                "the server could not store this room's last change: it takes no more moves");
+  if (m.what == kind::undo) return request_undo(c, seat, id);
+  if (m.what == kind::undo_answer) return answer_undo(c, seat, m.accept, id);
+  if (has_forfeited(*game_, static_cast<seat_t>(seat)))
+    return fail(c, id, "already_forfeited", "you have already left this game");
+  // journaled first: the answer waits for the write
+  forfeit_seats(with_bots_if_no_person_left(static_cast<std::uint8_t>(1u << seat)), "resign",
+                false);
+  send(c, protocol::reply("resigned", id, {{"room", settings_.id}, {"seat", seat}}));
+}
+
+}  // namespace carcassonne::server

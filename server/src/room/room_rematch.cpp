@@ -1,0 +1,186 @@
+// Rematch (docs/protocol.md "Rematch"): after the end a seat offers a new game with the same
+// seats, expansions and options; every seat answers (no answer in time declines), with its nonce
+// for the rematch's seed (docs/fairness.md "Rematches"); those who accepted are seated in a new
+// room, in seat order, and its game starts at once (bots accept at once, and play it at their
+// level). Each seat's place there opens with the token it holds here: the connection holding
+// the seat is told in `rematch_ready`, and so is every later resume of the seat here, so that a
+// seat whose connection was gone (noticed or not) is never left out of a game that waits for it.
+#include <spdlog/spdlog.h>
+
+#include <bit>
+
+#include "carcassonne/protocol/view_doc.hpp"
+#include "room/room.hpp"
+#include "room/room_events.hpp"
+
+namespace carcassonne::server {
+
+namespace {
+
+// Starts the rematch's game in the name of no connection (start() wants a sender).
+struct nobody final : client_link {
+  void deliver(frame_ptr) override {}
+  void set_room(const std::string&, bool) override {}
+};
+
+json seat_list(std::uint8_t bits, std::size_t seats) {
+  json out = json::array();
+  for (std::size_t i = 0; i < seats; ++i)
+    if (bits >> i & 1) out.push_back(i);
+  return out;
+}
+
+std::uint8_t bits_of(const json& list) {
+  unsigned bits = 0;
+  for (const auto& i : list) bits |= 1u << i.get<int>();
+  return static_cast<std::uint8_t>(bits);
+}
+
+}  // namespace
+
+void room::answer_rematch(const client_ptr& c, int seat, bool accept, const std::string& nonce,
+                          const json& id) {
+  if (!game_->finished)
+    return fail(c, id, "game_not_over", "a rematch is offered once the game is over");
+  if (!rematch_room_.empty())
+    return fail(c, id, "rematch_done", "the rematch has been decided already");
+  if (!rematch_) {
+    if (!accept) return fail(c, id, "no_rematch_offer", "no rematch has been offered");
+    rematch_ = rematch_offer{};
+    rematch_->nonces.assign(seats_.size(), std::string());
+    // Bots accept at once: the rematch of a game against bots is against the same bots.
+    for (std::size_t i = 0; i < seats_.size(); ++i)
+      if (seats_[i].bot)
+        rematch_->accepted = static_cast<std::uint8_t>(rematch_->accepted | 1u << i);
+    room_event(room_events::seat_event("rematch_offered", seat));
+    if (timer_)  // who has not answered in time declines
+      rematch_->timer = timer_->call_after(settings_.match.answer_time, [this] {
+        if (!rematch_) return;
+        rematch_->timer = 0;
+        const unsigned all = (1u << seats_.size()) - 1;
+        rematch_->declined = static_cast<std::uint8_t>(all & ~rematch_->accepted);
+        settle_rematch();
+        broadcast({});
+      });
+  }
+  const unsigned bit = 1u << seat;
+  if ((rematch_->accepted | rematch_->declined) & bit)
+    return fail(c, id, "already_answered", "you have answered this rematch offer");
+  (accept ? rematch_->accepted : rematch_->declined) |= static_cast<std::uint8_t>(bit);
+  if (accept) rematch_->nonces[seat] = nonce;
+  send(c, protocol::reply("rematch_answered", id, {{"room", settings_.id}, {"accept", accept}}));
+  settle_rematch();
+  broadcast({});
+}
+
+// Once every seat has answered: a new room for those who accepted (two at least), or nothing.
+void room::settle_rematch() {
+  const unsigned all = (1u << seats_.size()) - 1;
+  if ((rematch_->accepted | rematch_->declined) != all) return;
+  if (rematch_->timer && timer_) timer_->cancel(rematch_->timer);
+  rematch_->timer = 0;
+  std::vector<seat_init> seats;
+  std::vector<std::pair<int, std::string>> tokens;  // for the seats here
+  std::uint8_t untold = 0;
+  for (std::size_t i = 0; i < seats_.size(); ++i) {
+    if (!(rematch_->accepted >> i & 1)) continue;
+    if (seats_[i].bot) {
+      seats.push_back({seats_[i].name, {}, {}, seats_[i].bot});
+      continue;
+    }
+    // Its place there opens with the token it holds here: a seat whose connection is gone
+    // (noticed or not yet) learns of it at its next resume here, with that same token.
+    if (seats_[i].client && !seats_[i].token.empty())
+      tokens.emplace_back(static_cast<int>(i), seats_[i].token);
+    else
+      untold = static_cast<std::uint8_t>(untold | 1u << i);
+    seats.push_back({seats_[i].name, seats_[i].token_hash, rematch_->nonces[i], std::nullopt});
+  }
+  if (seats.size() < static_cast<std::size_t>(min_seats) || !spawn_) {
+    rematch_.reset();  // too few: the offer lapses, a new one may be made
+    return;
+  }
+  room_settings next = settings_;
+  next.seats = static_cast<int>(seats.size());
+  next.secret = settings_.rematch_secret;  // committed to since this game ended
+  next.rematch_secret.clear();             // the new room draws its own
+  rematch_room_ = spawn_(next, seats);
+  if (rematch_room_.empty()) {  // the server is full: the offer lapses
+    rematch_.reset();
+    return;
+  }
+  spdlog::info("room {}: rematch in room {}", settings_.id, rematch_room_);
+  rematch_->untold = untold;
+  persist_meta();  // where the seats went, for those away: before anyone is told
+  for (const auto& [seat, token] : tokens) tell_rematch(seats_[seat].client, seat, token);
+}
+
+int room::rematch_seat(int seat) const {
+  return std::popcount(static_cast<unsigned>(rematch_->accepted) & ((1u << seat) - 1));
+}
+
+void room::tell_rematch(const client_ptr& c, int seat, const std::string& token) {
+  send(c,
+       protocol::reply("rematch_ready", nullptr,
+                       {{"room", rematch_room_}, {"seat", rematch_seat(seat)}, {"token", token}}));
+}
+
+void room::resume_rematch(const client_ptr& c, int seat, const std::string& token) {
+  if (rematch_room_.empty() || !rematch_ || !(rematch_->accepted >> seat & 1)) return;
+  if (rematch_->untold >> seat & 1) {
+    rematch_->untold = static_cast<std::uint8_t>(rematch_->untold & ~(1u << seat));
+    persist_meta();
+  }
+  tell_rematch(c, seat, token);  // its token there is the one it resumed with
+}
+
+void room::append_rematch_meta(std::string& out) const {
+  if (rematch_room_.empty() || !rematch_) return void(out += "null");
+  json nonces = json::array();
+  for (const auto& n : rematch_->nonces) nonces.push_back(n);
+  out += json{{"room", rematch_room_},
+              {"accepted", seat_list(rematch_->accepted, seats_.size())},
+              {"declined", seat_list(rematch_->declined, seats_.size())},
+              {"untold", seat_list(rematch_->untold, seats_.size())},
+              {"nonces", nonces}}
+             .dump();
+}
+
+void room::restore_rematch_meta(const json& meta) {
+  const auto it = meta.find("rematch");
+  if (it == meta.end() || !it->is_object()) return;
+  rematch_ = rematch_offer{};
+  rematch_->accepted = bits_of(it->at("accepted"));
+  rematch_->declined = bits_of(it->at("declined"));
+  rematch_->untold = bits_of(it->at("untold"));
+  rematch_->nonces = it->at("nonces").get<std::vector<std::string>>();
+  rematch_->nonces.resize(seats_.size());
+  rematch_room_ = it->at("room").get<std::string>();
+}
+
+std::unique_ptr<room> room::rematch_room(room_settings settings,
+                                         const std::vector<seat_init>& seats, metrics* m) {
+  settings.seats = static_cast<int>(seats.size());
+  auto r = std::make_unique<room>(std::move(settings), m, std::weak_ptr<const client_link>());
+  for (std::size_t i = 0; i < seats.size(); ++i) {
+    r->seats_[i].taken = true;
+    r->seats_[i].name = seats[i].name;
+    r->seats_[i].token_hash = seats[i].token_hash;
+    r->seats_[i].nonce = seats[i].nonce;
+    r->seats_[i].bot = seats[i].bot;
+  }
+  r->creator_seat_ = 0;
+  return r;
+}
+
+void room::start_rematch() {
+  auto starter = std::make_shared<nobody>();
+  seats_[0].client = starter;  // start() checks its sender holds the creator's seat
+  start(starter, nullptr);
+  seats_[0].client = nullptr;
+  note_presence();
+  reset_room_part();
+  publish_summary();
+}
+
+}  // namespace carcassonne::server

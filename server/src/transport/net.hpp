@@ -1,0 +1,78 @@
+// Internal: Asio/Beast names and the state the network sessions share.
+#pragma once
+#include <boost/asio.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <boost/beast/websocket.hpp>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <mutex>
+#include <set>
+
+#include "base/config.hpp"
+#include "base/metrics.hpp"
+#include "cluster/cluster_lobby.hpp"
+#include "cluster/cluster_member.hpp"
+#include "lobby/lobby.hpp"
+#include "store/store.hpp"
+#include "transport/address_limits.hpp"
+
+namespace carcassonne::server {
+
+namespace net = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+namespace websocket = beast::websocket;
+using tcp = net::ip::tcp;
+
+class websocket_session;
+
+// Everything sessions share: configuration, metrics, the lobby, the live sessions.
+struct shared_state {
+  shared_state(net::io_context& ioc, config c)
+      : io(ioc), cfg(std::move(c)), limits(cfg), rooms(ioc.get_executor(), cfg, stats) {}
+
+  net::io_context& io;
+  config cfg;
+  address_limits limits;
+  metrics stats;
+  std::unique_ptr<store> db;  // nullptr when the journal is off; outlives the rooms
+  lobby rooms;
+  std::unique_ptr<cluster_member> cluster;    // with --redis: this instance in the room directory
+  std::unique_ptr<cluster_lobby> lobby_view;  // with --redis: every instance's public rooms
+  std::atomic<bool> draining{false};
+
+  std::mutex sessions_mutex;
+  std::set<std::weak_ptr<websocket_session>, std::owner_less<std::weak_ptr<websocket_session>>>
+      sessions;
+};
+
+// The public rooms a list_rooms or /api/rooms sees: this server's, or with --redis the cluster's.
+inline lobby::page list_public_rooms(const shared_state& s, const protocol::room_filter& f) {
+  return s.lobby_view ? s.lobby_view->list(f) : s.rooms.list(f);
+}
+
+// Starts an HTTP session on an accepted socket (it may upgrade to a WebSocket session).
+void start_http_session(tcp::socket socket, std::shared_ptr<shared_state> state);
+
+// Starts a WebSocket session from an upgrade request, holding its address's connection slot.
+void start_websocket_session(beast::tcp_stream stream, http::request<http::string_body> request,
+                             std::shared_ptr<shared_state> state,
+                             std::unique_ptr<address_limits::lease> address);
+
+// Asks every WebSocket session to say goodbye and close (graceful shutdown).
+void close_all_sessions(shared_state& state);
+
+// Has every WebSocket session check its keep-alive and timeouts (a ping to a silent client, the
+// end of one silent for the idle timeout or of a close handshake not finished). The server calls
+// it every sweep_period(): a quarter of the idle timeout, at most 15 s (the close handshake's
+// 30 s must not wait for a long idle timeout's sweep).
+void sweep_sessions(shared_state& state);
+inline std::chrono::milliseconds sweep_period(const config& c) {
+  return std::chrono::milliseconds(std::clamp(c.idle_timeout_seconds * 250, 250, 15'000));
+}
+
+}  // namespace carcassonne::server
