@@ -89,7 +89,7 @@ TEST_CASE("resume with last_seq: too far behind, or from before the window, gets
   t.r.disconnected(old);
   // More changes than the window holds: spectators arriving.
   auto spectators = std::vector<std::shared_ptr<fake_client>>{};
-  for (std::size_t i = 0; i < room::resume_patches + 2; ++i) {
+  for (std::size_t i = 0; i < resume_window::patches + 2; ++i) {
     spectators.push_back(make_client());
     t.r.spectate(spectators.back(), nullptr);
   }

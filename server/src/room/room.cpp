@@ -92,9 +92,7 @@ bool room::is_spectator(const client_link* c) const {
 }
 
 void room::out(const client_ptr& c, frame_ptr frame) {
-  if (!c) return;
-  if (outbox_.empty() && writes_durable_ >= writes_issued_) return c->deliver(std::move(frame));
-  outbox_.push_back({writes_issued_, c, std::move(frame)});
+  outbox_.send(c, std::move(frame));
 }
 
 void room::send(const client_ptr& c, const json& message) {
@@ -268,18 +266,15 @@ void room::send_seat_patches(const std::string& head, const std::string& ops, bo
     // A seat its owner may resume keeps its patches, also while away (for a while), once the game
     // is under way: the patch that brings the game, and what comes before, are no part of the
     // window (a resume from there gets a snapshot), so an idle room holds none.
-    const bool keep =
-        game_ && !game_appeared && s.taken && !s.bot && (s.client || s.missed < resume_patches);
-    if (!keep && !s.recent.empty()) {
-      s.recent.clear();
-      s.recent_bytes = 0;
-    }
+    const bool keep = game_ && !game_appeared && s.taken && !s.bot &&
+                      (s.client || s.missed < resume_window::patches);
+    if (!keep) s.recent.clear();
     if (!s.client) {
       if (!keep) continue;
       ++s.missed;
     }
     if (mine_ops.empty() && common) {  // the same frame as another seat's: shared
-      if (keep) remember_patch(s, common);
+      if (keep) s.recent.remember(seq_, common);
       if (s.client) out(s.client, common);
       continue;
     }
@@ -292,32 +287,9 @@ void room::send_seat_patches(const std::string& head, const std::string& ops, bo
     frame += "]}";
     auto f = std::make_shared<const std::string>(std::move(frame));
     if (mine_ops.empty()) common = f;
-    if (keep) remember_patch(s, f);
+    if (keep) s.recent.remember(seq_, f);
     if (s.client) out(s.client, std::move(f));
   }
-}
-
-void room::remember_patch(seat_slot& s, const frame_ptr& f) {
-  if (f->size() > resume_frame_max) {  // a gap: a resume from before it needs a snapshot
-    s.recent.clear();
-    s.recent_bytes = 0;
-    return;
-  }
-  s.recent.emplace_back(seq_, f);
-  s.recent_bytes += f->size();
-  std::size_t drop = 0;
-  for (std::size_t kept = s.recent_bytes;
-       s.recent.size() - drop > resume_patches || kept > resume_bytes; ++drop)
-    kept -= s.recent[drop].second->size();
-  for (std::size_t i = 0; i < drop; ++i) s.recent_bytes -= s.recent[i].second->size();
-  s.recent.erase(s.recent.begin(), s.recent.begin() + static_cast<std::ptrdiff_t>(drop));
-}
-
-bool room::can_resume_from(const seat_slot& s, std::uint64_t last_seq) const {
-  // The window must reach the present: a room rebuilt after a restart starts with none, and its
-  // seq may equal one a client saw before while its view (who is connected) does not.
-  return last_seq <= seq_ && !s.recent.empty() && s.recent.back().first == seq_ &&
-         s.recent.front().first <= last_seq + 1;
 }
 
 // Spectators: the seats' public diff, or their own when they watch with a delay; one frame for

@@ -26,29 +26,15 @@
 #include "match/match_options.hpp"
 #include "match/room_clock.hpp"
 #include "match/room_timer.hpp"
+#include "room/client_link.hpp"
+#include "room/outbox.hpp"
+#include "room/resume_window.hpp"
 #include "store/room_state.hpp"
 #include "store/store.hpp"
 
 namespace carcassonne::server {
 
 using json = nlohmann::json;
-using frame_ptr = std::shared_ptr<const std::string>;
-
-// What a room needs from a connection. Both calls are thread-safe and never block.
-class client_link {
- public:
-  virtual ~client_link() = default;
-  // Queues one text frame (a slow client may be dropped instead; the room goes on).
-  virtual void deliver(frame_ptr frame) = 0;
-  // Queues several frames in order: one hand-over to the connection's thread for all of them.
-  virtual void deliver_all(std::vector<frame_ptr> frames) {
-    for (auto& f : frames) deliver(std::move(f));
-  }
-  // The connection entered (member) or left (!member) the room. Calls from different rooms
-  // may arrive in any order: leaving only clears the connection's room if it is that room.
-  virtual void set_room(const std::string& room_id, bool member) = 0;
-};
-using client_ptr = std::shared_ptr<client_link>;
 
 struct room_settings {
   std::string id;
@@ -179,13 +165,8 @@ class room {
   // How far ahead of seq() a stored meta claims (its "seq"), so that a change that writes
   // nothing needs a meta write only once every seq_reserve changes.
   static constexpr std::uint64_t seq_reserve = 64;
-  // A resume's window (docs/protocol.md §12): at most this many patches and bytes per seat, none
-  // larger than resume_frame_max (a game's first patch is not kept): a phone that drops for a
-  // few moves gets them again, anything more a snapshot.
-  static constexpr std::size_t resume_patches = 16, resume_bytes = 12 * 1024,
-                               resume_frame_max = 6 * 1024;
   // Writes issued to the store and not yet durable (the lobby keeps the room until none are).
-  bool writes_pending() const { return writes_durable_ < writes_issued_; }
+  bool writes_pending() const { return outbox_.writes_pending(); }
   json record() const;  // setup + moves (game-record.md); the seed is inside: finished games only
   // Thread-safe: the record once the game is over, else nothing. Built at the first call from
   // the texts kept at the end, then kept.
@@ -217,15 +198,11 @@ class room {
     std::optional<bot_level> bot;               // a bot's seat (no token, no client)
     std::optional<bot_level> played_by;         // takeover: a bot plays for the absent owner
     std::optional<room_timer::clock::time_point> away_since;  // no connection since
-    // The seat's last patches with their seq, sent or made while it was away (remember_patch):
-    // a resume with last_seq gets the ones it missed instead of a snapshot.
-    std::vector<std::pair<std::uint64_t, frame_ptr>> recent;
-    std::size_t recent_bytes = 0;
-    std::size_t missed = 0;  // patches made while away: past resume_patches, none are made
+    // The seat's last patches, sent or made while it was away (a game's first patch is not
+    // kept): a phone that drops for a few moves gets them again, anything more a snapshot.
+    resume_window recent;
+    std::size_t missed = 0;  // patches made while away: past resume_window::patches, none kept
   };
-  void remember_patch(seat_slot& s, const frame_ptr& f);
-  // True when `s.recent` holds every patch after `last_seq`.
-  bool can_resume_from(const seat_slot& s, std::uint64_t last_seq) const;
 
   int seat_of(const client_link* c) const;
   bool is_spectator(const client_link* c) const;
@@ -375,12 +352,7 @@ class room {
     return spectator_game_ ? spectator_public_ : public_;
   }
 
-  // Persistence (attach_store): writes issued and known durable, and the frames held meanwhile.
-  struct held_frame {
-    std::uint64_t needs;
-    client_ptr client;
-    frame_ptr frame;
-  };
+  // Persistence (attach_store).
   store* store_ = nullptr;
   poster post_;
   room_timer_ptr timer_;
@@ -402,8 +374,7 @@ class room {
   bot_turn bot_turn_;
   int absent_seat_ = -1;  // to act and disconnected; takeover_timer_ hands it to a bot
   room_timer::handle takeover_timer_ = 0;
-  std::uint64_t writes_issued_ = 0, writes_durable_ = 0;
-  fifo<held_frame> outbox_;
+  outbox outbox_;  // frames wait there for the writes they show
   bool storage_failed_ = false;
   std::atomic<std::uint64_t> lease_generation_{0};
   bool moved_away_ = false;  // lease_lost(): refuses everyone with room_moved

@@ -85,9 +85,8 @@ void room::resume(const client_ptr& c, const protocol::resume_msg& m, const json
   it->missed = 0;
   send(c, protocol::reply("resumed", id, {{"room", settings_.id}, {"seat", seat}, {"seq", seq_}}));
   // The patches after last_seq when the seat still has them all (§12), else the whole view.
-  if (m.last_seq && can_resume_from(*it, *m.last_seq)) {
-    for (const auto& [seq, frame] : it->recent)
-      if (seq > *m.last_seq) out(c, frame);
+  if (m.last_seq && it->recent.covers(*m.last_seq, seq_)) {
+    for (auto& frame : it->recent.after(*m.last_seq)) out(c, std::move(frame));
   } else {
     send_snapshot(c, seat, nullptr);
   }

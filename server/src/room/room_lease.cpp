@@ -26,7 +26,7 @@ void room::lease_lost() {
   spdlog::warn("room {}: another instance owns it now; its connections are sent away",
                settings_.id);
   // Frames held for writes that were not stored (or not yet): nobody sees them.
-  outbox_.clear();
+  outbox_.give_up([](const client_ptr&, const frame_ptr&) {});
   stop_here(moved_error(settings_.id));
 }
 
@@ -52,8 +52,9 @@ void room::storage_lost() {
   // The lobby lets go of the room first: once a connection hears of the stop, a resume must find
   // the room awaiting its database (room_unavailable), not this stopped one.
   if (storage_lost_) storage_lost_();
-  for (; !outbox_.empty(); outbox_.pop_front())
-    if (auto f = refusal(*outbox_.front().frame)) outbox_.front().client->deliver(std::move(f));
+  outbox_.give_up([&](const client_ptr& c, const frame_ptr& held) {
+    if (auto f = refusal(*held)) c->deliver(std::move(f));
+  });
   stop_here({"room_moved", "room " + settings_.id +
                                " stopped: the server could not store its last change. Resume "
                                "with your token: room_unavailable until its database answers"});
@@ -63,7 +64,7 @@ void room::stop_here(const protocol::proto_error& why) {
   moved_away_ = true;
   storage_failed_ = true;  // takes no more moves, bots and clocks stop acting
   store_ = nullptr;        // and writes nothing more: what is stored is the truth
-  writes_durable_ = writes_issued_;
+  outbox_.give_up([](const client_ptr&, const frame_ptr&) {});
   cancel_bot_turn();
   const auto frame = std::make_shared<const std::string>(protocol::error_message(why).dump());
   std::vector<client_ptr> gone;

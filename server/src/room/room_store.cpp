@@ -22,7 +22,7 @@ void room::persist(store_write w) {
   if (!store_) return;
   if (const auto* m = std::get_if<move_write>(&w)) seq_claimed_ = std::max(seq_claimed_, m->seq);
   std::visit([g = lease_generation_.load()](auto& op) { op.generation = g; }, w);
-  const auto n = ++writes_issued_;
+  const auto n = outbox_.issue();
   store_->submit(std::move(w), [this, n, post = post_](write_result r) {
     post([this, n, r] {
       if (r.fenced)
@@ -70,26 +70,7 @@ std::string room::meta_with_clock(const std::string& rest) const {
 
 void room::on_durable(std::uint64_t n, bool ok) {
   if (!ok) return storage_lost();  // nothing of the failed write, or after it, is shown
-  writes_durable_ = std::max(writes_durable_, n);
-  // The frames now free to leave, gathered per connection in their order (a move's answer and
-  // its patch go to the mover together).
-  std::vector<std::pair<client_link*, std::vector<frame_ptr>>> ready;
-  std::vector<client_ptr> keep;  // the connections, alive until their frames are handed over
-  ready.reserve(seats_.size() + spectators_.size());  // no regrowth for a patch to everyone
-  keep.reserve(seats_.size() + spectators_.size());
-  while (!outbox_.empty() && outbox_.front().needs <= writes_durable_) {
-    auto& held = outbox_.front();
-    auto to = std::find_if(ready.begin(), ready.end(),
-                           [&](const auto& r) { return r.first == held.client.get(); });
-    if (to == ready.end()) {
-      keep.push_back(held.client);
-      to = ready.insert(ready.end(), {held.client.get(), {}});
-      to->second.reserve(2);  // a mover's answer and patch
-    }
-    to->second.push_back(std::move(held.frame));
-    outbox_.pop_front();
-  }
-  for (auto& [client, frames] : ready) client->deliver_all(std::move(frames));
+  outbox_.durable(n, seats_.size() + spectators_.size());
 }
 
 // The meta's members but the clock and seq, as text without the braces, written as text: a

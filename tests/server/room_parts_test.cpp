@@ -1,0 +1,139 @@
+// The room's parts on their own, without a room: the outbox that holds frames until the writes
+// they show are durable, and a seat's resume window.
+#include <doctest/doctest.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "room/outbox.hpp"
+#include "room/resume_window.hpp"
+
+namespace {
+
+using carcassonne::server::client_link;
+using carcassonne::server::frame_ptr;
+using carcassonne::server::outbox;
+using carcassonne::server::resume_window;
+
+// Records what arrives, and how many hand-overs brought it.
+struct recording_link : client_link {
+  std::vector<std::string> got;
+  int handovers = 0;
+  void deliver(frame_ptr f) override {
+    ++handovers;
+    got.push_back(*f);
+  }
+  void deliver_all(std::vector<frame_ptr> frames) override {
+    ++handovers;
+    for (auto& f : frames) got.push_back(*f);
+  }
+  void set_room(const std::string&, bool) override {}
+};
+
+frame_ptr text_frame(std::string s) { return std::make_shared<const std::string>(std::move(s)); }
+
+}  // namespace
+
+TEST_CASE("outbox: a frame waits for every write issued before it, and frames keep their order") {
+  auto a = std::make_shared<recording_link>(), b = std::make_shared<recording_link>();
+  outbox box;
+  box.send(a, text_frame("free"));  // nothing pending: at once
+  CHECK(a->got == std::vector<std::string>{"free"});
+  const auto w1 = box.issue();
+  box.send(a, text_frame("answer 1"));
+  box.send(b, text_frame("patch 1"));
+  const auto w2 = box.issue();
+  box.send(a, text_frame("patch 2"));
+  CHECK(box.writes_pending());
+  CHECK(box.held() == 3);
+  box.durable(w1, 2);
+  CHECK(a->got == std::vector<std::string>{"free", "answer 1"});
+  CHECK(b->got == std::vector<std::string>{"patch 1"});
+  // A frame sent while a later write is pending waits too, behind the held ones.
+  box.send(b, text_frame("after"));
+  CHECK(b->got.size() == 1);
+  box.durable(w2, 2);
+  CHECK(a->got == std::vector<std::string>{"free", "answer 1", "patch 2"});
+  CHECK(b->got == std::vector<std::string>{"patch 1", "after"});
+  CHECK_FALSE(box.writes_pending());
+  CHECK(box.held() == 0);
+}
+
+TEST_CASE("outbox: the frames freed by one write reach each connection in one hand-over") {
+  auto a = std::make_shared<recording_link>();
+  outbox box;
+  const auto w = box.issue();
+  box.send(a, text_frame("answer"));
+  box.send(a, text_frame("patch"));
+  box.durable(w, 1);
+  CHECK(a->got == std::vector<std::string>{"answer", "patch"});
+  CHECK(a->handovers == 1);
+}
+
+TEST_CASE("outbox: durable out of order frees up to the highest write known durable") {
+  auto a = std::make_shared<recording_link>();
+  outbox box;
+  const auto w1 = box.issue();
+  box.send(a, text_frame("1"));
+  const auto w2 = box.issue();
+  box.send(a, text_frame("2"));
+  box.durable(w2, 1);  // a later write durable means the earlier were committed first
+  CHECK(a->got == std::vector<std::string>{"1", "2"});
+  box.durable(w1, 1);  // a late report changes nothing
+  CHECK(a->got.size() == 2);
+}
+
+TEST_CASE("outbox: giving up hands every held frame over once, oldest first, and holds none") {
+  auto a = std::make_shared<recording_link>();
+  outbox box;
+  box.issue();
+  box.send(a, text_frame("x"));
+  box.send(a, text_frame("y"));
+  std::vector<std::string> given;
+  box.give_up([&](const auto& c, const frame_ptr& f) {
+    CHECK(c == a);
+    given.push_back(*f);
+  });
+  CHECK(given == std::vector<std::string>{"x", "y"});
+  CHECK(a->got.empty());  // given up, not delivered
+  CHECK_FALSE(box.writes_pending());
+  box.send(a, text_frame("z"));  // nothing pending any more: at once
+  CHECK(a->got == std::vector<std::string>{"z"});
+}
+
+TEST_CASE("resume window: covers a resume only when it holds every patch up to now") {
+  resume_window w;
+  CHECK_FALSE(w.covers(0, 0));  // empty: a rebuilt room has none
+  for (std::uint64_t seq = 5; seq <= 8; ++seq) w.remember(seq, text_frame("p" + std::to_string(seq)));
+  CHECK(w.covers(4, 8));       // patches 5..8 are all there
+  CHECK(w.covers(8, 8));       // nothing missed
+  CHECK_FALSE(w.covers(3, 8));  // patch 4 is not kept
+  CHECK_FALSE(w.covers(6, 9));  // the window does not reach the present
+  CHECK_FALSE(w.covers(9, 8));  // a seq from the future
+  std::vector<std::string> after;
+  for (const auto& f : w.after(6)) after.push_back(*f);
+  CHECK(after == std::vector<std::string>{"p7", "p8"});
+}
+
+TEST_CASE("resume window: keeps at most its patches and bytes, and a frame too large is a gap") {
+  resume_window w;
+  for (std::uint64_t seq = 1; seq <= resume_window::patches + 2; ++seq)
+    w.remember(seq, text_frame("p"));
+  const std::uint64_t last = resume_window::patches + 2;
+  CHECK(w.covers(last - resume_window::patches, last));
+  CHECK_FALSE(w.covers(last - resume_window::patches - 1, last));
+  CHECK(w.after(0).size() == resume_window::patches);
+
+  // Bytes: frames of 5 KB, at most 12 KB kept, so two.
+  resume_window big;
+  for (std::uint64_t seq = 1; seq <= 4; ++seq)
+    big.remember(seq, text_frame(std::string(5 * 1024, 'x')));
+  CHECK(big.after(0).size() == 2);
+  CHECK(big.covers(2, 4));
+  CHECK_FALSE(big.covers(1, 4));
+
+  big.remember(5, text_frame(std::string(resume_window::frame_max + 1, 'x')));
+  CHECK(big.empty());  // a resume from before it needs a snapshot
+  CHECK_FALSE(big.covers(4, 5));
+}
