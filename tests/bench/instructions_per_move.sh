@@ -7,7 +7,8 @@
 #   ROOMS of 4 clients (10), counted for SECONDS (20) after a warm-up, at RATE moves a second
 #   over all rooms (100: the server runs about 50 times slower under callgrind).
 #   SCRIPTED=1: serve with --allow-scripted true (loadtest then seeds its rooms); without it (the
-#   default) the rooms are fair rooms, as in the server's shipped configuration.
+#   default) the rooms are fair rooms, as in the server's shipped configuration, and the load
+#   tool, which paces seeded rooms only, plays them as fast as the server answers (RATE unused).
 # Prints: moves, instructions, instructions_per_move.
 set -euo pipefail
 build=$1
