@@ -6,6 +6,8 @@
 #   tests/bench/idle_heap.sh BUILD_DIR [ROOMS]
 #   SHOW_OTHER=N: also the N innermost frames that hold most of what no pattern names.
 #   SETTLE=SECONDS: how long the rooms get to be seated and started before the kill (11).
+#   SCRIPTED=1: serve with --allow-scripted true (loadtest then seeds its rooms); without it (the
+#   default) the rooms are fair rooms, as in the server's shipped configuration.
 # One-time costs (SQLite's bounded page cache, OpenSSL's tables, static data) are divided by
 # ROOMS too: compare two room counts for the cost of one more room.
 # BUILD_DIR must be configured with -DCARCASSONNE_JEMALLOC=OFF: jemalloc's operator new does not
@@ -20,12 +22,14 @@ if ldd "$build/carcassonne" | grep -q jemalloc; then
 fi
 rooms=${2:-250}
 settle=${SETTLE:-11}
+scripted=()
+if [[ ${SCRIPTED:-0} == 1 ]]; then scripted=(--allow-scripted true); fi
 port=$((20000 + RANDOM % 20000))
 data=$(mktemp -d)
 trap 'rm -rf "$data"' EXIT
 heaptrack -o "$data/heap" "$build/carcassonne" serve --port "$port" --threads 1 \
   --data-dir "$data/db" --log-level warn --message-rate 100000 --message-burst 100000 \
-  --max-connections 100000 --max-connections-per-address 100000 --allow-scripted true \
+  --max-connections 100000 --max-connections-per-address 100000 "${scripted[@]}" \
   >/dev/null 2>&1 &
 for _ in $(seq 100); do curl -sf "http://127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.2; done
 "$build/carcassonne" loadtest --port "$port" --rooms "$rooms" --clients-per-room 4 --idle \

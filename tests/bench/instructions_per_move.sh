@@ -6,6 +6,9 @@
 #   tests/bench/instructions_per_move.sh BUILD_DIR [ROOMS] [SECONDS] [RATE] [extra serve args...]
 #   ROOMS of 4 clients (10), counted for SECONDS (20) after a warm-up, at RATE moves a second
 #   over all rooms (100: the server runs about 50 times slower under callgrind).
+#   SCRIPTED=1: serve with --allow-scripted true (loadtest then seeds its rooms); without it (the
+#   default) the rooms are fair rooms, as in the server's shipped configuration, and the load
+#   tool, which paces seeded rooms only, plays them as fast as the server answers (RATE unused).
 # Prints: moves, instructions, instructions_per_move.
 set -euo pipefail
 build=$1
@@ -14,6 +17,8 @@ seconds=${3:-20}
 rate=${4:-100}
 shift $(($# < 4 ? $# : 4))
 port=$((20000 + RANDOM % 20000))
+scripted=()
+if [[ ${SCRIPTED:-0} == 1 ]]; then scripted=(--allow-scripted true); fi
 data=$(mktemp -d)
 trap '[[ -n ${KEEP:-} ]] && cp "$data"/cg.*.* "$KEEP" 2>/dev/null; rm -rf "$data"' EXIT
 moves() {
@@ -21,7 +26,7 @@ moves() {
 }
 valgrind --tool=callgrind --callgrind-out-file="$data/cg.%p" --dump-instr=no \
   "$build/carcassonne" serve --port "$port" --threads 1 --data-dir "$data/db" --log-level warn \
-  --message-rate 100000 --message-burst 100000 --allow-scripted true "$@" 2>"$data/valgrind.log" &
+  --message-rate 100000 --message-burst 100000 "${scripted[@]}" "$@" 2>"$data/valgrind.log" &
 serve_pid=$!
 for _ in $(seq 300); do curl -sf "http://127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.2; done
 "$build/carcassonne" loadtest --port "$port" --rooms "$rooms" --clients-per-room 4 \

@@ -9,6 +9,9 @@
 #   WARM=SECONDS: how long to let the rooms join and start before measuring.
 #   PIN=1: the servers on CPU 0, the clients and load tool on CPU 1 (taskset): less noise on a
 #   2-core VM, where the two otherwise share and trade cores run by run.
+#   SCRIPTED=1: serve with --allow-scripted true, so that loadtest seeds its rooms and follows each
+#   game with its own engine (a cheaper load tool). Without it (the default) the rooms are fair
+#   rooms, as a server in its shipped configuration makes them, and every client keeps its view.
 set -euo pipefail
 build=$1
 rooms=$2
@@ -23,6 +26,8 @@ port=$((20000 + RANDOM % 20000))
 tick=$(getconf CLK_TCK)
 server_cpu=() client_cpu=()
 if [[ ${PIN:-0} == 1 ]]; then server_cpu=(taskset -c 0) client_cpu=(taskset -c 1); fi
+scripted=()
+if [[ ${SCRIPTED:-0} == 1 ]]; then scripted=(--allow-scripted true); fi
 
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 frames() {
@@ -53,7 +58,7 @@ fi
 data=$(mktemp -d)
 "${server_cpu[@]}" "$bin" serve --port "$port" --threads "$threads" --data-dir "$data" --log-level warn \
   --message-rate 100000 --message-burst 100000 --max-connections 100000 \
-  --max-connections-per-address 100000 --allow-scripted true "$@" &
+  --max-connections-per-address 100000 "${scripted[@]}" "$@" &
 serve_pid=$!
 for _ in $(seq 50); do curl -sf "http://127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.1; done
 rss0=$(awk '/VmRSS/{print $2}' "/proc/$serve_pid/status")
