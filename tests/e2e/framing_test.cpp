@@ -91,7 +91,7 @@ TEST_CASE("e2e: a message near the limit is served after a wait") {
 
 // The server reads on after its close frame and drops what still comes, so the close frame is
 // not lost to a TCP reset however the client's bytes and the close cross (with Beast's framing
-// 1 run in 10 under load saw neither within 10 s: docs/performance.md "Our own framing").
+// 1 run in 10 under load saw neither within 10 s: docs/performance.md, "What makes it fast").
 TEST_CASE("e2e: fragments together over the limit close 1009") {
   auto cfg = test_config();
   test_server server(cfg);

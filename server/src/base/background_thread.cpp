@@ -3,7 +3,7 @@
 // middle of the frames that one poll delivered, and committed the first of them alone: smaller
 // commits, one sync each, and two context switches more. Under SCHED_BATCH it runs when the I/O
 // thread waits or its time slice ends, and takes what was handled meanwhile
-// (docs/performance.md, ninth session).
+// (docs/performance.md, "What makes it fast").
 #include "base/background_thread.hpp"
 
 #include <pthread.h>

@@ -43,7 +43,7 @@ struct room_entry {
 
 // Where handlers that must not run at the same time are run: a new strand, or, when one I/O
 // thread runs everything (`--threads 1`), the executor itself: a strand would then only add a
-// lock and a queue to every handler (docs/performance.md "One I/O thread without strands").
+// lock and a queue to every handler (docs/performance.md, "What makes it fast").
 inline boost::asio::any_io_executor serial_executor(const boost::asio::any_io_executor& ex,
                                                     const config& c) {
   if (c.io_threads() == 1) return ex;

@@ -2,7 +2,7 @@
 // together into messages (frame_reader), server frames' headers written. Beast still answers the
 // upgrade request; after it websocket_session.cpp reads and writes the socket itself, so that an
 // idle connection holds a few dozen bytes here instead of Beast's 2.5 KB stream, and the frames
-// queued on a connection leave in one write (docs/performance.md "Our own framing").
+// queued on a connection leave in one write (docs/performance.md, "What makes it fast").
 #pragma once
 #include <array>
 #include <cstddef>
