@@ -31,7 +31,9 @@ struct recording_link : client_link {
   void set_room(const std::string&, bool) override {}
 };
 
-frame_ptr text_frame(std::string s) { return std::make_shared<const std::string>(std::move(s)); }
+frame_ptr text_frame(std::string s) {
+  return std::make_shared<const std::string>(std::move(s));
+}
 
 }  // namespace
 
@@ -105,9 +107,10 @@ TEST_CASE("outbox: giving up hands every held frame over once, oldest first, and
 TEST_CASE("resume window: covers a resume only when it holds every patch up to now") {
   resume_window w;
   CHECK_FALSE(w.covers(0, 0));  // empty: a rebuilt room has none
-  for (std::uint64_t seq = 5; seq <= 8; ++seq) w.remember(seq, text_frame("p" + std::to_string(seq)));
-  CHECK(w.covers(4, 8));       // patches 5..8 are all there
-  CHECK(w.covers(8, 8));       // nothing missed
+  for (std::uint64_t seq = 5; seq <= 8; ++seq)
+    w.remember(seq, text_frame("p" + std::to_string(seq)));
+  CHECK(w.covers(4, 8));        // patches 5..8 are all there
+  CHECK(w.covers(8, 8));        // nothing missed
   CHECK_FALSE(w.covers(3, 8));  // patch 4 is not kept
   CHECK_FALSE(w.covers(6, 9));  // the window does not reach the present
   CHECK_FALSE(w.covers(9, 8));  // a seq from the future
@@ -136,4 +139,57 @@ TEST_CASE("resume window: keeps at most its patches and bytes, and a frame too l
   big.remember(5, text_frame(std::string(resume_window::frame_max + 1, 'x')));
   CHECK(big.empty());  // a resume from before it needs a snapshot
   CHECK_FALSE(big.covers(4, 5));
+}
+
+#include "match/rematch_offer.hpp"
+#include "match/undo_vote.hpp"
+
+TEST_CASE("undo vote: the last acceptance grants it, a single refusal declines it") {
+  using carcassonne::server::undo_vote;
+  undo_vote v(1, 0b1101);  // seat 1 asks; seats 0, 2 and 3 must answer
+  CHECK(v.asker() == 1);
+  CHECK(v.waiting_seats() == std::vector<int>{0, 2, 3});
+  CHECK_FALSE(v.waits_for(1));
+  CHECK(v.answer(0, true) == undo_vote::verdict::waiting);
+  CHECK_FALSE(v.waits_for(0));
+  CHECK(v.answer(3, true) == undo_vote::verdict::waiting);
+  CHECK(v.waiting_seats() == std::vector<int>{2});
+  CHECK(v.answer(2, true) == undo_vote::verdict::granted);
+
+  undo_vote no(0, 0b110);
+  CHECK(no.answer(1, true) == undo_vote::verdict::waiting);
+  CHECK(no.answer(2, false) == undo_vote::verdict::declined);
+}
+
+TEST_CASE("rematch offer: answers, places in the rematch, lapse, and the stored form") {
+  using carcassonne::server::rematch_offer;
+  rematch_offer o(4);
+  o.answer(2, true, "n2");
+  o.answer(0, true, "n0");
+  CHECK(o.answered(2));
+  CHECK_FALSE(o.answered(1));
+  CHECK_FALSE(o.settled());
+  o.answer(1, false, "ignored");
+  CHECK_FALSE(o.settled());
+  o.decline_unanswered();  // time is up: seat 3 declines
+  CHECK(o.settled());
+  CHECK(o.accepted_seats() == nlohmann::json{0, 2});
+  CHECK(o.declined_seats() == nlohmann::json{1, 3});
+  CHECK(o.nonces_sent() == nlohmann::json{"n0", nullptr, "n2", nullptr});
+  CHECK(o.place_of(0) == 0);
+  CHECK(o.place_of(2) == 1);  // the accepting seats, in order
+
+  o.set_untold(0b100);  // seat 2 was away when the rematch's room was made
+  CHECK_FALSE(o.tell(0));
+  CHECK(o.tell(2));
+  CHECK_FALSE(o.tell(2));  // told once
+
+  o.set_untold(0b001);
+  const auto stored = o.stored("r2");
+  CHECK(
+      stored.dump() ==
+      R"({"accepted":[0,2],"declined":[1,3],"nonces":["n0","","n2",""],"room":"r2","untold":[0]})");
+  auto back = rematch_offer::from_stored(stored, 4);
+  CHECK(back.stored("r2") == stored);
+  CHECK(back.tell(0));
 }

@@ -35,23 +35,6 @@ bool room_ops_from_trees(const std::string& from, const std::string& to, const s
 
 }  // namespace
 
-json room_summary::to_json() const {
-  json j{{"id", id},
-         {"name", name},
-         {"state", std::string(to_string(state))},
-         {"public", is_public},
-         {"seats", seats},
-         {"taken", taken},
-         {"players", players},
-         {"expansions", expansions},
-         {"spectators", spectators},
-         {"spectator_delay", spectator_delay}};
-  if (!commitment.empty()) j["commitment"] = commitment;  // docs/fairness.md
-  if (!bots.empty()) j["bots"] = bots;
-  if (!match.is_null()) j["match"] = match;  // only for rooms with match options set
-  return j;
-}
-
 room::room(room_settings settings, metrics* m, std::weak_ptr<const client_link> creator)
     : settings_(std::move(settings)),
       commitment_(settings_.secret.empty() ? "" : fairness::commitment_of(settings_.secret)),
@@ -380,28 +363,13 @@ json room::record() const {
   return record_of(parts_of_record());
 }
 
-room::record_parts room::parts_of_record() const {
+record_parts room::parts_of_record() const {
   record_parts p{record_setup_, journal_, settings_.secret, {}, {}};
   if (!p.secret.empty()) {
     for (const auto& s : seats_) p.nonces.push_back(s.nonce);
     p.outcomes = outcomes_;
   }
   return p;
-}
-
-json room::record_of(const record_parts& p) {
-  json moves = json::array();
-  moves.get_ref<json::array_t&>().reserve(p.moves.size());
-  for (const auto& m : p.moves) moves.push_back(protocol::move_json_from_text(m));
-  json setup = p.setup.empty() ? json() : json::parse(p.setup, nullptr, false);
-  json r = protocol::record_to_json(std::move(setup), std::move(moves));
-  if (!p.secret.empty()) {
-    std::vector<json> outcomes;
-    outcomes.reserve(p.outcomes.size());
-    for (const auto& o : p.outcomes) outcomes.push_back(json::parse(o));
-    r["fairness"] = fairness::record_section(p.secret, p.nonces, std::move(outcomes));
-  }
-  return r;
 }
 
 }  // namespace carcassonne::server

@@ -24,50 +24,21 @@
 #include "carcassonne/protocol/view.hpp"
 #include "carcassonne/protocol/view_doc.hpp"
 #include "match/match_options.hpp"
+#include "match/rematch_offer.hpp"
 #include "match/room_clock.hpp"
 #include "match/room_timer.hpp"
+#include "match/undo_vote.hpp"
 #include "room/client_link.hpp"
 #include "room/outbox.hpp"
+#include "room/record_parts.hpp"
 #include "room/resume_window.hpp"
+#include "room/room_settings.hpp"
 #include "store/room_state.hpp"
 #include "store/store.hpp"
 
 namespace carcassonne::server {
 
 using json = nlohmann::json;
-
-struct room_settings {
-  std::string id;
-  std::string name;
-  bool is_public = true;
-  int seats = 4;
-  int spectator_delay = 0;
-  std::size_t max_spectators = 64;
-  json setup;        // expansions, options and, when allowed, seed and script
-  std::string seed;  // chosen by the server unless setup has one
-  // The fairness secret (docs/fairness.md), 64 hex digits; empty in a seeded or scripted room,
-  // whose randomness its creator chose: such a room shows no commitment.
-  std::string secret;
-  // The secret of this room's rematch, if it has one (docs/fairness.md "Rematches"): drawn with
-  // the room, its commitment shown once the game is over, before any rematch nonce is sent.
-  std::string rematch_secret;
-  match_options match;  // clocks, timeouts, take-backs (docs/options.md "Match options")
-};
-
-// What the lobby lists; readable from any thread.
-struct room_summary {
-  std::string id, name;
-  room_state state = room_state::waiting;
-  bool is_public = true;
-  int seats = 0, taken = 0, spectators = 0, spectator_delay = 0;
-  int connections = 0;  // connected seats and spectators
-  json players = json::array();
-  json bots = json::array();  // {seat, name, level} of each bot seat
-  json expansions = json::array();
-  std::string commitment;  // docs/fairness.md; empty: none
-  json match;              // the match options, when not the defaults
-  json to_json() const;
-};
 
 class room {
  public:
@@ -387,23 +358,10 @@ class room {
   // The last moves that showed and scored nothing. A take-back replays the journal without
   // them (replay_journal): no copy of the state is made or kept per move.
   std::vector<step_taken> undo_steps_;
-  struct undo_request {
-    int seat = 0;
-    std::uint8_t waiting = 0;  // bit per seat still to answer
-    room_timer::handle timer = 0;
-  };
-  std::optional<undo_request> undo_request_;
+  std::optional<undo_vote> undo_request_;  // the open take-back request
   room_clock clock_;
   room_timer::handle clock_timer_ = 0, away_timer_ = 0, checkpoint_timer_ = 0;
   std::int64_t stored_moves_ = 0;  // journal rows written (undo markers included)
-  struct rematch_offer {
-    std::uint8_t accepted = 0, declined = 0;
-    // Seats away when the rematch room was made: their seat there has the token they hold here,
-    // and they get rematch_ready when they resume here (stored with the room).
-    std::uint8_t untold = 0;
-    std::vector<std::string> nonces;  // per seat, sent with the acceptance; "" for none
-    room_timer::handle timer = 0;
-  };
   std::optional<rematch_offer> rematch_;
   std::string rematch_room_;        // the rematch's room, once made
   std::string rematch_commitment_;  // of settings_.rematch_secret, or empty
@@ -417,17 +375,8 @@ class room {
 
   mutable std::mutex summary_mutex_;
   room_summary summary_;
-  // What the record is made of, copied when the game ends, as texts: most records are never
-  // asked for, and parsing every move into a tree cost 4% of a move's instructions
-  // (docs/performance.md). Both under summary_mutex_; the tree replaces the parts once built.
-  struct record_parts {
-    std::string setup;               // JSON text
-    std::vector<std::string> moves;  // JSON texts, journal_'s
-    std::string secret;              // "" without a fairness commitment
-    std::vector<std::string> nonces;
-    std::vector<std::string> outcomes;  // JSON texts, outcomes_'s
-  };
-  static json record_of(const record_parts& p);
+  // What the record is made of, copied when the game ends (record_parts.hpp), under
+  // summary_mutex_; the tree replaces the parts once built.
   record_parts parts_of_record() const;
   mutable std::optional<record_parts> finished_parts_;
   mutable std::optional<json> finished_record_;

@@ -33,23 +33,14 @@ json room::with_match_info(json info) const {
   if (!settings_.match.is_default()) info["match"] = settings_.match.to_json();
   if (clock_.enabled() && game_ && timer_) info["clock"] = clock_.view(timer_->now());
   if (undo_request_) {
-    json waiting = json::array();
-    for (std::size_t i = 0; i < seats_.size(); ++i)
-      if (undo_request_->waiting >> i & 1) waiting.push_back(i);
-    info["undo_request"] = {{"seat", undo_request_->seat}, {"waiting", waiting}};
+    info["undo_request"] = {{"seat", undo_request_->asker()},
+                            {"waiting", undo_request_->waiting_seats()}};
   }
   if (rematch_ || !rematch_room_.empty()) {
-    json accepted = json::array(), declined = json::array();
-    for (std::size_t i = 0; i < seats_.size(); ++i) {
-      if (rematch_ && rematch_->accepted >> i & 1) accepted.push_back(i);
-      if (rematch_ && rematch_->declined >> i & 1) declined.push_back(i);
-    }
-    json nonces = json::array();  // sent with the acceptances, as room.fairness.nonces
-    for (std::size_t i = 0; i < seats_.size(); ++i) {
-      const bool sent = rematch_ && rematch_->accepted >> i & 1 && i < rematch_->nonces.size() &&
-                        !rematch_->nonces[i].empty();
-      nonces.push_back(sent ? json(rematch_->nonces[i]) : json(nullptr));
-    }
+    json accepted = rematch_ ? rematch_->accepted_seats() : json::array();
+    json declined = rematch_ ? rematch_->declined_seats() : json::array();
+    // Sent with the acceptances, as room.fairness.nonces.
+    json nonces = rematch_ ? rematch_->nonces_sent() : json(std::vector<json>(seats_.size()));
     info["rematch"] = {{"accepted", accepted},
                        {"declined", declined},
                        {"nonces", nonces},

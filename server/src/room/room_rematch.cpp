@@ -7,8 +7,6 @@
 // seat whose connection was gone (noticed or not) is never left out of a game that waits for it.
 #include <spdlog/spdlog.h>
 
-#include <bit>
-
 #include "carcassonne/protocol/view_doc.hpp"
 #include "room/room.hpp"
 #include "room/room_events.hpp"
@@ -23,19 +21,6 @@ struct nobody final : client_link {
   void set_room(const std::string&, bool) override {}
 };
 
-json seat_list(std::uint8_t bits, std::size_t seats) {
-  json out = json::array();
-  for (std::size_t i = 0; i < seats; ++i)
-    if (bits >> i & 1) out.push_back(i);
-  return out;
-}
-
-std::uint8_t bits_of(const json& list) {
-  unsigned bits = 0;
-  for (const auto& i : list) bits |= 1u << i.get<int>();
-  return static_cast<std::uint8_t>(bits);
-}
-
 }  // namespace
 
 void room::answer_rematch(const client_ptr& c, int seat, bool accept, const std::string& nonce,
@@ -46,28 +31,23 @@ void room::answer_rematch(const client_ptr& c, int seat, bool accept, const std:
     return fail(c, id, "rematch_done", "the rematch has been decided already");
   if (!rematch_) {
     if (!accept) return fail(c, id, "no_rematch_offer", "no rematch has been offered");
-    rematch_ = rematch_offer{};
-    rematch_->nonces.assign(seats_.size(), std::string());
+    rematch_.emplace(static_cast<int>(seats_.size()));
     // Bots accept at once: the rematch of a game against bots is against the same bots.
     for (std::size_t i = 0; i < seats_.size(); ++i)
-      if (seats_[i].bot)
-        rematch_->accepted = static_cast<std::uint8_t>(rematch_->accepted | 1u << i);
+      if (seats_[i].bot) rematch_->answer(static_cast<int>(i), true);
     room_event(room_events::seat_event("rematch_offered", seat));
     if (timer_)  // who has not answered in time declines
       rematch_->timer = timer_->call_after(settings_.match.answer_time, [this] {
         if (!rematch_) return;
         rematch_->timer = 0;
-        const unsigned all = (1u << seats_.size()) - 1;
-        rematch_->declined = static_cast<std::uint8_t>(all & ~rematch_->accepted);
+        rematch_->decline_unanswered();
         settle_rematch();
         broadcast({});
       });
   }
-  const unsigned bit = 1u << seat;
-  if ((rematch_->accepted | rematch_->declined) & bit)
+  if (rematch_->answered(seat))
     return fail(c, id, "already_answered", "you have answered this rematch offer");
-  (accept ? rematch_->accepted : rematch_->declined) |= static_cast<std::uint8_t>(bit);
-  if (accept) rematch_->nonces[seat] = nonce;
+  rematch_->answer(seat, accept, nonce);
   send(c, protocol::reply("rematch_answered", id, {{"room", settings_.id}, {"accept", accept}}));
   settle_rematch();
   broadcast({});
@@ -75,15 +55,14 @@ void room::answer_rematch(const client_ptr& c, int seat, bool accept, const std:
 
 // Once every seat has answered: a new room for those who accepted (two at least), or nothing.
 void room::settle_rematch() {
-  const unsigned all = (1u << seats_.size()) - 1;
-  if ((rematch_->accepted | rematch_->declined) != all) return;
+  if (!rematch_->settled()) return;
   if (rematch_->timer && timer_) timer_->cancel(rematch_->timer);
   rematch_->timer = 0;
   std::vector<seat_init> seats;
   std::vector<std::pair<int, std::string>> tokens;  // for the seats here
   std::uint8_t untold = 0;
   for (std::size_t i = 0; i < seats_.size(); ++i) {
-    if (!(rematch_->accepted >> i & 1)) continue;
+    if (!rematch_->accepted(static_cast<int>(i))) continue;
     if (seats_[i].bot) {
       seats.push_back({seats_[i].name, {}, {}, seats_[i].bot});
       continue;
@@ -94,7 +73,8 @@ void room::settle_rematch() {
       tokens.emplace_back(static_cast<int>(i), seats_[i].token);
     else
       untold = static_cast<std::uint8_t>(untold | 1u << i);
-    seats.push_back({seats_[i].name, seats_[i].token_hash, rematch_->nonces[i], std::nullopt});
+    seats.push_back(
+        {seats_[i].name, seats_[i].token_hash, rematch_->nonce(static_cast<int>(i)), std::nullopt});
   }
   if (seats.size() < static_cast<std::size_t>(min_seats) || !spawn_) {
     rematch_.reset();  // too few: the offer lapses, a new one may be made
@@ -110,13 +90,13 @@ void room::settle_rematch() {
     return;
   }
   spdlog::info("room {}: rematch in room {}", settings_.id, rematch_room_);
-  rematch_->untold = untold;
+  rematch_->set_untold(untold);
   persist_meta();  // where the seats went, for those away: before anyone is told
   for (const auto& [seat, token] : tokens) tell_rematch(seats_[seat].client, seat, token);
 }
 
 int room::rematch_seat(int seat) const {
-  return std::popcount(static_cast<unsigned>(rematch_->accepted) & ((1u << seat) - 1));
+  return rematch_->place_of(seat);
 }
 
 void room::tell_rematch(const client_ptr& c, int seat, const std::string& token) {
@@ -126,35 +106,20 @@ void room::tell_rematch(const client_ptr& c, int seat, const std::string& token)
 }
 
 void room::resume_rematch(const client_ptr& c, int seat, const std::string& token) {
-  if (rematch_room_.empty() || !rematch_ || !(rematch_->accepted >> seat & 1)) return;
-  if (rematch_->untold >> seat & 1) {
-    rematch_->untold = static_cast<std::uint8_t>(rematch_->untold & ~(1u << seat));
-    persist_meta();
-  }
+  if (rematch_room_.empty() || !rematch_ || !rematch_->accepted(seat)) return;
+  if (rematch_->tell(seat)) persist_meta();
   tell_rematch(c, seat, token);  // its token there is the one it resumed with
 }
 
 void room::append_rematch_meta(std::string& out) const {
   if (rematch_room_.empty() || !rematch_) return void(out += "null");
-  json nonces = json::array();
-  for (const auto& n : rematch_->nonces) nonces.push_back(n);
-  out += json{{"room", rematch_room_},
-              {"accepted", seat_list(rematch_->accepted, seats_.size())},
-              {"declined", seat_list(rematch_->declined, seats_.size())},
-              {"untold", seat_list(rematch_->untold, seats_.size())},
-              {"nonces", nonces}}
-             .dump();
+  out += rematch_->stored(rematch_room_).dump();
 }
 
 void room::restore_rematch_meta(const json& meta) {
   const auto it = meta.find("rematch");
   if (it == meta.end() || !it->is_object()) return;
-  rematch_ = rematch_offer{};
-  rematch_->accepted = bits_of(it->at("accepted"));
-  rematch_->declined = bits_of(it->at("declined"));
-  rematch_->untold = bits_of(it->at("untold"));
-  rematch_->nonces = it->at("nonces").get<std::vector<std::string>>();
-  rematch_->nonces.resize(seats_.size());
+  rematch_ = rematch_offer::from_stored(*it, static_cast<int>(seats_.size()));
   rematch_room_ = it->at("room").get<std::string>();
 }
 

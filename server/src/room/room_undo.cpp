@@ -41,7 +41,7 @@ void room::request_undo(const client_ptr& c, int seat, const json& id) {
     send(c, protocol::reply("undone", id, {{"room", settings_.id}}));
     return broadcast({});
   }
-  undo_request_ = undo_request{seat, others, 0};
+  undo_request_.emplace(seat, others);
   if (timer_)  // not answered in time: declined
     undo_request_->timer = timer_->call_after(settings_.match.answer_time, [this] {
       if (!undo_request_) return;
@@ -55,18 +55,20 @@ void room::request_undo(const client_ptr& c, int seat, const json& id) {
 
 void room::answer_undo(const client_ptr& c, int seat, bool accept, const json& id) {
   if (!undo_request_) return fail(c, id, "no_undo_request", "no undo request is open");
-  if (!(undo_request_->waiting >> seat & 1))
+  if (!undo_request_->waits_for(seat))
     return fail(c, id, "not_asked", "this undo request does not wait for your answer");
   send(c, protocol::reply("undo_answered", id, {{"room", settings_.id}, {"accept", accept}}));
   room_event(room_events::undo_answered(seat, accept));
-  if (!accept) {  // a single refusal declines
-    end_undo_request("refused");
-    return broadcast({});
-  }
-  undo_request_->waiting = static_cast<std::uint8_t>(undo_request_->waiting & ~(1u << seat));
-  if (undo_request_->waiting == 0) {
-    end_undo_request(nullptr);
-    take_back();
+  switch (undo_request_->answer(seat, accept)) {
+    case undo_vote::verdict::declined:
+      end_undo_request("refused");
+      break;
+    case undo_vote::verdict::granted:
+      end_undo_request(nullptr);
+      take_back();
+      break;
+    case undo_vote::verdict::waiting:
+      break;
   }
   broadcast({});
 }
@@ -74,7 +76,7 @@ void room::answer_undo(const client_ptr& c, int seat, bool accept, const json& i
 void room::end_undo_request(const char* reason) {
   if (!undo_request_) return;
   if (undo_request_->timer && timer_) timer_->cancel(undo_request_->timer);
-  if (reason) room_event(room_events::undo_declined(undo_request_->seat, reason));
+  if (reason) room_event(room_events::undo_declined(undo_request_->asker(), reason));
   undo_request_.reset();
 }
 

@@ -40,9 +40,9 @@ struct server::impl {
 
   // The connections already waiting, up to a batch, without going back to the run queue: under
   // load a pass through it is long, and one connection a pass left thousands waiting for tens of
-  // seconds (docs/performance.md, "What makes it fast"). The acceptor is non-blocking: an empty backlog
-  // ends the batch at once, and an error is left to the next asynchronous accept to report. All
-  // of it runs on the acceptor's strand, where stop() closes it.
+  // seconds (docs/performance.md, "What makes it fast"). The acceptor is non-blocking: an empty
+  // backlog ends the batch at once, and an error is left to the next asynchronous accept to report.
+  // All of it runs on the acceptor's strand, where stop() closes it.
   void take_waiting() {
     for (int i = 0; i < accept_batch; ++i) {
       beast::error_code ec;
