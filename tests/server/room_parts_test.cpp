@@ -193,3 +193,81 @@ TEST_CASE("rematch offer: answers, places in the rematch, lapse, and the stored 
   CHECK(back.stored("r2") == stored);
   CHECK(back.tell(0));
 }
+
+#include "carcassonne/protocol/json_codec.hpp"
+#include "room/game_journal.hpp"
+
+namespace {
+
+// The state as far as a player can tell: whose turn, the placed tiles, scores and moves offered.
+std::string position_of(const carcassonne::game_state& g) {
+  std::string out = std::to_string(carcassonne::to_act(g)) + "|";
+  for (const auto& m : carcassonne::legal_actions(g)) out += carcassonne::protocol::move_text(m, g);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("game journal: stored entries rebuild the game; an undo marker takes moves back") {
+  using namespace carcassonne;
+  using carcassonne::server::apply_stored_entry;
+  using carcassonne::server::game_at_start;
+  using carcassonne::server::game_journal;
+  const nlohmann::json setup = {{"players", {{{"name", "A"}}, {{"name", "B"}}}},
+                                {"seed", "journal-test"}};
+  auto live = game_at_start(setup);
+  REQUIRE(live);
+  // The live game: the first legal move each time, journaled as the room stores it.
+  std::vector<nlohmann::json> entries;
+  std::vector<std::string> positions{position_of(*live)};
+  // Ten moves at least, ending on one that drew and scored nothing (it may be taken back).
+  for (bool undoable = false; entries.size() < 10 || !undoable;) {
+    const auto m = legal_actions(*live).front();
+    entries.push_back(protocol::move_to_json(m, *live));
+    event_log events;
+    REQUIRE(apply_in_place(*live, m, &events));
+    undoable = !reveals_or_scores(events);
+    positions.push_back(position_of(*live));
+    REQUIRE(entries.size() < 100);
+  }
+
+  auto g = game_at_start(setup);
+  game_journal journal;
+  for (const auto& e : entries)
+    REQUIRE(apply_stored_entry(setup, e, server::undo_mode::consent, *g, journal).empty());
+  CHECK(journal.moves.size() == entries.size());
+  CHECK(position_of(*g) == positions.back());
+
+  // A marker takes back as many moves as the undo steps allow, and the game is replayed.
+  REQUIRE_FALSE(journal.undo_steps.empty());
+  {
+    const nlohmann::json marker = {{"type", "undo"}, {"count", 1}};
+    REQUIRE(apply_stored_entry(setup, marker, server::undo_mode::consent, *g, journal).empty());
+    CHECK(journal.moves.size() == entries.size() - 1);
+    CHECK(position_of(*g) == positions[positions.size() - 2]);
+  }
+  // More than the steps kept: refused, nothing changed.
+  const auto before = position_of(*g);
+  const nlohmann::json too_many = {{"type", "undo"}, {"count", 99}};
+  CHECK(apply_stored_entry(setup, too_many, server::undo_mode::consent, *g, journal) ==
+        "an undo marker without the moves to take back");
+  CHECK(position_of(*g) == before);
+
+  // Take-backs off: no move is kept for them.
+  auto off = game_at_start(setup);
+  game_journal none;
+  for (const auto& e : entries)
+    REQUIRE(apply_stored_entry(setup, e, server::undo_mode::off, *off, none).empty());
+  CHECK(none.undo_steps.empty());
+
+  // replay() from the texts gives the same game; a bad move names itself and changes nothing.
+  auto again = game_at_start(setup);
+  REQUIRE(server::replay(setup, none.moves, *again).empty());
+  CHECK(position_of(*again) == positions.back());
+  auto broken = none.moves;
+  broken[3] = R"({"seat":0,"type":"place_tile","x":99,"y":99,"rotation":0})";
+  const auto why = server::replay(setup, broken, *again);
+  INFO(why);
+  CHECK(why.starts_with("move 3: "));
+  CHECK(position_of(*again) == positions.back());
+}

@@ -10,9 +10,9 @@
 namespace carcassonne::server {
 
 struct record_parts {
-  std::string setup;               // JSON text; "" before the start
-  std::vector<std::string> moves;  // JSON texts, in record form
-  std::string secret;              // "" without a fairness commitment
+  std::string setup;                  // JSON text; "" before the start
+  std::vector<std::string> moves;     // JSON texts, in record form
+  std::string secret;                 // "" without a fairness commitment
   std::vector<std::string> nonces;    // per seat, with a secret
   std::vector<std::string> outcomes;  // JSON texts: the start's, then one list per move
 };

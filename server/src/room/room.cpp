@@ -137,10 +137,11 @@ void room::advance_spectators() {
   if (!spectator_game_) return;
   const std::size_t delay = static_cast<std::size_t>(settings_.spectator_delay);
   const std::size_t target =
-      game_->finished ? journal_.size() : (journal_.size() > delay ? journal_.size() - delay : 0);
+      game_->finished ? played_.moves.size()
+                      : (played_.moves.size() > delay ? played_.moves.size() - delay : 0);
   while (spectator_moves_ < target) {
     (void)protocol::apply_json_move(  // accepted once already
-        *spectator_game_, protocol::move_json_from_text(journal_[spectator_moves_]));
+        *spectator_game_, protocol::move_json_from_text(played_.moves[spectator_moves_]));
     ++spectator_moves_;
   }
 }
@@ -364,7 +365,7 @@ json room::record() const {
 }
 
 record_parts room::parts_of_record() const {
-  record_parts p{record_setup_, journal_, settings_.secret, {}, {}};
+  record_parts p{record_setup_, played_.moves, settings_.secret, {}, {}};
   if (!p.secret.empty()) {
     for (const auto& s : seats_) p.nonces.push_back(s.nonce);
     p.outcomes = outcomes_;

@@ -29,6 +29,7 @@
 #include "match/room_timer.hpp"
 #include "match/undo_vote.hpp"
 #include "room/client_link.hpp"
+#include "room/game_journal.hpp"
 #include "room/outbox.hpp"
 #include "room/record_parts.hpp"
 #include "room/resume_window.hpp"
@@ -264,8 +265,6 @@ class room {
   void take_back();
   // Closes the open request; `reason` (undo_declined's) when it ends without a take-back.
   void end_undo_request(const char* reason);
-  std::string replay_entry(const json& entry);  // restore: one stored journal entry
-  std::string replay_journal();  // the game again from the setup and journal_ (or what failed)
   void rebuild_spectators();
   // Rematch (room_rematch.cpp).
   void answer_rematch(const client_ptr& c, int seat, bool accept, const std::string& nonce,
@@ -296,9 +295,10 @@ class room {
   json record_setup() const {
     return record_setup_.empty() ? json() : json::parse(record_setup_, nullptr, false);
   }
-  // Accepted moves in record form, as JSON text (keys as written: a reader parses). Text, not
-  // trees: a game's trees cost more to build, keep and free than the few reads that parse.
-  std::vector<std::string> journal_;
+  // Accepted moves in record form, as JSON text (keys as written: a reader parses), and the
+  // moves a take-back may remove (game_journal.hpp). Text, not trees: a game's trees cost more
+  // to build, keep and free than the few reads that parse.
+  game_journal played_;
   // Random outcomes revealed, as JSON texts: the start's, then one list per journal entry.
   std::vector<std::string> outcomes_;
   // Lags spectator_delay moves behind; on the heap: most rooms have no delay, and a game state
@@ -354,10 +354,7 @@ class room {
   std::function<void()> storage_lost_;
 
   // Match state.
-  std::vector<std::string> room_events_;  // room_event(): JSON texts, for the next broadcast
-  // The last moves that showed and scored nothing. A take-back replays the journal without
-  // them (replay_journal): no copy of the state is made or kept per move.
-  std::vector<step_taken> undo_steps_;
+  std::vector<std::string> room_events_;   // room_event(): JSON texts, for the next broadcast
   std::optional<undo_vote> undo_request_;  // the open take-back request
   room_clock clock_;
   room_timer::handle clock_timer_ = 0, away_timer_ = 0, checkpoint_timer_ = 0;

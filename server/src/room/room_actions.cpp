@@ -234,7 +234,7 @@ std::optional<protocol::proto_error> room::play_move(int seat, const carcassonne
   std::string normal_text = protocol::move_text(mv, *game_);
   event_log events;
   if (auto st = apply_in_place(*game_, mv, &events); !st) return protocol::from_engine(st.err());
-  journal_.push_back(normal_text);
+  played_.moves.push_back(normal_text);
   outcomes_.push_back(fairness::outcomes_text(*game_, events));
   // In the journal before anyone hears of it: the answer and the patch wait for the commit.
   // Arguments are evaluated even when the level is off: the text is only logged, never re-made.
@@ -250,8 +250,8 @@ std::optional<protocol::proto_error> room::play_move(int seat, const carcassonne
       if (s) scores += ' ';
       scores += std::to_string(game_->players[s].score);
     }
-    spdlog::info("room {}: game finished after {} moves, scores {}", settings_.id, journal_.size(),
-                 scores);
+    spdlog::info("room {}: game finished after {} moves, scores {}", settings_.id,
+                 played_.moves.size(), scores);
   }
   if (metrics_) {
     // Counted before the frames leave, so that a client who sees the move sees it counted.

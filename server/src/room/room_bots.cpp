@@ -64,7 +64,7 @@ void room::cancel_bot_turn() {
 
 void room::start_bot_turn(int seat, bot_level level, bool forced, std::chrono::milliseconds pause) {
   cancel_bot_turn();
-  bot_turn_ = {++last_ticket_, seat, journal_.size(), level, forced, 0};
+  bot_turn_ = {++last_ticket_, seat, played_.moves.size(), level, forced, 0};
   const auto ticket = bot_turn_.ticket;
   if (pause.count() == 0 && forced) return think(ticket);
   bot_turn_.timer = timer_->call_after(pause, [this, ticket] { think(ticket); });
@@ -99,7 +99,8 @@ void room::schedule_bots() {
   // A bot's turn: kept while it is still for this position, else replaced or cancelled.
   const auto level = live ? controller(seat) : std::nullopt;
   if (bot_turn_.ticket) {
-    const bool same_position = live && bot_turn_.seat == seat && bot_turn_.moves == journal_.size();
+    const bool same_position =
+        live && bot_turn_.seat == seat && bot_turn_.moves == played_.moves.size();
     if (same_position && (bot_turn_.forced || (level && *level == bot_turn_.level))) return;
     cancel_bot_turn();
   }
@@ -118,7 +119,7 @@ void room::think(std::uint64_t ticket) {
   job.info = information_set_of(*game_, static_cast<seat_t>(bot_turn_.seat));  // never the state
   job.level = bot_turn_.level;
   // A seed of the room's own: reproducible per room and move, unrelated to the game's generator.
-  const auto digest = sha256_hex(settings_.seed + "/bot/" + std::to_string(journal_.size()));
+  const auto digest = sha256_hex(settings_.seed + "/bot/" + std::to_string(played_.moves.size()));
   job.seed = std::stoull(digest.substr(0, 16), nullptr, 16);
   job.playouts = bot_limits_.playouts;
   job.think_limit = bot_limits_.think_limit;
@@ -128,7 +129,7 @@ void room::think(std::uint64_t ticket) {
 }
 
 void room::on_bot_result(std::uint64_t ticket, const bot_result& r) {
-  if (ticket != bot_turn_.ticket || !game_ || journal_.size() != bot_turn_.moves) {
+  if (ticket != bot_turn_.ticket || !game_ || played_.moves.size() != bot_turn_.moves) {
     if (metrics_) metrics_->bot_results_dropped.fetch_add(1, std::memory_order_relaxed);
     spdlog::debug("room {}: a bot's move for an older position dropped", settings_.id);
     return;

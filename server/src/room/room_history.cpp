@@ -23,7 +23,7 @@ void room::history(const client_ptr& c, const protocol::history_msg& m, const js
   if (seat < 0 && settings_.spectator_delay > 0 && !game_->finished)
     return fail(c, id, "not_finished",
                 "with a spectator delay, the game's events are told once it is over");
-  const std::size_t total = journal_.size() + 1;  // the start, then one entry per move
+  const std::size_t total = played_.moves.size() + 1;  // the start, then one entry per move
   const std::size_t from = std::min(static_cast<std::size_t>(m.from), total);
   const std::size_t to = std::min(total, from + static_cast<std::size_t>(history_page));
 
@@ -41,7 +41,7 @@ void room::history(const client_ptr& c, const protocol::history_msg& m, const js
   keep(0, json::array());
   for (std::size_t i = 0; i + 1 < to; ++i) {
     events.clear();
-    const json entry = protocol::move_json_from_text(journal_[i]);
+    const json entry = protocol::move_json_from_text(played_.moves[i]);
     // Accepted once already: a failure here means the journal and the game disagree.
     if (auto e = protocol::apply_json_move(g.value(), entry, &events); !e.code.empty())
       return fail(c, id, e.code, "the room's journal does not replay: " + e.message);
@@ -51,7 +51,7 @@ void room::history(const client_ptr& c, const protocol::history_msg& m, const js
                           {{"room", settings_.id},
                            {"from", from},
                            {"to", to},
-                           {"moves", journal_.size()},
+                           {"moves", played_.moves.size()},
                            {"seq", seq_},
                            {"entries", std::move(entries)}}));
 }

@@ -60,10 +60,10 @@ void room::attach_timer(room_timer_ptr t) {
 
 void room::after_move(const carcassonne::move& m, const event_log& events) {
   if (settings_.match.undo != undo_mode::off && !reveals_or_scores(events))
-    undo_steps_.push_back({m, events});
+    played_.undo_steps.push_back({m, events});
   else
-    undo_steps_.clear();      // nothing before a draw or a score can be taken back
-  end_undo_request("moved");  // the question was about another position
+    played_.undo_steps.clear();  // nothing before a draw or a score can be taken back
+  end_undo_request("moved");     // the question was about another position
   clock_changed(true);
   if (clock_.enabled() && !game_->finished) persist_clock();  // the clocks, with the move
 }
@@ -100,10 +100,10 @@ void room::checkpoint() {
 }
 
 void room::journal_entry(const json& entry, const json& id, const event_log& events) {
-  journal_.push_back(entry.dump());
+  played_.moves.push_back(entry.dump());
   // One list of outcomes per journal entry (fairness.md).
   outcomes_.push_back(fairness::outcomes_text(*game_, events));
-  persist(move_write{settings_.id, stored_moves_++, journal_.back(), id.dump(), seq_ + 1});
+  persist(move_write{settings_.id, stored_moves_++, played_.moves.back(), id.dump(), seq_ + 1});
 }
 
 void room::on_clock_timeout() {
@@ -115,7 +115,7 @@ void room::on_clock_timeout() {
     return forfeit_seats(static_cast<std::uint8_t>(1u << seat), "timeout", true);
   // The bots' greedy level (random until the bots work lands); on the strand: it is cheap.
   const auto choice = choose_move(information_set_of(*game_, seat), bot_level::greedy,
-                                  timeout_seed(settings_.seed, journal_.size()));
+                                  timeout_seed(settings_.seed, played_.moves.size()));
   json entry = protocol::move_to_json(choice.chosen, *game_);
   entry["timeout"] = true;
   event_log events;
@@ -126,7 +126,7 @@ void room::on_clock_timeout() {
   for (const auto& e : room_events::of_entry(entry)) room_event(e);  // timed_out
   journal_entry(entry, nullptr, events);
   after_move(choice.chosen, events);
-  undo_steps_.clear();  // a move made on timeout is nobody's to take back
+  played_.undo_steps.clear();  // a move made on timeout is nobody's to take back
   if (game_->finished) {
     persist_meta();
     if (metrics_) metrics_->games_finished.fetch_add(1, std::memory_order_relaxed);
@@ -149,7 +149,7 @@ void room::forfeit_seats(std::uint8_t seats, const char* reason, bool on_timeout
                reason);
   for (const auto& e : room_events::of_entry(entry)) room_event(e);
   journal_entry(entry, nullptr, events);
-  undo_steps_.clear();
+  played_.undo_steps.clear();
   end_undo_request("forfeit");
   clock_changed(true);
   persist_meta();

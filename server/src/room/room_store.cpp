@@ -197,7 +197,9 @@ std::unique_ptr<room> room::restore(const stored_room& stored, metrics* m, std::
       r->clock_ = room_clock(s.match, static_cast<int>(r->seats_.size()));
       for (const auto& e : stored.moves) {
         const auto n = std::to_string(r->stored_moves_);
-        if (auto bad = r->replay_entry(e.move); !bad.empty())
+        if (auto bad =
+                apply_stored_entry(setup, e.move, r->settings_.match.undo, *r->game_, r->played_);
+            !bad.empty())
           return fail("journal move " + n + ": " + bad);
         ++r->stored_moves_;
         r->seq_ = std::max(r->seq_, e.seq);
@@ -212,8 +214,9 @@ std::unique_ptr<room> room::restore(const stored_room& stored, metrics* m, std::
         }
       }
       std::vector<json> moves;
-      moves.reserve(r->journal_.size());
-      for (const auto& text : r->journal_) moves.push_back(protocol::move_json_from_text(text));
+      moves.reserve(r->played_.moves.size());
+      for (const auto& text : r->played_.moves)
+        moves.push_back(protocol::move_json_from_text(text));
       r->outcomes_.clear();
       for (const auto& o : fairness::replay_outcomes(parsed.value->setup, moves).outcomes)
         r->outcomes_.push_back(o.dump());

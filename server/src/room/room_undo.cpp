@@ -21,7 +21,7 @@ void room::request_undo(const client_ptr& c, int seat, const json& id) {
   if (settings_.match.undo == undo_mode::off)
     return fail(c, id, "undo_off", "take-backs are off in this room");
   if (undo_request_) return fail(c, id, "undo_pending", "an undo request is already open");
-  if (undoable_steps(undo_steps_, static_cast<seat_t>(seat)) == 0)
+  if (undoable_steps(played_.undo_steps, static_cast<seat_t>(seat)) == 0)
     return fail(c, id, "nothing_to_undo",
                 "nothing of yours can be taken back: a draw, a score or another seat's move came "
                 "since");
@@ -82,11 +82,12 @@ void room::end_undo_request(const char* reason) {
 
 // Takes back the last move: the journal without it, the game replayed, a marker in the store.
 void room::take_back() {
-  const seat_t seat = undo_steps_.back().made.seat;
-  undo_steps_.pop_back();
-  journal_.pop_back();
-  if (!outcomes_.empty()) outcomes_.pop_back();   // the record's outcomes follow its moves
-  if (auto bad = replay_journal(); !bad.empty())  // accepted once already: never expected
+  const seat_t seat = played_.undo_steps.back().made.seat;
+  played_.undo_steps.pop_back();
+  played_.moves.pop_back();
+  if (!outcomes_.empty()) outcomes_.pop_back();  // the record's outcomes follow its moves
+  if (auto bad = replay(record_setup(), played_.moves, *game_);
+      !bad.empty())  // accepted once already: never expected
     spdlog::error("room {}: the journal does not replay after a take-back: {}", settings_.id, bad);
   persist(move_write{settings_.id, stored_moves_++, json{{"type", "undo"}, {"count", 1}}.dump(),
                      "null", seq_ + 1});
@@ -97,66 +98,13 @@ void room::take_back() {
   if (clock_.enabled()) persist_meta();
 }
 
-// The game as it was at the start, from the record's setup (what a replay starts from); none
-// when the setup does not start a game (never, for a room that started).
-static std::optional<game_state> start_of(const json& record_setup) {
-  auto parsed = protocol::parse_setup(record_setup);
-  if (!parsed.ok()) return std::nullopt;
-  auto g = new_game(parsed.value->setup);
-  if (!g.ok()) return std::nullopt;
-  return std::move(g.value());
-}
-
 void room::rebuild_spectators() {
-  if (!spectator_game_ || spectator_moves_ <= journal_.size()) return;
-  auto g = start_of(record_setup());
+  if (!spectator_game_ || spectator_moves_ <= played_.moves.size()) return;
+  auto g = game_at_start(record_setup());
   if (!g) return;
   *spectator_game_ = std::move(*g);
   spectator_moves_ = 0;
   advance_spectators();
-}
-
-std::string room::replay_journal() {
-  auto g = start_of(record_setup());
-  if (!g) return "the record's setup does not start a game";
-  for (std::size_t i = 0; i < journal_.size(); ++i)
-    if (auto bad = protocol::apply_json_move(*g, protocol::move_json_from_text(journal_[i]));
-        !bad.code.empty())
-      return "move " + std::to_string(i) + ": " + bad.message;
-  *game_ = std::move(*g);
-  return {};
-}
-
-// One stored journal entry at restore: an undo marker takes moves back (the game replayed
-// without them), a forfeit or a move is applied (and counted for later take-backs, as live).
-std::string room::replay_entry(const json& entry) {
-  if (entry.value("type", json()) == "undo") {
-    const int count = entry.value("count", 0);
-    if (count < 1 || static_cast<std::size_t>(count) > undo_steps_.size())
-      return "an undo marker without the moves to take back";
-    for (int i = 0; i < count; ++i) {
-      undo_steps_.pop_back();
-      journal_.pop_back();
-    }
-    return replay_journal();
-  }
-  if (entry.value("type", json()) == "forfeit") {
-    if (auto bad = protocol::apply_json_move(*game_, entry); !bad.code.empty()) return bad.message;
-    undo_steps_.clear();
-    journal_.push_back(entry.dump());
-    return {};
-  }
-  auto m = protocol::move_from_json(entry, *game_);
-  if (!m.ok()) return m.error.message;
-  event_log events;
-  if (auto st = apply_in_place(*game_, *m.value, &events); !st) return st.err().message;
-  if (settings_.match.undo != undo_mode::off && !reveals_or_scores(events) &&
-      !entry.value("timeout", false))
-    undo_steps_.push_back({*m.value, events});
-  else
-    undo_steps_.clear();
-  journal_.push_back(entry.dump());
-  return {};
 }
 
 }  // namespace carcassonne::server
