@@ -12,7 +12,6 @@
 #include <boost/asio.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/websocket.hpp>
-#include <boost/json/serialize.hpp>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -93,16 +92,17 @@ std::optional<patch_head> read_patch_head(std::string_view text) {
   return h;
 }
 
-// A member of a Boost.JSON object, or null.
-const boost::json::value* member(const boost::json::value& v, std::string_view key) {
-  const auto* o = v.if_object();
-  return o ? o->if_contains(key) : nullptr;
+// A member of an object, or null.
+const json* member(const json& v, std::string_view key) {
+  const auto it = v.find(key);  // end() unless an object
+  return it == v.end() ? nullptr : &*it;
 }
 
-std::string_view game_status(const boost::json::value& view) {
+std::string_view game_status(const json& view) {
   const auto* game = member(view, "game");
   const auto* status = game ? member(*game, "status") : nullptr;
-  return status && status->is_string() ? std::string_view(status->get_string()) : "";
+  return status && status->is_string() ? std::string_view(status->get_ref<const std::string&>())
+                                       : "";
 }
 
 class load_client : public std::enable_shared_from_this<load_client> {
@@ -445,14 +445,13 @@ void load_client::act_from_view() {
   const auto* game = member(view_.value(), "game");
   const auto* legal = game ? member(*game, "legal_moves") : nullptr;
   if (!legal || !legal->is_array() || acted_at_ == seq_) return;
-  const auto& moves = legal->get_array();
+  const auto& moves = *legal;
   if (moves.empty()) return;
   acted_at_ = seq_;
   ++group_.unanswered;
   group_.pending[seq_ + 1] = {clock_type::now(), 0};
-  send_text(R"({"type":"move","move":)" +
-            boost::json::serialize(moves[group_.chooser.below(moves.size())]) + R"(,"seq":)" +
-            std::to_string(seq_) + "}");
+  send_text(R"({"type":"move","move":)" + moves[group_.chooser.below(moves.size())].dump() +
+            R"(,"seq":)" + std::to_string(seq_) + "}");
 }
 
 // The snapshot frame against the view this client kept by applying every patch: the same seq
