@@ -9,7 +9,6 @@
 #include "carcassonne/engine/forfeit.hpp"
 #include "carcassonne/protocol/view_doc.hpp"
 #include "codec_parts.hpp"
-#include "plain_json.hpp"
 
 namespace carcassonne::protocol {
 
@@ -423,7 +422,7 @@ json move_to_json(const move& m, const game_state& s) {
 }
 
 json move_json_from_text(std::string_view text) {
-  return parse_json(text);  // ids are plain ASCII: the plain parser's
+  return json::parse(text);
 }
 
 namespace {

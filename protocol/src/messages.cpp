@@ -6,7 +6,6 @@
 #include <utility>
 
 #include "flat_scan.hpp"
-#include "plain_json.hpp"
 
 namespace carcassonne::protocol {
 
@@ -377,7 +376,7 @@ std::optional<parsed_request> parse_flat_move_request(std::string_view text) {
 
 parsed_request parse_request(std::string_view text) {
   parsed_request out;
-  const json j = parse_json(text);
+  const json j = json::parse(text, nullptr, false);
   if (!parse_envelope(j, out)) return out;
   auto type_it = j.find("type");
   if (type_it == j.end() || !type_it->is_string()) {
