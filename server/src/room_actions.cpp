@@ -202,25 +202,15 @@ void room::move(const client_ptr& c, protocol::move_msg m, const json& id) {
   // The seat the move names, if any: a bot's is refused, so is another's; then it is the mover's.
   std::optional<long long> named;  // when it names one by an integer
   bool other = false;              // it names another (compared as JSON values: 1.0 is seat 1)
-  if (m.flat) {
-    if (const auto* s = m.flat->find("seat")) {
-      if (s->type == protocol::flat_object::kind::integer) named = s->number;
-      other = named != seat;
-    }
-  } else if (const auto s = m.move.find("seat"); s != m.move.end()) {
-    if (s->is_number_integer()) named = s->get<long long>();
-    other = *s != json(seat);
+  if (const auto* s = m.move.find("seat")) {
+    using kind = protocol::flat_object::kind;
+    if (s->type == kind::integer) named = s->number;
+    other = s->type == kind::other ? m.move.nested(*s) != json(seat) : named != seat;
   }
   if (auto e = bot_seat_refusal(named)) return refuse(*e);
   if (other) return refuse({"wrong_seat", "you hold seat " + std::to_string(seat)});
-  protocol::parsed<carcassonne::move> parsed;
-  if (m.flat) {
-    m.flat->set_integer("seat", seat);
-    parsed = protocol::move_from_flat(*m.flat, *game_);
-  } else {
-    m.move["seat"] = seat;
-    parsed = protocol::move_from_json(m.move, *game_);
-  }
+  m.move.set_integer("seat", seat);
+  const auto parsed = protocol::move_from_flat(m.move, *game_);
   if (!parsed.ok()) return refuse(parsed.error);
   if (auto e = play_move(seat, *parsed.value, id, c)) return refuse(*e);
   if (metrics_)

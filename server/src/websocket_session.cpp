@@ -604,9 +604,7 @@ void websocket_session::locate_then(const std::string& room_id, const nlohmann::
 
 // One text frame: parsed, then handed to the handler of its message type.
 void websocket_session::handle(const std::string& text) {
-  // A move, the usual message, without a tree when it can be; anything else by the tree.
-  auto flat = protocol::parse_flat_move_request(text);
-  auto parsed = flat ? std::move(*flat) : protocol::parse_request(text);
+  auto parsed = protocol::parse_request(text);
   if (!parsed.value) {
     state_->stats.rejected(parsed.error.code);
     return send_json(protocol::error_message(parsed.error, parsed.id));
