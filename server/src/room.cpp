@@ -4,6 +4,7 @@
 #include <cassert>
 
 #include "carcassonne/protocol/json_codec.hpp"
+#include "carcassonne/protocol/json_text.hpp"
 #include "carcassonne/protocol/json_text_diff.hpp"
 #include "carcassonne/protocol/record.hpp"
 #include "carcassonne/protocol/view.hpp"
@@ -105,28 +106,33 @@ room_state room::state() const {
 }
 
 std::string room::view_text(int seat) {
-  std::string out = R"({"room":)" + info_ + R"(,"game":)";
-  if (!game_) return out + "null}";
-  if (seat >= 0) {
+  std::string out;
+  protocol::object_writer w(out);
+  w.text("room", info_);
+  if (!game_) {
+    w.text("game", "null").close();
+  } else if (seat >= 0) {
     seats_[seat].private_view = protocol::private_doc(*game_, seat);
-    return out + public_.text(&seats_[seat].private_view) + "}";
+    w.text("game", public_.text(&seats_[seat].private_view)).close();
+  } else {
+    const auto mine = protocol::private_doc(*game_, protocol::spectator);
+    w.text("game", spectator_doc().text(&mine)).close();
   }
-  const auto mine = protocol::private_doc(*game_, protocol::spectator);
-  return out + spectator_doc().text(&mine) + "}";
+  return out;
 }
 
 void room::send_snapshot(const client_ptr& c, int seat, const json& id) {
-  std::string msg = R"({"type":"snapshot","room":)" + json(settings_.id).dump() + R"(,"seq":)" +
-                    std::to_string(seq_);
-  if (!id.is_null()) msg += R"(,"id":)" + id.dump();
+  std::string msg;
+  protocol::object_writer w(msg);
+  w.string("type", "snapshot").string("room", settings_.id).number("seq", seq_);
+  if (!id.is_null()) w.dumped("id", id);
   // The view's clock is as of seq, when its patch was made: how long the running seat's clock
   // has run since, so that a client counts down from the right time (docs/protocol.md §6).
   if (info_clock_at_ && timer_) {
     const auto ran = clock_.running() ? timer_->now() - *info_clock_at_ : room_clock::ms(0);
-    msg += R"(,"clock_elapsed_ms":)";
-    msg += std::to_string(std::chrono::duration_cast<room_clock::ms>(ran).count());
+    w.number("clock_elapsed_ms", std::chrono::duration_cast<room_clock::ms>(ran).count());
   }
-  msg += R"(,"view":)" + view_text(seat) + "}";
+  w.text("view", view_text(seat)).close();
   out(c, std::make_shared<const std::string>(std::move(msg)));
 }
 
@@ -164,11 +170,6 @@ void room::broadcast(const event_log& events) {
     events_text = std::move(all);
     room_events_.clear();
   }
-  std::string prefix = R"({"type":"patch","room":)";
-  prefix += json(settings_.id).dump();
-  prefix += R"(,"seq":)";
-  prefix += std::to_string(seq_);
-  prefix += R"(,"events":)";
   const bool game_appeared = game_ && public_.fields.empty();
   std::string seat_ops = shared_ops;
   if (game_) {
@@ -180,13 +181,19 @@ void room::broadcast(const event_log& events) {
   // before the frames leave: a client told of the end may ask for the record at once, from
   // another thread.
   if (info_changed || (game_ && game_->finished)) publish_summary();
-  std::string head = prefix;
-  head += events_text;
-  head += R"(,"patch":[)";
-  send_seat_patches(head, seat_ops, game_appeared);
+  send_seat_patches(patch_head(events_text), seat_ops, game_appeared);
   if (!spectators_.empty() || spectator_game_)
-    send_spectator_patch(prefix, events_text, shared_ops, seat_ops, game_appeared);
+    send_spectator_patch(events_text, shared_ops, seat_ops, game_appeared);
   schedule_bots();
+}
+
+// A patch frame up to its list of operations: the frame is that, the operations, and "]}".
+std::string room::patch_head(std::string_view events_text) const {
+  std::string head;
+  protocol::object_writer w(head);
+  w.string("type", "patch").string("room", settings_.id).number("seq", seq_);
+  w.text("events", events_text).key("patch").push_back('[');
+  return head;
 }
 
 // The room part's operations since the last patch (most moves change nothing in it).
@@ -295,9 +302,8 @@ bool room::can_resume_from(const seat_slot& s, std::uint64_t last_seq) const {
 
 // Spectators: the seats' public diff, or their own when they watch with a delay; one frame for
 // all of them.
-void room::send_spectator_patch(const std::string& prefix, const std::string& events_text,
-                                const std::string& shared_ops, const std::string& seat_ops,
-                                bool game_appeared) {
+void room::send_spectator_patch(const std::string& events_text, const std::string& shared_ops,
+                                const std::string& seat_ops, bool game_appeared) {
   std::string ops = shared_ops;
   if (game_) {
     if (spectator_game_) {
@@ -316,8 +322,8 @@ void room::send_spectator_patch(const std::string& prefix, const std::string& ev
   }
   // Events are withheld from delayed spectators: they would reveal the present.
   const bool withheld = settings_.spectator_delay > 0 && game_ && !game_->finished;
-  auto frame = std::make_shared<const std::string>(prefix + (withheld ? "[]" : events_text) +
-                                                   R"(,"patch":[)" + ops + "]}");
+  auto frame =
+      std::make_shared<const std::string>(patch_head(withheld ? "[]" : events_text) + ops + "]}");
   for (const auto& c : spectators_) out(c, frame);
 }
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "carcassonne/protocol/json_codec.hpp"
+#include "carcassonne/protocol/json_text.hpp"
 #include "carcassonne/protocol/record.hpp"
 #include "carcassonne/server/room.hpp"
 #include "fairness.hpp"
@@ -251,10 +252,10 @@ std::optional<protocol::proto_error> room::play_move(int seat, const carcassonne
     if (game_->finished) metrics_->games_finished.fetch_add(1, std::memory_order_relaxed);
   }
   // protocol::reply("move_accepted", id, {{"seq", ...}}) as its dump would write it, keys sorted.
-  std::string accepted = id.is_null() ? std::string("{") : R"({"id":)" + id.dump() + ",";
-  accepted += R"("seq":)";
-  accepted += std::to_string(seq_ + 1);
-  accepted += R"(,"type":"move_accepted"})";
+  std::string accepted;
+  protocol::object_writer w(accepted);
+  if (!id.is_null()) w.dumped("id", id);
+  w.number("seq", static_cast<long long>(seq_ + 1)).string("type", "move_accepted").close();
   answer(c, seat, id, std::move(accepted));
   broadcast(events);
   return std::nullopt;

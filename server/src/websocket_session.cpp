@@ -14,6 +14,7 @@
 #include <utility>
 
 #include "address_limits.hpp"
+#include "carcassonne/protocol/json_text.hpp"
 #include "carcassonne/protocol/messages.hpp"
 #include "carcassonne/server/fifo.hpp"
 #include "fairness.hpp"
@@ -105,8 +106,12 @@ class websocket_session : public client_link,
   void say_goodbye() {
     net::post(socket_.get_executor(), [self = shared_from_this()] {
       if (self->closing()) return;
-      self->enqueue(std::make_shared<const std::string>(
-          R"({"type":"goodbye","reason":"the server is shutting down"})"));
+      std::string goodbye;
+      protocol::object_writer(goodbye)
+          .string("type", "goodbye")
+          .string("reason", "the server is shutting down")
+          .close();
+      self->enqueue(std::make_shared<const std::string>(std::move(goodbye)));
       self->close_after_queue_ = true;
       self->maybe_close();
     });

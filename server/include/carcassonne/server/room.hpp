@@ -290,9 +290,9 @@ class room {
   void room_event(const json& e) { room_events_.push_back(e.dump()); }
   bool update_room_part(std::string& ops);  // false: the room part did not change
   void send_seat_patches(const std::string& head, const std::string& ops, bool game_appeared);
-  void send_spectator_patch(const std::string& prefix, const std::string& events_text,
-                            const std::string& shared_ops, const std::string& seat_ops,
-                            bool game_appeared);
+  void send_spectator_patch(const std::string& events_text, const std::string& shared_ops,
+                            const std::string& seat_ops, bool game_appeared);
+  std::string patch_head(std::string_view events_text) const;
   void advance_spectators();
   void publish_summary();
 
