@@ -30,6 +30,7 @@
 #include "carcassonne/engine/options.hpp"
 #include "carcassonne/engine/rng.hpp"
 #include "carcassonne/protocol/json_codec.hpp"
+#include "carcassonne/protocol/json_text.hpp"
 #include "carcassonne/protocol/record.hpp"
 
 namespace carcassonne::app {
@@ -90,6 +91,17 @@ std::optional<patch_head> read_patch_head(std::string_view text) {
   if (std::from_chars(text.data(), text.data() + text.size(), h.seq).ec != std::errc())
     return std::nullopt;
   return h;
+}
+
+// A move message: the move's text and the last seq seen.
+std::string move_message(std::string_view move_text, std::uint64_t seq) {
+  std::string out;
+  protocol::object_writer(out)
+      .string("type", "move")
+      .text("move", move_text)
+      .number("seq", static_cast<long long>(seq))
+      .close();
+  return out;
 }
 
 // A member of an object, or null.
@@ -281,8 +293,7 @@ struct group {
     in_flight = legal[chooser.below(legal.size())];
     ++unanswered;
     pending[c->seq() + 1] = {clock_type::now(), 0};
-    c->send_text(R"({"type":"move","move":)" + protocol::move_text(*in_flight, *game) +
-                 R"(,"seq":)" + std::to_string(c->seq()) + "}");
+    c->send_text(move_message(protocol::move_text(*in_flight, *game), c->seq()));
   }
 
   // --rate: true when the next move may go now (and books the one after), else the pacer wakes
@@ -450,8 +461,7 @@ void load_client::act_from_view() {
   acted_at_ = seq_;
   ++group_.unanswered;
   group_.pending[seq_ + 1] = {clock_type::now(), 0};
-  send_text(R"({"type":"move","move":)" + moves[group_.chooser.below(moves.size())].dump() +
-            R"(,"seq":)" + std::to_string(seq_) + "}");
+  send_text(move_message(moves[group_.chooser.below(moves.size())].dump(), seq_));
 }
 
 // The snapshot frame against the view this client kept by applying every patch: the same seq
