@@ -12,7 +12,6 @@
 #include <boost/asio.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/websocket.hpp>
-#include <boost/json/serialize.hpp>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -31,6 +30,7 @@
 #include "carcassonne/engine/options.hpp"
 #include "carcassonne/engine/rng.hpp"
 #include "carcassonne/protocol/json_codec.hpp"
+#include "carcassonne/protocol/json_text.hpp"
 #include "carcassonne/protocol/record.hpp"
 
 namespace carcassonne::app {
@@ -93,16 +93,28 @@ std::optional<patch_head> read_patch_head(std::string_view text) {
   return h;
 }
 
-// A member of a Boost.JSON object, or null.
-const boost::json::value* member(const boost::json::value& v, std::string_view key) {
-  const auto* o = v.if_object();
-  return o ? o->if_contains(key) : nullptr;
+// A move message: the move's text and the last seq seen.
+std::string move_message(std::string_view move_text, std::uint64_t seq) {
+  std::string out;
+  protocol::object_writer(out)
+      .string("type", "move")
+      .text("move", move_text)
+      .number("seq", static_cast<long long>(seq))
+      .close();
+  return out;
 }
 
-std::string_view game_status(const boost::json::value& view) {
+// A member of an object, or null.
+const json* member(const json& v, std::string_view key) {
+  const auto it = v.find(key);  // end() unless an object
+  return it == v.end() ? nullptr : &*it;
+}
+
+std::string_view game_status(const json& view) {
   const auto* game = member(view, "game");
   const auto* status = game ? member(*game, "status") : nullptr;
-  return status && status->is_string() ? std::string_view(status->get_string()) : "";
+  return status && status->is_string() ? std::string_view(status->get_ref<const std::string&>())
+                                       : "";
 }
 
 class load_client : public std::enable_shared_from_this<load_client> {
@@ -281,8 +293,7 @@ struct group {
     in_flight = legal[chooser.below(legal.size())];
     ++unanswered;
     pending[c->seq() + 1] = {clock_type::now(), 0};
-    c->send_text(R"({"type":"move","move":)" + protocol::move_text(*in_flight, *game) +
-                 R"(,"seq":)" + std::to_string(c->seq()) + "}");
+    c->send_text(move_message(protocol::move_text(*in_flight, *game), c->seq()));
   }
 
   // --rate: true when the next move may go now (and books the one after), else the pacer wakes
@@ -445,14 +456,12 @@ void load_client::act_from_view() {
   const auto* game = member(view_.value(), "game");
   const auto* legal = game ? member(*game, "legal_moves") : nullptr;
   if (!legal || !legal->is_array() || acted_at_ == seq_) return;
-  const auto& moves = legal->get_array();
+  const auto& moves = *legal;
   if (moves.empty()) return;
   acted_at_ = seq_;
   ++group_.unanswered;
   group_.pending[seq_ + 1] = {clock_type::now(), 0};
-  send_text(R"({"type":"move","move":)" +
-            boost::json::serialize(moves[group_.chooser.below(moves.size())]) + R"(,"seq":)" +
-            std::to_string(seq_) + "}");
+  send_text(move_message(moves[group_.chooser.below(moves.size())].dump(), seq_));
 }
 
 // The snapshot frame against the view this client kept by applying every patch: the same seq

@@ -26,18 +26,15 @@ int find_name(const std::array<std::string_view, N>& names, std::string_view s) 
   return -1;
 }
 
-// Reads a move's keys, from its tree or from a flat object (a move message read without a
-// tree); the first failure is kept (error) and later reads do nothing useful.
+// Reads a move's keys; the first failure is kept (error) and later reads do nothing useful.
 struct move_reader {
-  const json* tree = nullptr;
-  const flat_object* flat = nullptr;
+  const flat_object& move;
   proto_error error;
   bool failed = false;
 
   bool fail(std::string code, std::string message);
   bool has(const char* key) const;
-  // A key's value as a tree; null when absent, and when the move is flat (a flat object holds
-  // no array or object, so a reader wanting one fails either way).
+  // A key's value when it is a list, an object or a fraction; null otherwise.
   const json* tree_member(const char* key) const;
   bool integer(const char* key, int lo, int hi, int& out);
   bool string(const char* key, std::string& out);

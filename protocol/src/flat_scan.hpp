@@ -1,7 +1,7 @@
 // Internal: the scan behind flat_object (carcassonne/protocol/flat_object.hpp), also used on a
-// request's envelope, whose members are views into the frame and never copied. It accepts what
-// plain_json.cpp's parser accepts, and json::parse reads the same way; anything else makes it
-// fail, and the caller leaves the text to the tree parsers.
+// request's envelope, whose members are views into the frame and never copied. It accepts only
+// what json::parse reads the same way (ASCII strings without escapes, integers, true, false,
+// null); anything else makes it fail, and the caller leaves the text to nlohmann.
 #pragma once
 #include <cstdint>
 #include <string_view>

@@ -9,7 +9,6 @@
 #include "carcassonne/engine/forfeit.hpp"
 #include "carcassonne/protocol/view_doc.hpp"
 #include "codec_parts.hpp"
-#include "plain_json.hpp"
 
 namespace carcassonne::protocol {
 
@@ -21,66 +20,40 @@ bool move_reader::fail(std::string code, std::string message) {
   return false;
 }
 namespace {
-// A key's value in either form: its kind, and the integer or the text.
-struct member_value {
-  bool present = false;
-  bool is_integer = false, is_string = false, is_boolean = false;
-  long long number = 0;
-  std::string_view text;  // a string's, or "true"/"false"
-};
-member_value value_of(const move_reader& r, const char* key) {
-  member_value v;
-  if (r.flat) {
-    const auto* m = r.flat->find(key);
-    if (!m) return v;
-    v.present = true;
-    v.is_integer = m->type == flat_object::kind::integer;
-    v.is_string = m->type == flat_object::kind::string;
-    v.is_boolean = m->type == flat_object::kind::boolean;
-    v.number = m->number;
-    v.text = r.flat->text(*m);
-    return v;
-  }
-  const auto it = r.tree->find(key);
-  if (it == r.tree->end()) return v;
-  v.present = true;
-  v.is_integer = it->is_number_integer();
-  v.is_string = it->is_string();
-  v.is_boolean = it->is_boolean();
-  if (v.is_integer) v.number = it->get<long long>();
-  if (v.is_string) v.text = it->get_ref<const std::string&>();
-  if (v.is_boolean) v.text = it->get<bool>() ? "true" : "false";
-  return v;
+bool is(const flat_object::member* m, flat_object::kind k) {
+  return m && m->type == k;
 }
 }  // namespace
 
 bool move_reader::has(const char* key) const {
-  return flat ? flat->find(key) != nullptr : tree->contains(key);
+  return move.find(key) != nullptr;
 }
 const json* move_reader::tree_member(const char* key) const {
-  if (flat) return nullptr;
-  const auto it = tree->find(key);
-  return it == tree->end() ? nullptr : &*it;
+  const auto* m = move.find(key);
+  return is(m, flat_object::kind::other) ? &move.nested(*m) : nullptr;
 }
 bool move_reader::integer(const char* key, int lo, int hi, int& out) {
-  const auto v = value_of(*this, key);
-  if (!v.is_integer) return fail("malformed_move", std::string("'") + key + "' must be an integer");
-  if (v.number < lo || v.number > hi)
+  const auto* m = move.find(key);
+  if (!is(m, flat_object::kind::integer))
+    return fail("malformed_move", std::string("'") + key + "' must be an integer");
+  if (m->number < lo || m->number > hi)
     return fail("malformed_move", std::string("'") + key + "' is out of range");
-  out = static_cast<int>(v.number);
+  out = static_cast<int>(m->number);
   return true;
 }
 bool move_reader::string(const char* key, std::string& out) {
-  const auto v = value_of(*this, key);
-  if (!v.is_string) return fail("malformed_move", std::string("'") + key + "' must be a string");
-  out = v.text;
+  const auto* m = move.find(key);
+  if (!is(m, flat_object::kind::string))
+    return fail("malformed_move", std::string("'") + key + "' must be a string");
+  out = move.text(*m);
   return true;
 }
 bool move_reader::boolean(const char* key, bool& out) {
-  const auto v = value_of(*this, key);
-  if (!v.present) return true;  // optional, default false
-  if (!v.is_boolean) return fail("malformed_move", std::string("'") + key + "' must be a boolean");
-  out = v.text == "true";
+  const auto* m = move.find(key);
+  if (!m) return true;  // optional, default false
+  if (m->type != flat_object::kind::boolean)
+    return fail("malformed_move", std::string("'") + key + "' must be a boolean");
+  out = move.text(*m) == "true";
   return true;
 }
 bool move_reader::square(square_pos& out) {
@@ -259,7 +232,8 @@ json to_json(const proto_error& e) {
 
 proto_error apply_json_move(game_state& s, const json& j, event_log* events) {
   if (j.is_object() && j.value("type", json()) == "forfeit") {  // a record entry, not a move
-    move_reader r{&j};
+    const auto f = flat_object::from_json(j);
+    move_reader r{f};
     int seat = 0;
     if (!r.integer("seat", 0, max_seats - 1, seat)) return r.error;
     auto seats = static_cast<std::uint8_t>(1u << seat);
@@ -396,12 +370,11 @@ parsed<move> read_move(move_reader& r, const game_state& s) {
 
 parsed<move> move_from_json(const json& j, const game_state& s) {
   if (!j.is_object()) return {std::nullopt, {"malformed_move", "a move is a JSON object"}};
-  move_reader r{&j};
-  return read_move(r, s);
+  return move_from_flat(flat_object::from_json(j), s);
 }
 
 parsed<move> move_from_flat(const flat_object& f, const game_state& s) {
-  move_reader r{nullptr, &f};
+  move_reader r{f};
   return read_move(r, s);
 }
 
@@ -423,7 +396,7 @@ json move_to_json(const move& m, const game_state& s) {
 }
 
 json move_json_from_text(std::string_view text) {
-  return parse_json(text);  // ids are plain ASCII: the plain parser's
+  return json::parse(text);
 }
 
 namespace {

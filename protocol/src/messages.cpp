@@ -6,7 +6,6 @@
 #include <utility>
 
 #include "flat_scan.hpp"
-#include "plain_json.hpp"
 
 namespace carcassonne::protocol {
 
@@ -188,7 +187,7 @@ std::optional<proto_error> parse_move(const json& j, std::string_view, fields& f
   if (mv == j.end() || !mv->is_object())
     f.fail("'move' must be an object");
   else
-    m.move = *mv;
+    m.move = flat_object::from_json(*mv);
   f.sequence("seq", m.seq);
   msg = std::move(m);
   return std::nullopt;
@@ -340,7 +339,7 @@ std::optional<parsed_request> parse_flat_move(std::string_view text) {
   const auto on_object = [&](std::string_view key, std::size_t& at) {
     if (key != "move" || has_move) return false;
     has_move = true;
-    return m.flat.emplace().parse(text, at);
+    return m.move.parse(text, at);
   };
   if (!flat_scan::object(text, i, on_member, on_object)) return std::nullopt;
   flat_scan::skip_space(text, i);
@@ -376,8 +375,9 @@ std::optional<parsed_request> parse_flat_move_request(std::string_view text) {
 }
 
 parsed_request parse_request(std::string_view text) {
+  if (auto flat = parse_flat_move(text)) return std::move(*flat);
   parsed_request out;
-  const json j = parse_json(text);
+  const json j = json::parse(text, nullptr, false);
   if (!parse_envelope(j, out)) return out;
   auto type_it = j.find("type");
   if (type_it == j.end() || !type_it->is_string()) {

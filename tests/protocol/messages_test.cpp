@@ -52,7 +52,8 @@ TEST_CASE("every client message type parses with its fields") {
   parse_as<start_msg>(R"({"type":"start"})");
   auto m = parse_as<move_msg>(R"({"type":"move","seq":7,"move":{"type":"pass"}})");
   CHECK(m.seq == 7u);
-  CHECK(m.move == json{{"type", "pass"}});
+  REQUIRE(m.move.members().size() == 1);
+  CHECK(m.move.text(*m.move.find("type")) == "pass");
   auto r = parse_as<resume_msg>(R"({"type":"resume","room":"r","token":"abc","last_seq":3})");
   CHECK(r.token == "abc");
   CHECK(r.last_seq == 3u);

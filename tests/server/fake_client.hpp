@@ -67,7 +67,7 @@ inline protocol::join_msg join_as(const std::string& name) {
 }
 inline protocol::move_msg move_of(const json& m) {
   protocol::move_msg msg;
-  msg.move = m;
+  msg.move = protocol::flat_object::from_json(m);
   return msg;
 }
 inline protocol::resume_msg resume_with(const std::string& room, const std::string& token) {

@@ -1,11 +1,10 @@
 // The load tool's checking client keeps its view with patched_view (app/patched_view.hpp): the
-// server's JSON Patch operations applied to a Boost.JSON value, checked here against worked
+// server's JSON Patch operations applied to an nlohmann value, checked here against worked
 // patches and against nlohmann's own diff and patch of random documents.
 #include "carcassonne/app/patched_view.hpp"
 
 #include <doctest/doctest.h>
 
-#include <boost/json/parse.hpp>
 #include <nlohmann/json.hpp>
 #include <random>
 #include <string>
@@ -14,8 +13,8 @@ using carcassonne::app::patched_view;
 
 namespace {
 
-boost::json::value parsed(const std::string& text) {
-  return boost::json::parse(text);
+nlohmann::json parsed(const std::string& text) {
+  return nlohmann::json::parse(text);
 }
 
 std::string snapshot_of(const std::string& view) {
@@ -74,7 +73,6 @@ TEST_CASE("patched_view: the server's add, remove and replace, worked") {
       view
           .parse(snapshot_of(
               R"({"game":{"turn":1,"board":[{"x":0}],"legal_moves":[1,2]},"a/b":1,"m~n":2})"))
-          .as_object()
           .at("view"));
   REQUIRE(view.holds());
   const auto failed = view.apply_frame(patch_frame(R"([
@@ -117,15 +115,15 @@ TEST_CASE("patched_view: an op that cannot apply says why and drops the view") {
     const std::string ops = c.first, why = c.second;
     CAPTURE(ops);
     patched_view view;
-    view.reset(view.parse(start).as_object().at("view"));
+    view.reset(view.parse(start).at("view"));
     REQUIRE(view.holds());
     CHECK(view.apply_frame(patch_frame(ops)) == why);
     CHECK_FALSE(view.holds());
   }
   patched_view view;
-  view.reset(view.parse(start).as_object().at("view"));
+  view.reset(view.parse(start).at("view"));
   CHECK(view.apply_frame("{not json") == "a patch frame without a patch");
-  CHECK(view.parse("{not json").is_null());
+  CHECK(view.parse("{not json").is_discarded());
 }
 
 TEST_CASE("patched_view: agrees with nlohmann's diff and patch on random documents") {
@@ -138,26 +136,9 @@ TEST_CASE("patched_view: agrees with nlohmann's diff and patch on random documen
     const auto ops = nlohmann::json::diff(from, to);
     REQUIRE(from.patch(ops) == to);
     patched_view view;
-    view.reset(view.parse(snapshot_of(from.dump())).as_object().at("view"));
+    view.reset(view.parse(snapshot_of(from.dump())).at("view"));
     REQUIRE(view.holds());
     CHECK(view.apply_frame(patch_frame(ops.dump())) == "");
     CHECK(view.value() == parsed(to.dump()));
-  }
-}
-
-TEST_CASE("patched_view: parses frame after frame larger than its arena") {
-  // Boost 1.81's monotonic_resource::release() doubles its next block each time: after about 50
-  // large frames an allocation failed (std::bad_alloc in the load tool's bots rooms).
-  std::string board = "[";
-  for (int i = 0; i < 2000; ++i) {
-    if (i) board += ',';
-    board += R"({"x":1,"y":2})";
-  }
-  board += "]";
-  patched_view view;
-  for (int i = 0; i < 200; ++i) {
-    const auto& v = view.parse(snapshot_of(R"({"board":)" + board + "}"));
-    REQUIRE(v.is_object());
-    CHECK(v.at("view").at("board").as_array().size() == 2000);
   }
 }

@@ -191,16 +191,15 @@ class room {
   void answer(const client_ptr& c, int seat, const json& id, std::string message_text);
   void fail(const client_ptr& c, const json& id, std::string code, std::string message);
 
-  json room_info() const;
   // Where a room part's text holds the clock's value: [begin, end), or empty.
   struct text_span {
     std::uint32_t begin = 0, end = 0;
   };
-  // room_info().dump(), written directly (room_info.cpp); `clock` gets where the clock is.
+  // The room part of the views (room_info.cpp); `clock` gets where the clock is.
   std::string room_info_text(text_span* clock = nullptr) const;
-  // info_ from room_info(), where the clock is not known: the next change diffs it whole.
+  // info_ anew, where the clock is not known: the next change diffs it whole.
   void reset_room_part() {
-    info_ = room_info().dump();
+    info_ = room_info_text();
     info_clock_ = {};
     note_clock_read();
   }
@@ -229,7 +228,6 @@ class room {
   void on_bot_result(std::uint64_t ticket, const bot_result& r);
   void release_takeover(int seat);
   bool can_manage_bots(const client_ptr& c, const json& id);
-  void add_bot_fields(json& info) const;
   void append_bot_meta(std::string& out) const;  // the meta's "bots" object, as text
   void restore_bot_meta(const json& meta);
   std::string view_text(int seat);  // the whole view of a seat (or spectator, -1), as sent
@@ -241,9 +239,9 @@ class room {
   void room_event(const json& e) { room_events_.push_back(e.dump()); }
   bool update_room_part(std::string& ops);  // false: the room part did not change
   void send_seat_patches(const std::string& head, const std::string& ops, bool game_appeared);
-  void send_spectator_patch(const std::string& prefix, const std::string& events_text,
-                            const std::string& shared_ops, const std::string& seat_ops,
-                            bool game_appeared);
+  void send_spectator_patch(const std::string& events_text, const std::string& shared_ops,
+                            const std::string& seat_ops, bool game_appeared);
+  std::string patch_head(std::string_view events_text) const;
   void advance_spectators();
   void publish_summary();
 

@@ -7,6 +7,7 @@
 #include "base/random_ids.hpp"
 #include "base/sha256.hpp"
 #include "carcassonne/protocol/json_codec.hpp"
+#include "carcassonne/protocol/json_text.hpp"
 #include "carcassonne/protocol/record.hpp"
 #include "fairness/fairness.hpp"
 #include "room/room.hpp"
@@ -201,25 +202,15 @@ void room::move(const client_ptr& c, protocol::move_msg m, const json& id) {
   // The seat the move names, if any: a bot's is refused, so is another's; then it is the mover's.
   std::optional<long long> named;  // when it names one by an integer
   bool other = false;              // it names another (compared as JSON values: 1.0 is seat 1)
-  if (m.flat) {
-    if (const auto* s = m.flat->find("seat")) {
-      if (s->type == protocol::flat_object::kind::integer) named = s->number;
-      other = named != seat;
-    }
-  } else if (const auto s = m.move.find("seat"); s != m.move.end()) {
-    if (s->is_number_integer()) named = s->get<long long>();
-    other = *s != json(seat);
+  if (const auto* s = m.move.find("seat")) {
+    using kind = protocol::flat_object::kind;
+    if (s->type == kind::integer) named = s->number;
+    other = s->type == kind::other ? m.move.nested(*s) != json(seat) : named != seat;
   }
   if (auto e = bot_seat_refusal(named)) return refuse(*e);
   if (other) return refuse({"wrong_seat", "you hold seat " + std::to_string(seat)});
-  protocol::parsed<carcassonne::move> parsed;
-  if (m.flat) {
-    m.flat->set_integer("seat", seat);
-    parsed = protocol::move_from_flat(*m.flat, *game_);
-  } else {
-    m.move["seat"] = seat;
-    parsed = protocol::move_from_json(m.move, *game_);
-  }
+  m.move.set_integer("seat", seat);
+  const auto parsed = protocol::move_from_flat(m.move, *game_);
   if (!parsed.ok()) return refuse(parsed.error);
   if (auto e = play_move(seat, *parsed.value, id, c)) return refuse(*e);
   if (metrics_)
@@ -260,10 +251,10 @@ std::optional<protocol::proto_error> room::play_move(int seat, const carcassonne
     if (game_->finished) metrics_->games_finished.fetch_add(1, std::memory_order_relaxed);
   }
   // protocol::reply("move_accepted", id, {{"seq", ...}}) as its dump would write it, keys sorted.
-  std::string accepted = id.is_null() ? std::string("{") : R"({"id":)" + id.dump() + ",";
-  accepted += R"("seq":)";
-  accepted += std::to_string(seq_ + 1);
-  accepted += R"(,"type":"move_accepted"})";
+  std::string accepted;
+  protocol::object_writer w(accepted);
+  if (!id.is_null()) w.dumped("id", id);
+  w.number("seq", static_cast<long long>(seq_ + 1)).string("type", "move_accepted").close();
   answer(c, seat, id, std::move(accepted));
   broadcast(events);
   return std::nullopt;

@@ -195,24 +195,6 @@ void room::remove_bot(const client_ptr& c, const protocol::remove_bot_msg& m, co
   broadcast({});
 }
 
-void room::add_bot_fields(json& info) const {
-  bool any = bot_settings_.takeover_after > 0;
-  for (std::size_t i = 0; i < seats_.size(); ++i) {
-    const auto& s = seats_[i];
-    auto& entry = info["seats"][i];
-    if (s.bot) {
-      entry["bot"] = name_of(*s.bot);
-      entry["connected"] = true;  // a bot is always there
-      any = true;
-    }
-    if (s.played_by) entry["played_by"] = name_of(*s.played_by);
-  }
-  if (any)
-    info["bots"] = {{"pause_ms", bot_settings_.pause_ms},
-                    {"takeover_after", bot_settings_.takeover_after},
-                    {"takeover_level", name_of(bot_settings_.takeover_level)}};
-}
-
 void room::append_bot_meta(std::string& out) const {
   out += R"({"seats":[)";
   for (std::size_t i = 0; i < seats_.size(); ++i) {

@@ -1,6 +1,6 @@
-// The room part of every view: as a JSON tree (room_info, diffed when it changed) and as the same
-// bytes written directly (room_info_text, compared on every broadcast). nlohmann dumps an
-// object's keys in sorted order: room_info_text writes them in that order.
+// The room part of every view, written as text (room_info_text, compared on every broadcast and
+// diffed as text when it changed). Its keys are in sorted order, as nlohmann dumps an object's
+// (the parts dumped by nlohmann and the text diff rely on it).
 #include <nlohmann/json.hpp>
 
 #include "carcassonne/protocol/view_doc.hpp"
@@ -29,28 +29,6 @@ void append_bool(std::string& out, bool b) {
 
 }  // namespace
 
-json room::room_info() const {
-  json seats = json::array();
-  for (std::size_t i = 0; i < seats_.size(); ++i) {
-    const auto& s = seats_[i];
-    seats.push_back({{"seat", i},
-                     {"name", s.taken ? json(s.name) : json(nullptr)},
-                     {"connected", s.client != nullptr}});
-  }
-  json info{{"id", settings_.id},
-            {"name", settings_.name},
-            {"public", settings_.is_public},
-            {"state", std::string(to_string(state()))},
-            {"seats", seats},
-            {"expansions", settings_.setup.value("expansions", json::array())},
-            {"options", settings_.setup.value("options", json::object())},
-            {"spectator_delay", settings_.spectator_delay},
-            {"spectators", spectators_.size()}};
-  if (!settings_.secret.empty()) info["fairness"] = fairness_part();
-  add_bot_fields(info);
-  return with_match_info(std::move(info));
-}
-
 // The keys that never change, from "id" to "public" ("match" among them), dumped once.
 const std::string& room::info_fixed_text() const {
   if (!info_fixed_.empty()) return info_fixed_;
@@ -66,7 +44,7 @@ const std::string& room::info_fixed_text() const {
   return out;
 }
 
-// room_info().dump(), without the tree: keys in sorted order, as nlohmann writes them.
+// Keys in sorted order, as nlohmann writes them.
 std::string room::room_info_text(text_span* clock) const {
   std::string out;
   out.reserve(info_.size() + 32);

@@ -14,6 +14,7 @@
 #include <utility>
 
 #include "base/fifo.hpp"
+#include "carcassonne/protocol/json_text.hpp"
 #include "carcassonne/protocol/messages.hpp"
 #include "cluster/moved.hpp"
 #include "fairness/fairness.hpp"
@@ -105,8 +106,12 @@ class websocket_session : public client_link,
   void say_goodbye() {
     net::post(socket_.get_executor(), [self = shared_from_this()] {
       if (self->closing()) return;
-      self->enqueue(std::make_shared<const std::string>(
-          R"({"type":"goodbye","reason":"the server is shutting down"})"));
+      std::string goodbye;
+      protocol::object_writer(goodbye)
+          .string("type", "goodbye")
+          .string("reason", "the server is shutting down")
+          .close();
+      self->enqueue(std::make_shared<const std::string>(std::move(goodbye)));
       self->close_after_queue_ = true;
       self->maybe_close();
     });
@@ -604,9 +609,7 @@ void websocket_session::locate_then(const std::string& room_id, const nlohmann::
 
 // One text frame: parsed, then handed to the handler of its message type.
 void websocket_session::handle(const std::string& text) {
-  // A move, the usual message, without a tree when it can be; anything else by the tree.
-  auto flat = protocol::parse_flat_move_request(text);
-  auto parsed = flat ? std::move(*flat) : protocol::parse_request(text);
+  auto parsed = protocol::parse_request(text);
   if (!parsed.value) {
     state_->stats.rejected(parsed.error.code);
     return send_json(protocol::error_message(parsed.error, parsed.id));

@@ -1,49 +1,59 @@
-// A JSON object whose values are all strings, integers, booleans or null, kept as its text and
-// the places of its members in it. A move message is read into one without building a tree:
-// nlohmann's objects cost a map node and a string per member, and reading a move this way saved
-// 5% of a move's instructions (docs/performance.md).
+// A move as the server reads it: a JSON object kept as its text and the places of its members
+// in it, each member's kind and, for an integer, its value. A move message is scanned into one
+// without building a tree (nlohmann's objects cost a map node and a string per member: reading a
+// move this way saved 5% of a move's instructions, docs/performance.md); a move that is not of
+// the scanned kind (a list or an object in it, a fraction, an escape) and a record's move are
+// made one from their tree. Either way the move's codecs read it the same way (codec_parts.hpp).
 #pragma once
-#include <array>
+#include <nlohmann/json.hpp>
+
 #include <cstddef>
 #include <cstdint>
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace carcassonne::protocol {
 
 class flat_object {
  public:
-  enum class kind : std::uint8_t { string, integer, boolean, null };
+  // other: a list, an object or a fraction, kept as its tree (nested()).
+  enum class kind : std::uint8_t { string, integer, boolean, null, other };
   struct member {
-    std::uint16_t key_at = 0, key_size = 0;    // in text_
-    std::uint16_t text_at = 0, text_size = 0;  // the value's text; a string's without quotes
+    std::uint32_t key_at = 0, key_size = 0;    // in text_
+    std::uint32_t text_at = 0, text_size = 0;  // a string's value (unescaped), an integer's text
     kind type = kind::null;
     bool negative = false;    // an integer written with a minus sign (nlohmann: signed)
-    std::int64_t number = 0;  // an integer's value
+    std::int64_t number = 0;  // an integer's value; an other's index in nested_
   };
-  static constexpr std::size_t max_members = 12;
 
   // Reads the object at text[at] (spaces after it are not read) and sets `at` past its '}'.
-  // False, with the object left empty, unless it is of the kind above and json::parse would
-  // read it the same way: strings of printable ASCII without escapes, integers of at most 18
-  // digits, fewer than max_members distinct keys (a repeated key's last value wins, as in
-  // nlohmann; one slot is kept for set_integer).
+  // False, with the object left empty, unless its values are all strings of printable ASCII
+  // without escapes, integers of at most 18 digits, booleans or null: what json::parse reads
+  // the same way. A repeated key's last value wins, as in nlohmann.
   bool parse(std::string_view text, std::size_t& at);
+  // The object j (an object), whatever its values.
+  static flat_object from_json(const nlohmann::json& j);
 
   const member* find(std::string_view key) const;
-  std::span<const member> members() const { return {members_.data(), count_}; }
+  std::span<const member> members() const { return members_; }
   std::string_view key(const member& m) const { return {text_.data() + m.key_at, m.key_size}; }
   std::string_view text(const member& m) const { return {text_.data() + m.text_at, m.text_size}; }
+  const nlohmann::json& nested(const member& m) const {
+    return nested_[static_cast<std::size_t>(m.number)];
+  }
   // Adds the key, or replaces its value, with an integer (the room writes the mover's seat).
   void set_integer(std::string_view key, std::int64_t value);
+  // The member as a tree (nlohmann's number types: unsigned without a sign).
+  nlohmann::json value(const member& m) const;
 
  private:
-  bool add(member m, std::string_view source);
-  std::size_t index_of(std::string_view key) const;  // count_ when absent
+  void add(member m);
+  std::size_t index_of(std::string_view key) const;  // members_.size() when absent
   std::string text_;
-  std::array<member, max_members> members_{};
-  std::size_t count_ = 0;
+  std::vector<member> members_;
+  std::vector<nlohmann::json> nested_;  // the values of kind other
 };
 
 }  // namespace carcassonne::protocol

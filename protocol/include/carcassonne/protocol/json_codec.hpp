@@ -33,10 +33,11 @@ struct parsed {
   bool ok() const { return value.has_value(); }
 };
 
-// A move from its record form. Feature ids are resolved against the tile at (x, y) of s.
-parsed<move> move_from_json(const json& j, const game_state& s);
-// The same from a move message read without a tree (flat_object.hpp): the same move or error.
+// A move (flat_object.hpp: a move message's, or a record's made one by from_json). Feature ids
+// are resolved against the tile at (x, y) of s.
 parsed<move> move_from_flat(const flat_object& f, const game_state& s);
+// The same from a record's move.
+parsed<move> move_from_json(const json& j, const game_state& s);
 // Parses a move in record form against s and applies it: the codec's error or the engine's, or
 // an empty code when the move was applied (replays, rebuilt rooms, delayed spectators).
 proto_error apply_json_move(game_state& s, const json& j, event_log* events = nullptr);

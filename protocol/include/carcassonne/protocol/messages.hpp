@@ -56,10 +56,7 @@ struct spectate_msg {
 struct leave_msg {};
 struct start_msg {};
 struct move_msg {
-  json move;  // the record form (game-record.md "Moves"); seat optional. Null when flat is set
-  // The move when it was read without a tree (the usual case: every value a plain string,
-  // integer or boolean); the room reads either form the same way.
-  std::optional<flat_object> flat;
+  flat_object move;                  // the record form (game-record.md "Moves"); seat optional
   std::optional<std::uint64_t> seq;  // the last sequence number the client saw
 };
 struct resume_msg {
@@ -101,16 +98,17 @@ struct request {
   bool moved = false;
 };
 
-// Parses one text frame. On error, `id` is still filled when the frame had one.
+// Parses one text frame. On error, `id` is still filled when the frame had one. The usual move
+// message is read without a tree (parse_flat_move_request); anything else by nlohmann.
 struct parsed_request {
   std::optional<request> value;
   proto_error error;
   json id;
 };
 parsed_request parse_request(std::string_view text);
-// The usual move message read without a tree (its move in move_msg::flat): the request
-// parse_request gives for the same text, or nothing when the text is anything else (another
-// type, a move that is not a flat object, any error). Then parse_request reads it.
+// parse_request's way for a move message without a tree: the request parse_request gives for the
+// same text, or nothing when the text is anything else (another type, a move whose values are
+// not all plain strings, integers, booleans or null, any error), which nlohmann then reads.
 std::optional<parsed_request> parse_flat_move_request(std::string_view text);
 // The filter fields of a list_rooms message (or of /api/rooms's query, as JSON); bad_message
 // when one is malformed.

@@ -9,6 +9,8 @@
 #include <string_view>
 #include <vector>
 
+#include "carcassonne/protocol/json_text.hpp"
+
 namespace carcassonne::protocol {
 
 // An array's elements as JSON texts in one buffer, comma-separated (the array's text without its
@@ -112,10 +114,5 @@ struct view_doc {
 // end), or replaced whole when most elements changed. An array of `to` that took the elements of
 // `from`'s (item_list::carry_from, which left that one empty) starts with as many equal ones.
 void diff_docs(const view_doc& from, const view_doc& to, std::string_view prefix, std::string& ops);
-
-// JSON text helpers.
-void append_quoted(std::string& out, std::string_view s);
-void append_number(std::string& out, long long v);
-std::string json_string(std::string_view s);
 
 }  // namespace carcassonne::protocol
