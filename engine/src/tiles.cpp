@@ -94,7 +94,6 @@ tile_type parse_tile(const nlohmann::json& j, tile_set_id set) {
   if (sides.size() != 4) broken_data(t.id + ": sides");
   for (int e = 0; e < 4; ++e) t.sides[e] = parse_side(sides[e], t.id);
   t.symbols = parse_symbols(j);
-  t.provisional = j.value("geometry", std::string("exact")) == "provisional";
   t.desc = j.value("desc", std::string());
 
   const auto& features = j.at("features");
