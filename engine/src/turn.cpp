@@ -249,7 +249,7 @@ bool can_deploy(const game_state& s, int local_segment) {
   const auto& pt = s.board.placed()[s.placed];
   const auto& d =
       s.features.data(s.features.root(static_cast<segment_t>(pt.first_segment + local_segment)));
-  return d.follower_total() == 0 && !d.completed;
+  return d.follower_total() == 0 && !d.scored;
 }
 
 void end_game(game_state& s, event_log* events) {
@@ -297,7 +297,7 @@ status check_legal(const game_state& s, const move& m) {
         return make_error(ec::no_figure_available, "no follower left in supply");
       const auto& d =
           s.features.data(s.features.root(static_cast<segment_t>(pt.first_segment + m.feature)));
-      if (d.completed) return make_error(ec::feature_completed, "the feature is already completed");
+      if (d.scored) return make_error(ec::feature_completed, "the feature is already completed");
       if (d.follower_total() > 0)
         return make_error(ec::feature_occupied, "the feature already holds a follower");
       return {};

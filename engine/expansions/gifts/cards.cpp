@@ -48,7 +48,7 @@ void targets(const game_state& s, card c, std::vector<move>& out) {
         const int m = tiles()[pt.type].monastery;
         if (m < 0) continue;
         const auto seg = static_cast<segment_t>(pt.first_segment + m);
-        if (!s.features.data(seg).completed) with_protection(gift_move(s, c, seg));
+        if (!s.features.data(seg).scored) with_protection(gift_move(s, c, seg));
       }
       break;
     case card::road_sweeper:  // §4.2: any incomplete road, named by any of its segments
@@ -57,7 +57,7 @@ void targets(const game_state& s, card c, std::vector<move>& out) {
         // A segment keeps its own kind, its feature's (only like kinds join): most are no road.
         if (s.features.data(seg).kind != feature_kind::road) continue;
         const auto& d = s.features.data(s.features.root(seg));
-        if (d.kind == feature_kind::road && !d.completed) out.push_back(gift_move(s, c, seg));
+        if (d.kind == feature_kind::road && !d.scored) out.push_back(gift_move(s, c, seg));
       }
       break;
     case card::cash_out:  // §4.3: one of the seat's own followers
@@ -79,7 +79,7 @@ void targets(const game_state& s, card c, std::vector<move>& out) {
         for (std::size_t j = 0; j < t.segments.size(); ++j) {
           const bool to_field = t.segments[j].kind == feature_kind::field;
           const auto target = static_cast<segment_t>(pt.first_segment + j);
-          if (to_field == farmer || s.features.data(s.features.root(target)).completed) continue;
+          if (to_field == farmer || s.features.data(s.features.root(target)).scored) continue;
           auto m = gift_move(s, c, f.segment);
           m.to = static_cast<std::uint8_t>(j);
           if (std::find(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(), m) !=

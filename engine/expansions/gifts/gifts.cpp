@@ -183,7 +183,7 @@ status check(const game_state& s) {
     for (auto c : h) ++n[c];
   for (int c = 0; c < card_kinds; ++c)
     if (n[c] != copies_per_card)
-      return make_error(error_code::game_over, "gift cards not conserved");
+      return make_error(error_code::broken_invariant, "gift cards not conserved");
   return {};
 }
 

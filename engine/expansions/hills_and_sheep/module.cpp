@@ -53,7 +53,7 @@ const expansion_module module{
     .precheck = precheck,
     .apply_move = detail::apply_shepherd_move,
     .run_step = detail::shepherd_step,
-    .run_steps = 1 << static_cast<int>(turn_step::s10),
+    .run_steps = 1 << static_cast<int>(turn_step::s10_shepherd),
     .narrow_owners = detail::hill_tiebreak,
     .completion_bonus = detail::vineyard_bonus,
     .check_invariants = detail::check_sheep,

@@ -239,7 +239,7 @@ bool apply_shepherd_move(game_state& s, const move& m, event_log* events) {
 }
 
 bool shepherd_step(game_state& s, turn_step step, event_log* events) {
-  if (step != turn_step::s10 || !new_tile_touches_shepherd(s)) return false;  // 10 only
+  if (step != turn_step::s10_shepherd || !new_tile_touches_shepherd(s)) return false;  // 10 only
   if (flock_extended(s, s.active)) {  // 10(i), H-3: Grow or Gather is mandatory
     s.awaiting = hills_and_sheep::decision_flock;
     return true;
@@ -251,7 +251,7 @@ bool shepherd_step(game_state& s, turn_step step, event_log* events) {
 status check_sheep(const game_state& s) {
   const auto& st = s.ext.get<hills_and_sheep::state>();
   const auto broken = [](std::string what) {
-    return make_error(error_code::game_over, std::move(what));
+    return make_error(error_code::broken_invariant, std::move(what));
   };
   for (int k = 0; k < token_kinds; ++k) {
     int n = st.bag[k];

@@ -179,7 +179,7 @@ bool apply_protection(game_state& s, const move& m, event_log* events) {
 
 // Step 9: wait for protect-or-pass when the seat has something to protect.
 bool protect_step(game_state& s, turn_step step, event_log*) {
-  if (step != turn_step::s9 || !may_protect_for_2(s)) return false;
+  if (step != turn_step::s9_protect || !may_protect_for_2(s)) return false;
   if (std::none_of(s.figures.begin(), s.figures.end(),
                    [&](const figure_on_board& f) { return protectable(s, f); }))
     return false;
@@ -191,7 +191,7 @@ status check(const game_state& s) {
   for (const auto& f : s.figures)
     // A protected follower moved into a field by Change Position keeps its mark (gifts.md §4.4).
     if (is_protected(f) && f.type != figure_type::meeple)
-      return make_error(error_code::game_over, "a protected figure that is not a follower");
+      return make_error(error_code::broken_invariant, "a protected figure that is not a follower");
   return {};
 }
 
@@ -229,7 +229,7 @@ const expansion_module module{
     .refuse_move = refuse_move,
     .apply_move = apply_protection,
     .run_step = protect_step,
-    .run_steps = 1 << static_cast<int>(turn_step::s9),
+    .run_steps = 1 << static_cast<int>(turn_step::s9_protect),
     .check_invariants = check,
 };
 

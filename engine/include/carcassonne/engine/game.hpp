@@ -39,7 +39,16 @@ struct game_setup {
 
 // The automatic steps of a turn after the figure action (rules README "Turn structure", numbered
 // as there), in order. Expansions act in the steps other than s11_scoring, which is the base's.
-enum class turn_step : std::uint8_t { s8_figure, s9, s10, s10a, s11_scoring, s12, s13, s14_end };
+enum class turn_step : std::uint8_t {
+  s8_figure,
+  s9_protect,        // Peasant Revolts: protect for 2
+  s10_shepherd,      // Hills & Sheep: Grow or Gather, flocks scored
+  s10a_early_bunny,  // Easter, original variant: the bunny phase before scoring
+  s11_scoring,
+  s12_nests,  // Easter: nest scoring
+  s13_bunny,  // Easter: the bunny phase
+  s14_end
+};
 
 struct seat_state {
   std::int32_t score = 0;
