@@ -28,7 +28,7 @@ enum class shepherd_flock_rule : std::uint8_t { return_to_bag, stays };
 inline return_scope_rule return_scope_option(const rule_options& o) {
   return o.read<return_scope_rule>(id, 0);
 }
-// Read by Hills & Sheep when the Festival takes a shepherd back (registry.cpp, interactions).
+// What a figure taken back leaves on the board (expansion_module::take_back_figure).
 inline shepherd_flock_rule shepherd_flock_option(const rule_options& o) {
   return o.read<shepherd_flock_rule>(id, 1);
 }

@@ -5,8 +5,6 @@
 
 #include "carcassonne/engine/scoring.hpp"
 #include "gifts.hpp"
-#include "peasant_revolts/id.hpp"
-#include "peasant_revolts/peasant_revolts.hpp"
 
 namespace carcassonne::gifts::detail {
 
@@ -33,10 +31,10 @@ move gift_move(const game_state& s, card c, segment_t seg) {
 // The targets of one card; the card alone when it has none (G-8: it is still opened).
 void targets(const game_state& s, card c, std::vector<move>& out) {
   const auto first = out.size();
-  const bool revolts = s.expansions.has(peasant_revolts::id);
+  const bool protection = protecting_module(s) != nullptr;  // Peasant Revolts in play
   const auto with_protection = [&](move m) {
     out.push_back(m);
-    if (revolts) {
+    if (protection) {
       m.protect = true;
       out.push_back(m);
     }
@@ -85,8 +83,8 @@ void targets(const game_state& s, card c, std::vector<move>& out) {
           if (std::find(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(), m) !=
               out.end())
             continue;
-          if (to_field || peasant_revolts::is_protected(f))
-            out.push_back(m);  // keeps its mark
+          if (to_field || f.mark != 0)  // a protected follower
+            out.push_back(m);           // keeps its mark
           else
             with_protection(m);
         }
@@ -130,7 +128,7 @@ void open_card(game_state& s, const move& m, event_log* events) {
                               event{.type = event_type::figure_deployed,
                                     .seat = m.seat,
                                     .figure = figure_type::meeple}));
-      if (m.protect) peasant_revolts::protect(s, s.figures.size() - 1, 4, events);
+      if (m.protect) protecting_module(s)->protect_figure(s, s.figures.size() - 1, 4, events);
       break;
     }
     case card::road_sweeper:  // G-3: scored as at the end, then every follower goes home
@@ -160,8 +158,8 @@ void open_card(game_state& s, const move& m, event_log* events) {
                                     .seat = m.seat,
                                     .figure = figure_type::meeple,
                                     .value = m.feature}));
-      if (m.protect && !peasant_revolts::is_protected(s.figures[i]))
-        peasant_revolts::protect(s, static_cast<std::size_t>(i), 4, events);
+      if (m.protect)
+        protecting_module(s)->protect_figure(s, static_cast<std::size_t>(i), 4, events);
       break;
     }
     case card::take_two:

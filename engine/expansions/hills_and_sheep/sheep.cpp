@@ -4,7 +4,6 @@
 #include <string>
 
 #include "carcassonne/engine/scoring.hpp"
-#include "festival/options.hpp"
 #include "hills_and_sheep.hpp"
 #include "options.hpp"
 
@@ -280,7 +279,7 @@ status check_sheep(const game_state& s) {
 
 }  // namespace detail
 
-void return_shepherd(game_state& s, int seat, event_log* events) {
+void return_shepherd(game_state& s, int seat, bool flock_stays, event_log* events) {
   auto& st = s.ext.get<hills_and_sheep::state>();
   const auto seg = st.at[seat];
   const auto root = s.features.root(seg);
@@ -303,8 +302,7 @@ void return_shepherd(game_state& s, int seat, event_log* events) {
         st.flock[other][k] = static_cast<std::uint8_t>(st.flock[other][k] + tokens[k]);
       return;
     }
-  if (festival::shepherd_flock_option(s.options) ==
-      festival::shepherd_flock_rule::stays) {  // "stays": ownerless on the field
+  if (flock_stays) {  // ownerless on the field
     st.ownerless.push_back(ownerless_flock{seg, tokens});
     return;
   }

@@ -50,6 +50,9 @@ enum class turn_step : std::uint8_t {
   s14_end
 };
 
+// Which draw a tile_drawn hook sees: the turn's (steps 1-3) or an extra one an expansion makes.
+enum class draw_kind : std::uint8_t { turn, extra };
+
 struct seat_state {
   std::int32_t score = 0;
   std::uint8_t followers = followers_per_seat;  // in supply
@@ -60,7 +63,8 @@ struct figure_on_board {
   seat_t seat = 0;
   figure_type type = figure_type::meeple;
   segment_t segment = 0;
-  std::uint8_t mark = 0;  // set by an expansion (a protected follower); gone when it leaves
+  // Nonzero: protected (expansion_module::protect_figure); gone when the figure leaves.
+  std::uint8_t mark = 0;
   friend bool operator==(const figure_on_board&, const figure_on_board&) = default;
 };
 
