@@ -1,5 +1,5 @@
-// Lookups over the expansion modules that registry.hpp lists (the one list: slot order is hook
-// order), and the interactions between expansions, documented here as modules are added
+// Lookups over the expansion modules that the build lists (engine/CMakeLists.txt: slot order is
+// hook order), and the interactions between expansions, documented here as modules are added
 // (house-style.md, "Engine"). Nothing here names a module: a new one needs no line in this file.
 //
 // Order of hooks within a step follows registry.hpp's list: hills_and_sheep, gifts,
@@ -44,6 +44,7 @@
 #include <string>
 
 #include "carcassonne/engine/expansion.hpp"
+#include "expansion_modules.hpp"
 
 namespace carcassonne {
 
@@ -54,7 +55,7 @@ namespace {
 // start in other files may look a module up.
 const std::array<const expansion_module*, expansion_count>& modules() {
   static const auto all = [] {
-    auto out = registered_expansions::modules;
+    auto out = registered_modules;
     for (int i = 0; i < test_slot_count; ++i)
       out[player_expansion_count + i] = test_slot_modules[i];
     return out;

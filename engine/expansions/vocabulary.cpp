@@ -8,6 +8,7 @@
 #include <string>
 
 #include "carcassonne/engine/expansion.hpp"
+#include "registry.hpp"
 
 namespace carcassonne {
 

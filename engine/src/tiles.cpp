@@ -8,6 +8,7 @@
 
 #include "carcassonne/engine/expansion.hpp"
 #include "carcassonne/engine/tile_data.hpp"
+#include "registry.hpp"
 
 namespace carcassonne {
 

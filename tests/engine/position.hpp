@@ -8,6 +8,8 @@
 
 #include "carcassonne/engine/game.hpp"
 #include "carcassonne/engine/scoring.hpp"
+#include "easter/id.hpp"
+#include "hills_and_sheep/id.hpp"
 #include "turn.hpp"
 
 namespace carcassonne::testing {

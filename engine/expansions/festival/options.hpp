@@ -20,6 +20,7 @@ inline constexpr std::array<option_def, 2> options{{
      {"return_to_bag", "stays"},
      {"goes back to the bag", "stays on the field"}},
 }};
+static_assert(options_sound(options), "an option without both values, or too many options");
 
 // Each enum follows its option's values, the default first.
 enum class return_scope_rule : std::uint8_t { any_figure, followers_only };

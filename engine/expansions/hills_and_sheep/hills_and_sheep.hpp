@@ -6,6 +6,7 @@
 
 #include "carcassonne/engine/expansion.hpp"
 #include "carcassonne/engine/game.hpp"
+#include "id.hpp"
 
 namespace carcassonne::hills_and_sheep {
 

@@ -21,10 +21,11 @@ struct module_vocabulary {
   std::span<const tile_symbol_def> tile_symbols;  // at the bits of its slot's symbols range
   std::span<const std::string_view> script_keys;  // the game_script::draws lists it reads
 };
-// A bit per move type, for expansion_module::extra_move_types.
+// A bit per move type, for expansion_module::extra_move_types (the registry's list compiles only
+// while every move type has a bit: slots.hpp, max_move_types).
 template <class... Types>
-constexpr std::uint16_t move_type_bits(Types... types) {
-  return static_cast<std::uint16_t>(((1u << static_cast<unsigned>(types)) | ...));
+constexpr std::uint32_t move_type_bits(Types... types) {
+  return ((std::uint32_t{1} << static_cast<unsigned>(types)) | ...);
 }
 
 struct expansion_module {
@@ -46,7 +47,7 @@ struct expansion_module {
   void (*extra_moves)(const game_state&, std::vector<move>&) = nullptr;
   // The move types extra_moves may list (move_type_bits; 0: any): checking a move then asks only
   // the modules that could list it, instead of generating every module's moves.
-  std::uint16_t extra_move_types = 0;
+  std::uint32_t extra_move_types = 0;
   // Before any legal move is applied (the base's or an expansion's): what legality cannot show,
   // such as a scripted draw that is exhausted, also one that an automatic step after the move
   // would make (the move is then refused and nothing changes).

@@ -12,12 +12,12 @@
 #include "carcassonne/engine/decisions.hpp"
 #include "carcassonne/engine/errors.hpp"
 #include "carcassonne/engine/events.hpp"
+#include "carcassonne/engine/expansion_states.hpp"
 #include "carcassonne/engine/features.hpp"
 #include "carcassonne/engine/moves.hpp"
 #include "carcassonne/engine/options.hpp"
 #include "carcassonne/engine/rng.hpp"
 #include "carcassonne/engine/tiles.hpp"
-#include "registry.hpp"
 
 namespace carcassonne {
 
@@ -101,7 +101,7 @@ struct game_state {
   bool finished = false;
   std::uint8_t forfeited = 0;  // bit per seat that left the game (forfeit.hpp)
 
-  // Each expansion's own state (engine/expansions/registry.hpp).
+  // Each expansion's own state (expansion_states.hpp).
   expansion_states ext;
 
   int tiles_left() const { return static_cast<int>(supply.size()) - next_draw; }
