@@ -6,7 +6,7 @@
 #include <utility>
 
 #include "carcassonne/engine/expansion_states.hpp"
-#include "expansion_modules.hpp"
+#include "expansion_state_types.hpp"
 
 namespace carcassonne {
 
