@@ -10,7 +10,6 @@
 #include "carcassonne/protocol/view_doc.hpp"
 #include "codec_parts.hpp"
 #include "plain_json.hpp"
-#include "registry.hpp"
 
 namespace carcassonne::protocol {
 
