@@ -1,5 +1,7 @@
 #include "hidden_tiles.hpp"
 
+#include "gifts/id.hpp"
+#include "peasant_revolts/id.hpp"
 #include "peasant_revolts/peasant_revolts.hpp"
 
 namespace carcassonne::bots {

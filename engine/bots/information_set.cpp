@@ -3,7 +3,10 @@
 #include <algorithm>
 
 #include "carcassonne/engine/bot.hpp"
+#include "easter/id.hpp"
+#include "gifts/id.hpp"
 #include "hidden_tiles.hpp"
+#include "hills_and_sheep/id.hpp"
 
 namespace carcassonne {
 

@@ -1,5 +1,5 @@
-// Lookups over the expansion modules that registry.hpp lists (the one list: slot order is hook
-// order), and the interactions between expansions, documented here as modules are added
+// Lookups over the expansion modules that the build lists (engine/CMakeLists.txt: slot order is
+// hook order), and the interactions between expansions, documented here as modules are added
 // (house-style.md, "Engine"). Nothing here names a module: a new one needs no line in this file.
 //
 // Order of hooks within a step follows registry.hpp's list: hills_and_sheep, gifts,
@@ -12,10 +12,11 @@
 // Interactions written down so far:
 // - Hills & Sheep alone: shepherds are figures of type shepherd in game_state::figures; they never
 //   count in feature_data::followers, so base majorities and occupancy ignore them.
-// - Festival + Hills & Sheep: returning the shepherd calls hills_and_sheep::return_shepherd,
-//   which applies festival.shepherd_flock (festival.md §4, F-3); ownerless flocks live in the
-//   Hills & Sheep state. A returned shepherd is off the board before step 10, so its seat
-//   gets no Grow/Gather that turn. Without Hills & Sheep no shepherd is ever on the board.
+// - Festival + Hills & Sheep: returning the shepherd calls its owner's take_back_figure hook
+//   (figure_owner), with leave_behind from festival.shepherd_flock (festival.md §4, F-3);
+//   ownerless flocks live in the Hills & Sheep state. A returned shepherd is off the board before
+//   step 10, so its seat gets no Grow/Gather that turn. Without Hills & Sheep no shepherd is ever
+//   on the board.
 // - Peasant Revolts + Hills & Sheep: revolts touch followers only (never shepherds); a tile
 //   under a hill is never drawn, so it never revolts (tile_drawn is not called for it); deploying
 //   the shepherd sets game_state::deployed, which blocks protect-for-2 by default.
@@ -23,9 +24,10 @@
 //   (6c): hills_and_sheep comes first in this list. Receipt and Road Sweeper use owners() with
 //   the hill tie-break (gifts.receipt_owners "followers_only" uses majority() instead).
 // - Gifts + Peasant Revolts: Take 2's extra draws call every module's tile_drawn, so they revolt
-//   unless revolts.extra_draws_trigger is false (the revolt reads gifts::state::drawing_extra).
+//   unless revolts.extra_draws_trigger is false (the revolt sees draw_kind::extra).
 //   Synod and Change Position (onto a road/city/monastery) may protect for 4 (open_gift with
-//   protect) through peasant_revolts::protect; opening a gift is not deploying.
+//   protect) through the protecting module's protect_figure hook; opening a gift is not
+//   deploying.
 // - Peasant Revolts + Festival: a returned follower leaves the board with its mark, so it loses
 //   its protection; a return is not a deployment, so protect-for-2 stays open.
 // - Easter + Hills & Sheep: a shepherd on a nest's 9 squares or on a square the bunny lands on
@@ -42,6 +44,7 @@
 #include <string>
 
 #include "carcassonne/engine/expansion.hpp"
+#include "expansion_modules.hpp"
 
 namespace carcassonne {
 
@@ -52,7 +55,7 @@ namespace {
 // start in other files may look a module up.
 const std::array<const expansion_module*, expansion_count>& modules() {
   static const auto all = [] {
-    auto out = registered_expansions::modules;
+    auto out = registered_modules;
     for (int i = 0; i < test_slot_count; ++i)
       out[player_expansion_count + i] = test_slot_modules[i];
     return out;
@@ -120,6 +123,12 @@ std::span<const expansion_module* const> all_modules() {
 
 const module_list& active_modules(const game_state& s) {
   return lists[s.expansions.bits()];
+}
+
+const expansion_module* protecting_module(const game_state& s) {
+  for (const auto* m : active_modules(s))
+    if (m->protect_figure) return m;
+  return nullptr;
 }
 
 std::optional<expansion> find_expansion(std::string_view name) {

@@ -1,8 +1,8 @@
-// The registry's header: the one list of expansions, in slot order. Each entry is the `slot` of
-// a module (<name>/slot.hpp: its vocabulary's value ranges, its state type, its module); from
-// the list follow the slot ids (<name>::id), the range table, the states game_state keeps (one
-// plain value per expansion, so that the base game holds them without knowing what they are) and
-// registry.cpp's modules. Adding an expansion: one include and one entry here.
+// The registry's header: the expansions in slot order, as the build lists them
+// (engine/CMakeLists.txt, carcassonne_expansions: one list, which also generates protocol's).
+// From the list follow the slot ids (<name>::id) and the values each slot owns (slot_ranges).
+// This header knows only each expansion's counts (<name>/slot.hpp), never its state or code, so
+// that a change to one expansion rebuilds only what uses that expansion.
 //
 // Tests' own expansions (tests/expansions/<name>) are not in the engine: the list ends with test
 // slots (slots.hpp, test_slot), which the test-only library carcassonne_test_expansions fills at
@@ -11,26 +11,17 @@
 #include <array>
 #include <cstddef>
 #include <stdexcept>
-#include <tuple>
 
 #include "carcassonne/engine/options.hpp"
-#include "easter/slot.hpp"
-#include "festival/slot.hpp"
-#include "gifts/slot.hpp"
-#include "hills_and_sheep/slot.hpp"
-#include "peasant_revolts/slot.hpp"
+#include "expansion_list.hpp"  // generated: registered_expansions
 #include "slots.hpp"
 
 namespace carcassonne {
 
-// The order of slots is the order of hooks within a step (registry.cpp); test slots come last.
-using registered_expansions =
-    expansion_list<hills_and_sheep::slot, gifts::slot, peasant_revolts::slot, easter::slot,
-                   festival::slot, test_slot<0>>;
+struct expansion_module;  // expansion.hpp
 
-inline constexpr int expansion_count = registered_expansions::count;
-// The expansions offered to players come first; tests' own expansions take the slots after them.
-inline constexpr int player_expansion_count = registered_expansions::player_count();
+static_assert(expansion_count == registered_expansions::count &&
+              player_expansion_count == registered_expansions::player_count());
 inline constexpr auto slot_ranges = registered_expansions::ranges;
 
 template <class Slot>
@@ -54,27 +45,9 @@ constexpr int test_slot_index(expansion e) {
   return i;
 }
 
-static_assert(expansion_count <= max_expansions);
+// The ceilings, checked here rather than found broken at start.
+static_assert(expansion_count <= max_expansions, "expansion_set has a bit per expansion");
 static_assert(registered_expansions::test_only_last(), "test-only expansions come last");
-static_assert(registered_expansions::ranges_apart(), "two expansions share a value of one enum");
-
-// Every expansion's state, by its type: s.ext.get<easter::state>().
-struct expansion_states {
-  registered_expansions::states all;
-
-  template <class State>
-  State& get() {
-    return std::get<State>(all);
-  }
-  template <class State>
-  const State& get() const {
-    return std::get<State>(all);
-  }
-  std::size_t heap_bytes() const {
-    return std::apply([](const auto&... s) { return (std::size_t{0} + ... + s.heap_bytes()); },
-                      all);
-  }
-  friend bool operator==(const expansion_states&, const expansion_states&) = default;
-};
+static_assert(registered_expansions::valid(), "more values of an enum than its type holds");
 
 }  // namespace carcassonne

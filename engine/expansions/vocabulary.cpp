@@ -8,6 +8,7 @@
 #include <string>
 
 #include "carcassonne/engine/expansion.hpp"
+#include "registry.hpp"
 
 namespace carcassonne {
 
@@ -136,6 +137,9 @@ std::string_view points_reason_name(points_reason r) {
 }
 const expansion_module* move_owner(move_type t) {
   return vocab().moves.owners[static_cast<int>(t)];
+}
+const expansion_module* figure_owner(figure_type f) {
+  return vocab().figures.owners[static_cast<int>(f)];
 }
 
 }  // namespace carcassonne

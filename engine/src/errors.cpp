@@ -14,6 +14,7 @@ std::string_view code_name(error_code c) {
       "unknown_feature",     "feature_occupied",   "feature_completed",
       "no_figure_available", "figure_not_allowed", "script_exhausted",
       "already_forfeited"};
+  if (c == error_code::broken_invariant) return "broken_invariant";
   return names[static_cast<int>(c)];
 }
 

@@ -9,6 +9,7 @@
 
 #include "carcassonne/engine/expansion.hpp"
 #include "forfeit_steps.hpp"
+#include "registry.hpp"
 #include "turn.hpp"
 
 namespace carcassonne {

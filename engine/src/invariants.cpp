@@ -9,7 +9,7 @@ namespace carcassonne {
 
 namespace {
 error broken(std::string what) {
-  return make_error(error_code::game_over, std::move(what));
+  return make_error(error_code::broken_invariant, std::move(what));
 }
 }  // namespace
 

@@ -50,7 +50,7 @@ int field_value(const game_state& s, segment_t root) {
     for (int i = 0; i < max_segments_per_tile; ++i) {
       if (!(borders >> i & 1)) continue;
       const auto city = s.features.root(static_cast<segment_t>(pt.first_segment + i));
-      if (s.features.data(city).completed) cities.add(city);
+      if (s.features.data(city).scored) cities.add(city);
     }
   });
   return 3 * cities.count();
@@ -165,7 +165,7 @@ int feature_value(const game_state& s, segment_t root, bool at_game_end) {
 
 void score_completed(game_state& s, segment_t root, event_log* events) {
   auto& d = s.features.data(root);
-  d.completed = true;
+  d.scored = true;
   int value = feature_value(s, root, false);
   for (const auto* m : active_modules(s))
     if (m->completion_bonus) value += m->completion_bonus(s, root);
@@ -188,7 +188,7 @@ void score_game_end(game_state& s, event_log* events) {
     const auto seg = static_cast<segment_t>(i);
     if (s.features.node(seg).parent != seg) continue;  // not a root
     const auto& d = s.features.data(seg);
-    if (!d.completed && d.follower_total() != 0) held.push_back(seg);
+    if (!d.scored && d.follower_total() != 0) held.push_back(seg);
   }
   for (const auto kind : order) {
     for (const auto seg : held) {

@@ -8,6 +8,7 @@
 
 #include "carcassonne/engine/expansion.hpp"
 #include "carcassonne/engine/tile_data.hpp"
+#include "registry.hpp"
 
 namespace carcassonne {
 
@@ -94,7 +95,6 @@ tile_type parse_tile(const nlohmann::json& j, tile_set_id set) {
   if (sides.size() != 4) broken_data(t.id + ": sides");
   for (int e = 0; e < 4; ++e) t.sides[e] = parse_side(sides[e], t.id);
   t.symbols = parse_symbols(j);
-  t.provisional = j.value("geometry", std::string("exact")) == "provisional";
   t.desc = j.value("desc", std::string());
 
   const auto& features = j.at("features");

@@ -6,6 +6,7 @@
 #include "carcassonne/engine/expansion.hpp"
 #include "carcassonne/engine/forfeit.hpp"
 #include "carcassonne/engine/scoring.hpp"
+#include "carcassonne/engine/turn_steps.hpp"
 #include "forfeit_steps.hpp"
 #include "geometry.hpp"
 
@@ -213,12 +214,12 @@ int join_tile(game_state& s, square_pos p, tile_type_id type, int quarter_turns)
   return index;
 }
 
-void draw_from_supply(game_state& s, event_log* events) {
+void draw_from_supply(game_state& s, event_log* events, draw_kind kind) {
   const tile_type_id tile = s.supply[s.next_draw++];
   emit(events, event{.type = event_type::tile_drawn, .seat = s.active, .tile = tile});
   s.drawn = tile;
   for (const auto* x : active_modules(s))
-    if (x->tile_drawn) x->tile_drawn(s, events);
+    if (x->tile_drawn) x->tile_drawn(s, kind, events);
 }
 
 void begin_turn(game_state& s, event_log* events) {
@@ -249,7 +250,7 @@ bool can_deploy(const game_state& s, int local_segment) {
   const auto& pt = s.board.placed()[s.placed];
   const auto& d =
       s.features.data(s.features.root(static_cast<segment_t>(pt.first_segment + local_segment)));
-  return d.follower_total() == 0 && !d.completed;
+  return d.follower_total() == 0 && !d.scored;
 }
 
 void end_game(game_state& s, event_log* events) {
@@ -297,7 +298,7 @@ status check_legal(const game_state& s, const move& m) {
         return make_error(ec::no_figure_available, "no follower left in supply");
       const auto& d =
           s.features.data(s.features.root(static_cast<segment_t>(pt.first_segment + m.feature)));
-      if (d.completed) return make_error(ec::feature_completed, "the feature is already completed");
+      if (d.scored) return make_error(ec::feature_completed, "the feature is already completed");
       if (d.follower_total() > 0)
         return make_error(ec::feature_occupied, "the feature already holds a follower");
       return {};
@@ -348,3 +349,21 @@ void perform(game_state& s, const move& m, event_log* events) {
 }
 
 }  // namespace carcassonne::detail
+
+// turn_steps.hpp: the steps above that expansions run themselves.
+namespace carcassonne::turn_steps {
+
+int join_tile(game_state& s, square_pos p, tile_type_id type, int quarter_turns) {
+  return detail::join_tile(s, p, type, quarter_turns);
+}
+void draw_from_supply(game_state& s, event_log* events, draw_kind kind) {
+  detail::draw_from_supply(s, events, kind);
+}
+bool can_deploy(const game_state& s, int local_segment) {
+  return detail::can_deploy(s, local_segment);
+}
+void deploy_follower(game_state& s, const move& m, event_log* events) {
+  detail::deploy_follower(s, m, events);
+}
+
+}  // namespace carcassonne::turn_steps

@@ -1,4 +1,5 @@
 // Internal: the steps of a turn (README "Turn structure"), shared by game.cpp and the tests.
+// Expansions reach the few they run themselves through carcassonne/engine/turn_steps.hpp.
 #pragma once
 #include "carcassonne/engine/game.hpp"
 
@@ -10,7 +11,7 @@ int join_tile(game_state& s, square_pos p, tile_type_id type, int quarter_turns)
 
 // Step 1-2: takes the top tile of the supply into s.drawn, shows it (tile_drawn) and lets every
 // expansion see the draw (a revolt). The supply must not be empty.
-void draw_from_supply(game_state& s, event_log* events);
+void draw_from_supply(game_state& s, event_log* events, draw_kind kind = draw_kind::turn);
 
 // Steps 1-3: draws until a placeable tile is shown, or ends the game when the supply is empty.
 void begin_turn(game_state& s, event_log* events);

@@ -1,22 +1,18 @@
-// The protocol's list of expansions: one object per expansion that shows on the wire, each
-// defined in its folder (src/expansions/<name>/<name>_protocol.cpp; a test's in
-// tests/expansions/<name>/), found by its slot. The engine's list (registry.hpp) gives the slots;
-// this one exists because the engine may never name JSON.
+// The protocol's expansions: one object per expansion that shows on the wire, each defined in its
+// folder (src/expansions/<name>/<name>_protocol.cpp), found by its slot. Their list is generated
+// from the engine's (protocol/CMakeLists.txt, expansion_protocols.hpp): the engine may never name
+// JSON, and nothing here names an expansion.
 #include "expansion_views.hpp"
 
 #include <array>
 #include <cstdio>
 #include <cstdlib>
-#include <initializer_list>
 
 #include "codec_parts.hpp"
 #include "expansion_protocol.hpp"
+#include "expansion_protocols.hpp"
 
 namespace carcassonne::protocol {
-
-// One line per expansion (any order).
-extern const expansion_protocol hills_and_sheep_protocol, gifts_protocol, peasant_revolts_protocol,
-    easter_protocol, festival_protocol;
 
 namespace {
 
@@ -35,8 +31,7 @@ const by_slot& table() {
   static const by_slot t = [] {
     by_slot out;
     std::array<bool, expansion_count> seen{};
-    for (const auto* p : {&hills_and_sheep_protocol, &gifts_protocol, &peasant_revolts_protocol,
-                          &easter_protocol, &festival_protocol}) {
+    for (const auto* p : expansion_protocols) {
       const auto i = static_cast<int>(p->id);
       if (i >= expansion_count || seen[i]) broken("a slot outside the registry or twice");
       if ((p->view && p->view->id != p->id) || (p->codec && p->codec->id != p->id))

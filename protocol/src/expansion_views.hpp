@@ -9,6 +9,7 @@
 
 #include "carcassonne/engine/game.hpp"
 #include "carcassonne/protocol/view_doc.hpp"
+#include "registry.hpp"
 
 namespace carcassonne::protocol {
 

@@ -29,7 +29,7 @@ TEST_CASE("EX-02 (a) a 3-tile city with a pennant scores 2 per tile + 2 per penn
   CHECK(p.score_of(0) == 8);  // 3 tiles, 1 pennant: 2*3 + 2*1
   CHECK(p.score_of(1) == 0);
   CHECK(p.supply_of(0) == 7);
-  CHECK(p.s.features.data(p.feature(0, 0, "city0")).completed);
+  CHECK(p.s.features.data(p.feature(0, 0, "city0")).scored);
 }
 
 TEST_CASE("EX-02 (b) a 2-tile city completed by a player without a knight scores for the knight") {
@@ -48,7 +48,7 @@ TEST_CASE("EX-02 (b) a 2-tile city completed by a player without a knight scores
 TEST_CASE("EX-03 final scoring: road, city, monastery and field") {
   // The supply holds one tile: it is placed where it changes no value, and the game ends.
   position p = testing::ex03_position();
-  CHECK(p.s.features.data(p.feature(0, 0, "city0")).completed);  // closed earlier
+  CHECK(p.s.features.data(p.feature(0, 0, "city0")).scored);  // closed earlier
   CHECK_FALSE(p.s.finished);
   p.place(0, -2, 0);  // joins Red's field only (no city on it); far from the monastery
   p.pass();

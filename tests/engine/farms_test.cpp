@@ -29,7 +29,7 @@ TEST_CASE("a field scores 3 per bordering completed city; an incomplete one give
   // The last tile closes the S cap of (1,-1) during play (nobody owns it: no points).
   p.place(1, 0, 0);
   p.pass();
-  CHECK(p.s.features.data(p.feature(1, 0, "city0")).completed);
+  CHECK(p.s.features.data(p.feature(1, 0, "city0")).scored);
   REQUIRE(p.s.finished);
   // F borders 4 completed cities (start city, (1,-1) N, (1,-1) S, (2,-1) N) and the open
   // (2,-1) S cap: 12. G borders the (1,-1) N and (2,-1) N cities, which also border F: 6.

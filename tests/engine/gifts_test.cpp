@@ -99,7 +99,7 @@ TEST_CASE("EX-10 Cash Out: 2 points per follower on the city, the one taken back
   CHECK(p.score_of(0) == 6);
   CHECK(p.supply_of(0) == 7);
   CHECK(p.s.features.data(p.feature(0, -1, "city0")).follower_total() == 2);
-  CHECK_FALSE(p.s.features.data(p.feature(0, -1, "city0")).completed);
+  CHECK_FALSE(p.s.features.data(p.feature(0, -1, "city0")).scored);
 }
 
 TEST_CASE("EX-11 Road Sweeper on an opponent's road, then Red takes the road") {

@@ -76,7 +76,7 @@ TEST_CASE("a crossroads closes three separate roads at once") {
   CHECK(p.score_of(1) == 2);  // R2: (2,-1), (2,0)
   CHECK(p.supply_of(0) == 7);
   CHECK(p.supply_of(1) == 7);
-  CHECK_FALSE(p.s.features.data(p.feature(2, 0, "road2")).completed);
+  CHECK_FALSE(p.s.features.data(p.feature(2, 0, "road2")).scored);
 }
 
 TEST_CASE("a tile joining two occupied roads into one completed road: both owners score") {

@@ -27,9 +27,9 @@ TEST_CASE("a monastery is completed by a diagonal neighbour: 9 points, the monk 
   p.pass();
   CHECK(p.score_of(0) == 9);
   CHECK(p.supply_of(0) == 7);
-  CHECK(p.s.features.data(p.feature(0, 1, "monastery0")).completed);
+  CHECK(p.s.features.data(p.feature(0, 1, "monastery0")).scored);
   // The other monasteries of the ring are not surrounded and stay open.
-  CHECK_FALSE(p.s.features.data(p.feature(1, 1, "monastery0")).completed);
+  CHECK_FALSE(p.s.features.data(p.feature(1, 1, "monastery0")).scored);
 }
 
 TEST_CASE("a monk deployed on a monastery placed into a full ring scores 9 at once") {
@@ -60,5 +60,5 @@ TEST_CASE("a monastery left with no monk scores nothing, even when surrounded") 
   p.pass();
   CHECK(p.score_of(0) == 0);
   CHECK(p.score_of(1) == 0);
-  CHECK(p.s.features.data(p.feature(0, 1, "monastery0")).completed);
+  CHECK(p.s.features.data(p.feature(0, 1, "monastery0")).scored);
 }

@@ -8,6 +8,8 @@
 
 #include "carcassonne/engine/game.hpp"
 #include "carcassonne/engine/scoring.hpp"
+#include "easter/id.hpp"
+#include "hills_and_sheep/id.hpp"
 #include "turn.hpp"
 
 namespace carcassonne::testing {
@@ -64,12 +66,12 @@ struct position {
       if (t.segments[i].kind != feature_kind::road && t.segments[i].kind != feature_kind::city)
         continue;
       auto& d = s.features.data(s.features.root(static_cast<segment_t>(pt.first_segment + i)));
-      if (d.open == 0) d.completed = true;
+      if (d.open == 0) d.scored = true;
     }
     for (const auto& other : s.board.placed()) {
       const int m = tiles()[other.type].monastery;
       if (m >= 0 && other.surrounding == 8)
-        s.features.data(static_cast<segment_t>(other.first_segment + m)).completed = true;
+        s.features.data(static_cast<segment_t>(other.first_segment + m)).scored = true;
     }
   }
 

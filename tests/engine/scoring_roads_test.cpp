@@ -16,8 +16,8 @@ TEST_CASE("a road closed at a junction and at a monastery scores 1 per tile") {
   CHECK(p.score_of(1) == 0);  // the junction's south road is another road
   CHECK(p.supply_of(0) == 7);
   CHECK(p.supply_of(1) == 6);
-  CHECK(p.s.features.data(p.feature(0, 0, "road0")).completed);
-  CHECK_FALSE(p.s.features.data(p.feature(-1, 0, "road1")).completed);
+  CHECK(p.s.features.data(p.feature(0, 0, "road0")).scored);
+  CHECK_FALSE(p.s.features.data(p.feature(-1, 0, "road1")).scored);
   CHECK(p.feature(-1, 0, "road1") != p.feature(-1, 0, "road0"));
 }
 
@@ -31,7 +31,7 @@ TEST_CASE("a road that closes into a loop of four curves is completed") {
   p.pass();
   CHECK(p.score_of(0) == 4);
   CHECK(p.supply_of(0) == 7);
-  CHECK(p.s.features.data(p.feature(1, 2, "road0")).completed);
+  CHECK(p.s.features.data(p.feature(1, 2, "road0")).scored);
 }
 
 TEST_CASE("a road whose two ends meet at one junction counts the junction tile once (B-2)") {

@@ -50,8 +50,8 @@ TEST_CASE("HS/CC!.v: with nothing across N the two cities stay separate and open
   CHECK(c0 != c1);
   CHECK(p.s.features.data(c0).open == 1);  // N
   CHECK(p.s.features.data(c1).open == 1);  // N
-  CHECK_FALSE(p.s.features.data(c0).completed);
-  CHECK_FALSE(p.s.features.data(c1).completed);
+  CHECK_FALSE(p.s.features.data(c0).scored);
+  CHECK_FALSE(p.s.features.data(c1).scored);
 
   SUBCASE("a city placed across N joins both and completes them as one city") {
     p.follower(0, 0, -2, "city0").follower(1, 0, -2, "city1");

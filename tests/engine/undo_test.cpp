@@ -1,5 +1,9 @@
 // Take-backs (undo.hpp): only the seat's own steps since the last one that revealed or scored.
 #include "carcassonne/engine/undo.hpp"
+#include "easter/id.hpp"
+#include "gifts/id.hpp"
+#include "hills_and_sheep/id.hpp"
+#include "peasant_revolts/id.hpp"
 #include "position.hpp"
 
 using namespace carcassonne;

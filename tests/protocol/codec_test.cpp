@@ -7,6 +7,7 @@
 
 #include "carcassonne/protocol/json_codec.hpp"
 #include "carcassonne/protocol/record.hpp"
+#include "easter/id.hpp"
 #include "protocol_support.hpp"
 
 using namespace carcassonne;

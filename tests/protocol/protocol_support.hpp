@@ -10,6 +10,7 @@
 
 #include "carcassonne/engine/game.hpp"
 #include "carcassonne/protocol/record.hpp"
+#include "every_expansion.hpp"
 
 namespace carcassonne::testing {
 
@@ -25,9 +26,8 @@ inline game_state game_from(std::string_view record_text) {
 // The record text of three players with every expansion, from `seed`.
 inline std::string all_expansions_record(const std::string& seed) {
   return R"({"setup": {"players": [{"name": "A"}, {"name": "B"}, {"name": "C"}],
-      "expansions": ["hills_and_sheep", "gifts", "peasant_revolts", "easter", "festival"],
-      "seed": ")" +
-         seed + R"("}})";
+      "expansions": )" +
+         carcassonne::testing::every_expansion().dump() + R"(, "seed": ")" + seed + R"("}})";
 }
 
 // Its game's start: the games the codec tests walk through.

@@ -5,6 +5,7 @@
 #include "carcassonne/protocol/json_codec.hpp"
 #include "carcassonne/protocol/record.hpp"
 #include "carcassonne/protocol/view.hpp"
+#include "easter/id.hpp"
 #include "easter/options.hpp"
 #include "protocol_support.hpp"
 

@@ -9,6 +9,7 @@
 
 #include "bot_support.hpp"
 #include "carcassonne/engine/rng.hpp"
+#include "every_expansion.hpp"
 #include "fake_client.hpp"
 #include "fake_timer.hpp"
 #include "strand_queue.hpp"
@@ -153,9 +154,7 @@ TEST_CASE("a bot seat is named and marked, plays after the pause, and its move i
 
 TEST_CASE("a bots-only game runs to the end while a spectator watches") {
   for (const json& setup :
-       {json::object(),
-        json{{"expansions",
-              {"hills_and_sheep", "gifts", "peasant_revolts", "festival", "easter"}}}}) {
+       {json::object(), json{{"expansions", carcassonne::testing::every_expansion()}}}) {
     CAPTURE(setup);
     auto creator = make_client();
     bot_room b(settings(4, setup),

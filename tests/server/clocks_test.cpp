@@ -2,6 +2,7 @@
 // in each action mode, a timeout during the Easter bunny phase; the record replays exactly.
 #include "carcassonne/engine/forfeit.hpp"
 #include "carcassonne/engine/rng.hpp"
+#include "easter/id.hpp"
 #include "match_support.hpp"
 
 using namespace carcassonne;

@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include "carcassonne/engine/rng.hpp"
+#include "easter/id.hpp"
 #include "room_support.hpp"
 
 using namespace carcassonne;

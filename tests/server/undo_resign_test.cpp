@@ -1,6 +1,7 @@
 // Undo, resign, seats away, rematch in a room with a fake timer; bad input refused with a stable
 // code and nothing changed; the record of each replays to the live game.
 #include "carcassonne/engine/forfeit.hpp"
+#include "every_expansion.hpp"
 #include "match_support.hpp"
 
 using namespace carcassonne;
@@ -98,8 +99,7 @@ TEST_CASE("undo is refused after a score and after a draw, and changes nothing")
 TEST_CASE("a take-back replays the journal: the game before the move, late in whole games too") {
   match_options free_undo;
   free_undo.undo = undo_mode::free;
-  const json all_five{{"expansions", json::array({"hills_and_sheep", "gifts", "peasant_revolts",
-                                                  "easter", "festival"})}};
+  const json all_five{{"expansions", carcassonne::testing::every_expansion()}};
   for (const json& setup : {json::object(), all_five}) {
     INFO("setup: " << setup.dump());
     table t(3, free_undo, setup);

@@ -158,7 +158,7 @@ bool apply_bunny_move(game_state& s, const move& m, event_log* events) {
 status check_bunny(const game_state& s) {
   const auto& st = s.ext.get<easter::state>();
   const auto broken = [](std::string what) {
-    return make_error(error_code::game_over, std::move(what));
+    return make_error(error_code::broken_invariant, std::move(what));
   };
   if (st.bunny_on_board && s.board.tile_at(st.bunny) < 0)
     return broken("the bunny is off the tiles");

@@ -9,6 +9,7 @@
 
 #include "carcassonne/engine/expansion.hpp"
 #include "carcassonne/engine/game.hpp"
+#include "id.hpp"
 
 namespace carcassonne::easter {
 

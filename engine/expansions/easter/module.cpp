@@ -42,13 +42,13 @@ void tile_placed(game_state& s, event_log* events) {
 // (default). Step 13: the HiG bunny phase.
 bool run_step(game_state& s, turn_step step, event_log* events) {
   switch (step) {
-    case turn_step::s10a:
+    case turn_step::s10a_early_bunny:
       if (nests_during_scoring(s)) detail::score_nests(s, events);
       return original_variant(s) && detail::start_phase(s, events);
-    case turn_step::s12:
+    case turn_step::s12_nests:
       if (!nests_during_scoring(s)) detail::score_nests(s, events);
       return false;
-    case turn_step::s13:
+    case turn_step::s13_bunny:
       return !original_variant(s) && detail::start_phase(s, events);
     default:
       return false;
@@ -79,7 +79,7 @@ status precheck(const game_state& s, const move& m) {
 status check_invariants(const game_state& s) {
   const auto& st = s.ext.get<easter::state>();
   const auto broken = [](std::string what) {
-    return make_error(error_code::game_over, std::move(what));
+    return make_error(error_code::broken_invariant, std::move(what));
   };
   for (int seat = 0; seat < max_seats; ++seat) {
     if (st.eggs[seat] < 0) return broken("negative eggs");
@@ -116,8 +116,9 @@ const expansion_module module{
     .precheck = precheck,
     .apply_move = detail::apply_bunny_move,
     .run_step = run_step,
-    .run_steps = 1 << static_cast<int>(turn_step::s10a) | 1 << static_cast<int>(turn_step::s12) |
-                 1 << static_cast<int>(turn_step::s13),
+    .run_steps = 1 << static_cast<int>(turn_step::s10a_early_bunny) |
+                 1 << static_cast<int>(turn_step::s12_nests) |
+                 1 << static_cast<int>(turn_step::s13_bunny),
     .final_scoring = detail::egg_points,
     .check_invariants = check_invariants,
 };

@@ -23,6 +23,7 @@ inline constexpr std::array<option_def, 5> options{{
      {"next best count", "after the tied first"}},
     {"easter.shepherd_eggs", "Shepherds collect eggs", true, {"true", "false"}, {"yes", "no"}},
 }};
+static_assert(options_sound(options), "an option without both values, or too many options");
 
 // Each enum follows its option's values, the default first.
 enum class variant_rule : std::uint8_t { hig, original };

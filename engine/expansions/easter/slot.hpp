@@ -1,24 +1,14 @@
-// Easter: what the registry needs to give it a slot (registry.hpp lists this struct).
+// Easter: how many values of each of the engine's enums it owns (its vocabulary.hpp names
+// them). The registry numbers them after those of the expansions before it (slots.hpp).
 #pragma once
 #include "slots.hpp"
-#include "state.hpp"
 
 namespace carcassonne::easter {
 
-extern const expansion_module module;
-
 struct slot {
-  // The values it owns. They are those the values had when the base listed them all.
-  // clang-format off
-  //                                        moves   events   decisions reasons figures symbols
-  static constexpr vocabulary_ranges ranges{{8, 1}, {17, 6}, {6, 1}, {6, 1}, {0, 0}, {3, 2}};
-  // clang-format on
-  using state = easter::state;
+  // Moves, events, decisions, points reasons, figures, tile symbols.
+  static constexpr vocabulary_counts counts{1, 6, 1, 1, 0, 2};
   static constexpr bool test_only = false;
-  static constexpr const expansion_module* module = &easter::module;
 };
 
 }  // namespace carcassonne::easter
-
-// The names of those values, which every user of the registry sees.
-#include "vocabulary.hpp"  // IWYU pragma: export

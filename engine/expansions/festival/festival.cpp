@@ -5,8 +5,8 @@
 
 #include <algorithm>
 
+#include "carcassonne/engine/expansion.hpp"
 #include "carcassonne/engine/scoring.hpp"
-#include "hills_and_sheep/hills_and_sheep.hpp"
 #include "id.hpp"
 #include "options.hpp"
 
@@ -48,10 +48,12 @@ bool apply_return(game_state& s, const move& m, event_log* events) {
       static_cast<segment_t>(s.board.placed()[s.board.tile_at(m.at)].first_segment + m.feature);
   const int chosen = find_figure(s, m.seat, m.figure, seg);  // of several, an unprotected one
   if (chosen < 0) return true;  // unreachable: the move was generated from a figure on the board
+  const auto index = static_cast<std::size_t>(chosen);
   if (m.figure == figure_type::meeple)
-    return_follower(s, static_cast<std::size_t>(chosen), events);
-  else
-    hills_and_sheep::return_shepherd(s, m.seat, events);
+    return_follower(s, index, events);
+  else  // another module's figure (the shepherd): its module takes it back
+    figure_owner(m.figure)->take_back_figure(
+        s, index, shepherd_flock_option(s.options) == shepherd_flock_rule::stays, events);
   return true;
 }
 

@@ -2,6 +2,7 @@
 // one of its own figures back from anywhere on the board, scoring nothing for it.
 #pragma once
 #include "carcassonne/engine/expansion.hpp"
+#include "id.hpp"
 
 namespace carcassonne::festival {
 

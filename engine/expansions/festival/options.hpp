@@ -20,6 +20,7 @@ inline constexpr std::array<option_def, 2> options{{
      {"return_to_bag", "stays"},
      {"goes back to the bag", "stays on the field"}},
 }};
+static_assert(options_sound(options), "an option without both values, or too many options");
 
 // Each enum follows its option's values, the default first.
 enum class return_scope_rule : std::uint8_t { any_figure, followers_only };
@@ -28,7 +29,7 @@ enum class shepherd_flock_rule : std::uint8_t { return_to_bag, stays };
 inline return_scope_rule return_scope_option(const rule_options& o) {
   return o.read<return_scope_rule>(id, 0);
 }
-// Read by Hills & Sheep when the Festival takes a shepherd back (registry.cpp, interactions).
+// What a figure taken back leaves on the board (expansion_module::take_back_figure).
 inline shepherd_flock_rule shepherd_flock_option(const rule_options& o) {
   return o.read<shepherd_flock_rule>(id, 1);
 }

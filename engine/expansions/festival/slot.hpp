@@ -1,23 +1,14 @@
-// Festival: what the registry needs to give it a slot (registry.hpp lists this struct).
+// Festival: how many values of each of the engine's enums it owns (its vocabulary.hpp names
+// them). The registry numbers them after those of the expansions before it (slots.hpp).
 #pragma once
 #include "slots.hpp"
 
 namespace carcassonne::festival {
 
-extern const expansion_module module;
-
 struct slot {
-  // The values it owns. They are those the values had when the base listed them all.
-  // clang-format off
-  //                                        moves   events   decisions reasons figures symbols
-  static constexpr vocabulary_ranges ranges{{7, 1}, { 0, 0}, {0, 0}, {0, 0}, {0, 0}, {2, 1}};
-  // clang-format on
-  using state = no_state;
+  // Moves, events, decisions, points reasons, figures, tile symbols.
+  static constexpr vocabulary_counts counts{1, 0, 0, 0, 0, 1};
   static constexpr bool test_only = false;
-  static constexpr const expansion_module* module = &festival::module;
 };
 
 }  // namespace carcassonne::festival
-
-// The names of those values, which every user of the registry sees.
-#include "vocabulary.hpp"  // IWYU pragma: export

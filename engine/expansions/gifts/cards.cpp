@@ -5,8 +5,6 @@
 
 #include "carcassonne/engine/scoring.hpp"
 #include "gifts.hpp"
-#include "peasant_revolts/id.hpp"
-#include "peasant_revolts/peasant_revolts.hpp"
 
 namespace carcassonne::gifts::detail {
 
@@ -33,10 +31,10 @@ move gift_move(const game_state& s, card c, segment_t seg) {
 // The targets of one card; the card alone when it has none (G-8: it is still opened).
 void targets(const game_state& s, card c, std::vector<move>& out) {
   const auto first = out.size();
-  const bool revolts = s.expansions.has(peasant_revolts::id);
+  const bool protection = protecting_module(s) != nullptr;  // Peasant Revolts in play
   const auto with_protection = [&](move m) {
     out.push_back(m);
-    if (revolts) {
+    if (protection) {
       m.protect = true;
       out.push_back(m);
     }
@@ -48,7 +46,7 @@ void targets(const game_state& s, card c, std::vector<move>& out) {
         const int m = tiles()[pt.type].monastery;
         if (m < 0) continue;
         const auto seg = static_cast<segment_t>(pt.first_segment + m);
-        if (!s.features.data(seg).completed) with_protection(gift_move(s, c, seg));
+        if (!s.features.data(seg).scored) with_protection(gift_move(s, c, seg));
       }
       break;
     case card::road_sweeper:  // §4.2: any incomplete road, named by any of its segments
@@ -57,7 +55,7 @@ void targets(const game_state& s, card c, std::vector<move>& out) {
         // A segment keeps its own kind, its feature's (only like kinds join): most are no road.
         if (s.features.data(seg).kind != feature_kind::road) continue;
         const auto& d = s.features.data(s.features.root(seg));
-        if (d.kind == feature_kind::road && !d.completed) out.push_back(gift_move(s, c, seg));
+        if (d.kind == feature_kind::road && !d.scored) out.push_back(gift_move(s, c, seg));
       }
       break;
     case card::cash_out:  // §4.3: one of the seat's own followers
@@ -79,14 +77,14 @@ void targets(const game_state& s, card c, std::vector<move>& out) {
         for (std::size_t j = 0; j < t.segments.size(); ++j) {
           const bool to_field = t.segments[j].kind == feature_kind::field;
           const auto target = static_cast<segment_t>(pt.first_segment + j);
-          if (to_field == farmer || s.features.data(s.features.root(target)).completed) continue;
+          if (to_field == farmer || s.features.data(s.features.root(target)).scored) continue;
           auto m = gift_move(s, c, f.segment);
           m.to = static_cast<std::uint8_t>(j);
           if (std::find(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(), m) !=
               out.end())
             continue;
-          if (to_field || peasant_revolts::is_protected(f))
-            out.push_back(m);  // keeps its mark
+          if (to_field || f.mark != 0)  // a protected follower
+            out.push_back(m);           // keeps its mark
           else
             with_protection(m);
         }
@@ -130,7 +128,7 @@ void open_card(game_state& s, const move& m, event_log* events) {
                               event{.type = event_type::figure_deployed,
                                     .seat = m.seat,
                                     .figure = figure_type::meeple}));
-      if (m.protect) peasant_revolts::protect(s, s.figures.size() - 1, 4, events);
+      if (m.protect) protecting_module(s)->protect_figure(s, s.figures.size() - 1, 4, events);
       break;
     }
     case card::road_sweeper:  // G-3: scored as at the end, then every follower goes home
@@ -160,8 +158,8 @@ void open_card(game_state& s, const move& m, event_log* events) {
                                     .seat = m.seat,
                                     .figure = figure_type::meeple,
                                     .value = m.feature}));
-      if (m.protect && !peasant_revolts::is_protected(s.figures[i]))
-        peasant_revolts::protect(s, static_cast<std::size_t>(i), 4, events);
+      if (m.protect)
+        protecting_module(s)->protect_figure(s, static_cast<std::size_t>(i), 4, events);
       break;
     }
     case card::take_two:

@@ -7,9 +7,9 @@
 #include <string>
 
 #include "carcassonne/engine/scoring.hpp"
+#include "carcassonne/engine/turn_steps.hpp"
 #include "id.hpp"
 #include "options.hpp"
-#include "turn.hpp"
 
 namespace carcassonne::gifts {
 
@@ -81,8 +81,7 @@ bool earns_gift(const game_state& s) {
 status precheck(const game_state& s, const move& m) {
   if (!s.ext.get<gifts::state>().scripted || m.type != move_type::place_tile) return {};
   game_state trial = s;
-  trial.placed =
-      static_cast<std::int16_t>(carcassonne::detail::join_tile(trial, m.at, s.drawn, m.rotation));
+  trial.placed = static_cast<std::int16_t>(turn_steps::join_tile(trial, m.at, s.drawn, m.rotation));
   if (!earns_gift(trial)) return {};
   return check_script(trial);
 }
@@ -183,7 +182,7 @@ status check(const game_state& s) {
     for (auto c : h) ++n[c];
   for (int c = 0; c < card_kinds; ++c)
     if (n[c] != copies_per_card)
-      return make_error(error_code::game_over, "gift cards not conserved");
+      return make_error(error_code::broken_invariant, "gift cards not conserved");
   return {};
 }
 
@@ -197,10 +196,10 @@ void draw_extra_tile(game_state& s, event_log* events) {
   auto& st = s.ext.get<gifts::state>();
   const auto first = s.drawn;
   st.first_index = static_cast<std::uint16_t>(s.next_draw - 1);
-  st.drawing_extra = true;
   while (s.tiles_left() > 0) {
     const auto index = s.next_draw;
-    carcassonne::detail::draw_from_supply(s, events);  // a draw like any other: it may revolt
+    turn_steps::draw_from_supply(s, events,
+                                 draw_kind::extra);  // a draw like any other: it may revolt
     const tile_type_id tile = s.drawn;
     if (s.board.placeable(tiles()[tile])) {
       st.extra = tile;
@@ -211,7 +210,6 @@ void draw_extra_tile(game_state& s, event_log* events) {
     s.discarded.push_back(tile);
     emit(events, event{.type = event_type::tile_discarded, .seat = s.active, .tile = tile});
   }
-  st.drawing_extra = false;
   s.drawn = first;
 }
 

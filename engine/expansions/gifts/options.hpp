@@ -15,6 +15,7 @@ inline constexpr std::array<option_def, 1> options{{
      {"with_tiebreak", "followers_only"},
      {"majority, ties broken", "followers only"}},
 }};
+static_assert(options_sound(options), "an option without both values, or too many options");
 
 // Follows the option's values, the default first.
 enum class receipt_owners_rule : std::uint8_t { with_tiebreak, followers_only };

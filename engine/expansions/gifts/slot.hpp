@@ -1,24 +1,14 @@
-// Gifts: what the registry needs to give it a slot (registry.hpp lists this struct).
+// Gifts: how many values of each of the engine's enums it owns (its vocabulary.hpp names
+// them). The registry numbers them after those of the expansions before it (slots.hpp).
 #pragma once
 #include "slots.hpp"
-#include "state.hpp"
 
 namespace carcassonne::gifts {
 
-extern const expansion_module module;
-
 struct slot {
-  // The values it owns. They are those the values had when the base listed them all.
-  // clang-format off
-  //                                        moves   events   decisions reasons figures symbols
-  static constexpr vocabulary_ranges ranges{{4, 2}, {14, 3}, {5, 1}, {4, 2}, {0, 0}, {0, 0}};
-  // clang-format on
-  using state = gifts::state;
+  // Moves, events, decisions, points reasons, figures, tile symbols.
+  static constexpr vocabulary_counts counts{2, 3, 1, 2, 0, 0};
   static constexpr bool test_only = false;
-  static constexpr const expansion_module* module = &gifts::module;
 };
 
 }  // namespace carcassonne::gifts
-
-// The names of those values, which every user of the registry sees.
-#include "vocabulary.hpp"  // IWYU pragma: export

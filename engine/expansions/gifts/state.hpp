@@ -27,7 +27,6 @@ struct state {
   std::int16_t extra = -1;  // tile type of the other tile, -1 when none
   std::uint16_t extra_index = 0;
   std::uint16_t first_index = 0;
-  bool drawing_extra = false;        // while Take 2 draws (Peasant Revolts reads it)
   std::vector<std::uint8_t> script;  // scripted card draws (setup.script.gifts), hidden
   std::uint16_t script_next = 0;
   bool scripted = false;

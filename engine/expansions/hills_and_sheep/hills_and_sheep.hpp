@@ -6,6 +6,7 @@
 
 #include "carcassonne/engine/expansion.hpp"
 #include "carcassonne/engine/game.hpp"
+#include "id.hpp"
 
 namespace carcassonne::hills_and_sheep {
 
@@ -31,10 +32,10 @@ std::int32_t pack_bag(const token_counts& bag);
 // Whether the seat's shepherd is in its supply.
 bool shepherd_in_supply(const game_state& s, int seat);
 
-// The Festival takes the seat's shepherd back (festival.md §4): nothing scores; its tokens join
-// the other shepherds of the field, or go back to the bag, or stay ownerless
-// (festival.shepherd_flock).
-void return_shepherd(game_state& s, int seat, event_log* events);
+// The Festival takes the seat's shepherd back (festival.md §4; take_back_figure): nothing scores;
+// its tokens join the other shepherds of the field, or stay ownerless when `flock_stays`
+// (festival.shepherd_flock "stays"), or go back to the bag.
+void return_shepherd(game_state& s, int seat, bool flock_stays, event_log* events);
 
 // Internal to the module (hooks by area, one file each).
 namespace detail {

@@ -31,6 +31,11 @@ status precheck(const game_state& s, const move& m) {
   return detail::check_draw(s, m);
 }
 
+// A shepherd taken back by another module's rule (the Festival's return).
+void take_back_shepherd(game_state& s, std::size_t index, bool flock_stays, event_log* events) {
+  return_shepherd(s, s.figures[index].seat, flock_stays, events);
+}
+
 }  // namespace
 
 const expansion_module module{
@@ -53,9 +58,10 @@ const expansion_module module{
     .precheck = precheck,
     .apply_move = detail::apply_shepherd_move,
     .run_step = detail::shepherd_step,
-    .run_steps = 1 << static_cast<int>(turn_step::s10),
+    .run_steps = 1 << static_cast<int>(turn_step::s10_shepherd),
     .narrow_owners = detail::hill_tiebreak,
     .completion_bonus = detail::vineyard_bonus,
+    .take_back_figure = take_back_shepherd,
     .check_invariants = detail::check_sheep,
 };
 

@@ -25,6 +25,7 @@ inline constexpr std::array<option_def, 3> options{{
      {"score_immediately", "wait"},
      {"scores at once", "waits for Gather"}},
 }};
+static_assert(options_sound(options), "an option without both values, or too many options");
 
 // Each enum follows its option's values, the default first.
 enum class hill_tiebreak_rule : std::uint8_t { any_on_hill, count_on_hill };

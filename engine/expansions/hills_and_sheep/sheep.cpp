@@ -4,7 +4,6 @@
 #include <string>
 
 #include "carcassonne/engine/scoring.hpp"
-#include "festival/options.hpp"
 #include "hills_and_sheep.hpp"
 #include "options.hpp"
 
@@ -239,7 +238,7 @@ bool apply_shepherd_move(game_state& s, const move& m, event_log* events) {
 }
 
 bool shepherd_step(game_state& s, turn_step step, event_log* events) {
-  if (step != turn_step::s10 || !new_tile_touches_shepherd(s)) return false;  // 10 only
+  if (step != turn_step::s10_shepherd || !new_tile_touches_shepherd(s)) return false;  // 10 only
   if (flock_extended(s, s.active)) {  // 10(i), H-3: Grow or Gather is mandatory
     s.awaiting = hills_and_sheep::decision_flock;
     return true;
@@ -251,7 +250,7 @@ bool shepherd_step(game_state& s, turn_step step, event_log* events) {
 status check_sheep(const game_state& s) {
   const auto& st = s.ext.get<hills_and_sheep::state>();
   const auto broken = [](std::string what) {
-    return make_error(error_code::game_over, std::move(what));
+    return make_error(error_code::broken_invariant, std::move(what));
   };
   for (int k = 0; k < token_kinds; ++k) {
     int n = st.bag[k];
@@ -280,7 +279,7 @@ status check_sheep(const game_state& s) {
 
 }  // namespace detail
 
-void return_shepherd(game_state& s, int seat, event_log* events) {
+void return_shepherd(game_state& s, int seat, bool flock_stays, event_log* events) {
   auto& st = s.ext.get<hills_and_sheep::state>();
   const auto seg = st.at[seat];
   const auto root = s.features.root(seg);
@@ -303,8 +302,7 @@ void return_shepherd(game_state& s, int seat, event_log* events) {
         st.flock[other][k] = static_cast<std::uint8_t>(st.flock[other][k] + tokens[k]);
       return;
     }
-  if (festival::shepherd_flock_option(s.options) ==
-      festival::shepherd_flock_rule::stays) {  // "stays": ownerless on the field
+  if (flock_stays) {  // ownerless on the field
     st.ownerless.push_back(ownerless_flock{seg, tokens});
     return;
   }

@@ -20,6 +20,7 @@ inline constexpr std::array<option_def, 2> options{{
      {"true", "false"},
      {"yes", "no"}},
 }};
+static_assert(options_sound(options), "an option without both values, or too many options");
 
 // Each enum follows its option's values, the default first.
 enum class protect_for_2_rule : std::uint8_t { no_figure_deployed, no_follower_deployed };

@@ -6,9 +6,9 @@
 #include <string>
 
 #include "carcassonne/engine/scoring.hpp"
+#include "carcassonne/engine/turn_steps.hpp"
 #include "id.hpp"
 #include "options.hpp"
-#include "turn.hpp"
 
 namespace carcassonne::peasant_revolts {
 
@@ -82,12 +82,12 @@ status setup(game_state& s, const game_setup& g) {
 
 // §3.2: from the seat who drew, each seat once: protected followers on K score 2 each and stay;
 // unprotected ones on K all go home, which ends the revolt.
-void revolt(game_state& s, event_log* events) {
+void revolt(game_state& s, draw_kind kind, event_log* events) {
   const auto& t = tiles()[s.drawn];
   if (!t.has(symbol_revolt_city) && !t.has(symbol_revolt_road) && !t.has(symbol_revolt_monastery))
     return;
   // a Take 2 extra draw revolts unless revolts.extra_draws_trigger is false.
-  if (s.ext.get<gifts::state>().drawing_extra && !extra_draws_revolt(s.options)) return;
+  if (kind == draw_kind::extra && !extra_draws_revolt(s.options)) return;
   const auto k = t.has(symbol_revolt_city)   ? feature_kind::city
                  : t.has(symbol_revolt_road) ? feature_kind::road
                                              : feature_kind::monastery;
@@ -147,8 +147,7 @@ void protection_moves(const game_state& s, std::vector<move>& out) {
     const auto& pt = s.board.placed()[s.placed];
     const auto& t = tiles()[pt.type];
     for (std::size_t i = 0; i < t.segments.size(); ++i)
-      if (revolt_kind(t.segments[i].kind) &&
-          carcassonne::detail::can_deploy(s, static_cast<int>(i)))
+      if (revolt_kind(t.segments[i].kind) && turn_steps::can_deploy(s, static_cast<int>(i)))
         out.push_back(move{.type = move_type::deploy,
                            .seat = s.active,
                            .at = pt.pos,
@@ -163,7 +162,7 @@ void protection_moves(const game_state& s, std::vector<move>& out) {
 
 bool apply_protection(game_state& s, const move& m, event_log* events) {
   if (m.type == move_type::deploy && m.protect) {
-    carcassonne::detail::deploy_follower(s, m, events);
+    turn_steps::deploy_follower(s, m, events);
     protect(s, s.figures.size() - 1, 4, events);
     return true;
   }
@@ -179,7 +178,7 @@ bool apply_protection(game_state& s, const move& m, event_log* events) {
 
 // Step 9: wait for protect-or-pass when the seat has something to protect.
 bool protect_step(game_state& s, turn_step step, event_log*) {
-  if (step != turn_step::s9 || !may_protect_for_2(s)) return false;
+  if (step != turn_step::s9_protect || !may_protect_for_2(s)) return false;
   if (std::none_of(s.figures.begin(), s.figures.end(),
                    [&](const figure_on_board& f) { return protectable(s, f); }))
     return false;
@@ -191,7 +190,7 @@ status check(const game_state& s) {
   for (const auto& f : s.figures)
     // A protected follower moved into a field by Change Position keeps its mark (gifts.md §4.4).
     if (is_protected(f) && f.type != figure_type::meeple)
-      return make_error(error_code::game_over, "a protected figure that is not a follower");
+      return make_error(error_code::broken_invariant, "a protected figure that is not a follower");
   return {};
 }
 
@@ -207,6 +206,13 @@ void protect(game_state& s, std::size_t index, int points, event_log* events) {
   s.figures[index].mark |= protected_mark;
   pay(s, s.figures[index], points, events);
 }
+
+namespace {
+// The sibling hook (Gifts' Synod and Change Position): protects unless protected already.
+void protect_figure(game_state& s, std::size_t index, int points, event_log* events) {
+  if (!is_protected(s.figures[index])) protect(s, index, points, events);
+}
+}  // namespace
 
 const expansion_module module{
     .id = peasant_revolts::id,
@@ -229,7 +235,8 @@ const expansion_module module{
     .refuse_move = refuse_move,
     .apply_move = apply_protection,
     .run_step = protect_step,
-    .run_steps = 1 << static_cast<int>(turn_step::s9),
+    .run_steps = 1 << static_cast<int>(turn_step::s9_protect),
+    .protect_figure = protect_figure,
     .check_invariants = check,
 };
 

@@ -3,6 +3,7 @@
 #pragma once
 #include "carcassonne/engine/expansion.hpp"
 #include "carcassonne/engine/game.hpp"
+#include "id.hpp"
 
 namespace carcassonne::peasant_revolts {
 

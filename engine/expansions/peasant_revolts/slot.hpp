@@ -1,24 +1,14 @@
-// Peasant Revolts: what the registry needs to give it a slot (registry.hpp lists this struct).
+// Peasant Revolts: how many values of each of the engine's enums it owns (its vocabulary.hpp names
+// them). The registry numbers them after those of the expansions before it (slots.hpp).
 #pragma once
 #include "slots.hpp"
-#include "state.hpp"
 
 namespace carcassonne::peasant_revolts {
 
-extern const expansion_module module;
-
 struct slot {
-  // The values it owns. They are those the values had when the base listed them all.
-  // clang-format off
-  //                                        moves   events   decisions reasons figures symbols
-  static constexpr vocabulary_ranges ranges{{6, 1}, {13, 1}, {4, 1}, {2, 2}, {0, 0}, {5, 3}};
-  // clang-format on
-  using state = peasant_revolts::state;
+  // Moves, events, decisions, points reasons, figures, tile symbols.
+  static constexpr vocabulary_counts counts{1, 1, 1, 2, 0, 3};
   static constexpr bool test_only = false;
-  static constexpr const expansion_module* module = &peasant_revolts::module;
 };
 
 }  // namespace carcassonne::peasant_revolts
-
-// The names of those values, which every user of the registry sees.
-#include "vocabulary.hpp"  // IWYU pragma: export

@@ -135,7 +135,6 @@ class store {
   virtual std::vector<stored_room> unfinished_rooms(
       std::string& error) = 0;  // with their journals, oldest first
   virtual std::optional<stored_room> load(const std::string& id, std::string& error) = 0;
-  virtual std::vector<std::string> finished_ids(std::size_t limit) = 0;  // newest first
   // The ids of the unfinished rooms (the rooms a cluster may have to adopt); empty with `error`
   // when the database cannot be read.
   virtual std::vector<std::string> unfinished_ids(std::string& error);

@@ -409,19 +409,4 @@ std::uint64_t postgres_store::recorded_generation(const std::string& room, std::
   return PQntuples(r.r) == 1 ? std::strtoull(PQgetvalue(r.r, 0, 0), nullptr, 10) : 0;
 }
 
-std::vector<std::string> postgres_store::finished_ids(std::size_t limit) {
-  std::lock_guard lock(read_mutex_);
-  std::vector<std::string> out;
-  std::string error;
-  if (!ready_to_read(error)) return out;
-  const std::string n = std::to_string(limit);
-  const char* params[] = {n.c_str()};
-  result r(PQexecParams(read_conn_,
-                        "SELECT id FROM rooms WHERE state = 'finished' ORDER BY ord DESC LIMIT $1",
-                        1, nullptr, params, nullptr, nullptr, 0));
-  if (!r.tuples_ok()) return out;
-  for (int i = 0; i < PQntuples(r.r); ++i) out.push_back(r.text(i, 0));
-  return out;
-}
-
 }  // namespace carcassonne::server

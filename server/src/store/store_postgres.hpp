@@ -15,7 +15,6 @@ class postgres_store final : public store {
 
   std::vector<stored_room> unfinished_rooms(std::string& error) override;
   std::optional<stored_room> load(const std::string& id, std::string& error) override;
-  std::vector<std::string> finished_ids(std::size_t limit) override;
   std::vector<std::string> unfinished_ids(std::string& error) override;
   bool take_room(const std::string& room, std::uint64_t generation, std::string& error) override;
   std::uint64_t recorded_generation(const std::string& room, std::string& error) override;

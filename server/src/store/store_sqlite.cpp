@@ -328,14 +328,4 @@ bool store::backup(const std::string& source, const std::string& dest, std::size
   return ok;
 }
 
-std::vector<std::string> sqlite_store::finished_ids(std::size_t limit) {
-  std::lock_guard lock(read_mutex_);
-  std::vector<std::string> out;
-  statement q(read_db_, "SELECT id FROM rooms WHERE state = 'finished' ORDER BY ord DESC LIMIT ?1");
-  if (!q) return out;
-  sqlite3_bind_int64(q.s, 1, static_cast<std::int64_t>(limit));
-  while (sqlite3_step(q.s) == SQLITE_ROW) out.push_back(text_column(q.s, 0));
-  return out;
-}
-
 }  // namespace carcassonne::server

@@ -46,7 +46,6 @@ class sqlite_store final : public store {
 
   std::vector<stored_room> unfinished_rooms(std::string& error) override;
   std::optional<stored_room> load(const std::string& id, std::string& error) override;
-  std::vector<std::string> finished_ids(std::size_t limit) override;
   void await_database_check() override;
 
  private:

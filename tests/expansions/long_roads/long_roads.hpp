@@ -18,6 +18,7 @@ inline constexpr int long_road_segments = 5;
 inline constexpr std::array<option_def, 1> options{{
     {"long_roads.bonus", "Bonus for a long road", false, {"5", "10"}, {"5 points", "10 points"}},
 }};
+static_assert(options_sound(options), "an option without both values, or too many options");
 enum class bonus_rule : std::uint8_t { five, ten };  // follows the option's values
 inline int bonus_points(const rule_options& o) {
   return o.read<bonus_rule>(module.id, 0) == bonus_rule::ten ? 10 : 5;

@@ -33,8 +33,11 @@ enum class error_code : std::uint8_t {
   figure_not_allowed,
   script_exhausted,
   already_forfeited,
+  // Never sent to a client, so not among the counted codes: a state whose invariants do not hold
+  // (check_invariants; debug builds abort on it).
+  broken_invariant,
 };
-inline constexpr int error_code_count = 22;
+inline constexpr int error_code_count = 22;  // the codes a client may see, 0..count-1
 std::string_view code_name(error_code c);
 
 struct error {

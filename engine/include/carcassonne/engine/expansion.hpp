@@ -21,10 +21,11 @@ struct module_vocabulary {
   std::span<const tile_symbol_def> tile_symbols;  // at the bits of its slot's symbols range
   std::span<const std::string_view> script_keys;  // the game_script::draws lists it reads
 };
-// A bit per move type, for expansion_module::extra_move_types.
+// A bit per move type, for expansion_module::extra_move_types (the registry's list compiles only
+// while every move type has a bit: slots.hpp, max_move_types).
 template <class... Types>
-constexpr std::uint16_t move_type_bits(Types... types) {
-  return static_cast<std::uint16_t>(((1u << static_cast<unsigned>(types)) | ...));
+constexpr std::uint32_t move_type_bits(Types... types) {
+  return ((std::uint32_t{1} << static_cast<unsigned>(types)) | ...);
 }
 
 struct expansion_module {
@@ -39,14 +40,14 @@ struct expansion_module {
   // Setup (README "Setup" 3-4): after the supply is built, before it is shuffled.
   status (*setup)(game_state&, const game_setup&) = nullptr;
   // Step 2: a tile was drawn and shown (every draw, never a tile taken from the supply unseen).
-  void (*tile_drawn)(game_state&, event_log*) = nullptr;
+  void (*tile_drawn)(game_state&, draw_kind, event_log*) = nullptr;
   // Steps 6a-6c: the drawn tile joined the board.
   void (*tile_placed)(game_state&, event_log*) = nullptr;
   // Adds this expansion's legal moves to the current decision (after the base game's).
   void (*extra_moves)(const game_state&, std::vector<move>&) = nullptr;
   // The move types extra_moves may list (move_type_bits; 0: any): checking a move then asks only
   // the modules that could list it, instead of generating every module's moves.
-  std::uint16_t extra_move_types = 0;
+  std::uint32_t extra_move_types = 0;
   // Before any legal move is applied (the base's or an expansion's): what legality cannot show,
   // such as a scripted draw that is exhausted, also one that an automatic step after the move
   // would make (the move is then refused and nothing changes).
@@ -68,6 +69,14 @@ struct expansion_module {
   int (*completion_bonus)(const game_state&, segment_t root) = nullptr;
   // End of game, after the base game's final scoring.
   void (*final_scoring)(game_state&, event_log*) = nullptr;
+  // Sibling hooks: what one module asks of another through the engine, never by its name.
+  // Takes back game_state::figures[index], a figure of one of its own types, by another module's
+  // rule (Festival's return). `leave_behind`: what the figure holds on the board stays there
+  // ownerless instead of going back to the supply.
+  void (*take_back_figure)(game_state&, std::size_t index, bool leave_behind, event_log*) = nullptr;
+  // Protects game_state::figures[index] for `points` (move::protect on another module's move);
+  // nothing when it is protected already. A module with this hook offers protection.
+  void (*protect_figure)(game_state&, std::size_t index, int points, event_log*) = nullptr;
   // Tiles drawn and held aside by the expansion, not yet placed or returned (for invariants).
   int (*tiles_held)(const game_state&) = nullptr;
   // Debug invariants of the expansion's own state.
@@ -78,6 +87,8 @@ struct expansion_module {
 const expansion_module* find_module(expansion e);
 // The module that owns a move type, or nullptr for the base game's (and for values nobody owns).
 const expansion_module* move_owner(move_type t);
+// The module that owns a figure type, or nullptr for the base game's.
+const expansion_module* figure_owner(figure_type f);
 // The module of every slot, in registry order; null for a slot without one (a test slot, in a
 // binary without the tests' expansions).
 std::span<const expansion_module* const> all_modules();
@@ -90,5 +101,7 @@ struct module_list {
   const expansion_module* const* end() const { return items.data() + size; }
 };
 const module_list& active_modules(const game_state& s);
+// The active module that offers protection (protect_figure), or nullptr.
+const expansion_module* protecting_module(const game_state& s);
 
 }  // namespace carcassonne

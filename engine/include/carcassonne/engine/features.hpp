@@ -17,7 +17,7 @@ using segment_t = std::uint16_t;
 // Aggregates of one feature; meaningful at the root segment only.
 struct feature_data {
   feature_kind kind{};
-  bool completed = false;                           // scored; can never be joined again
+  bool scored = false;                              // completed and scored; never joined again
   std::uint8_t pennants = 0;                        // cities: sum over segments
   std::uint16_t open = 0;                           // city/road edge ports or field half-edges
                                                     // that face an empty square

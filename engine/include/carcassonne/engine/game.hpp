@@ -12,12 +12,12 @@
 #include "carcassonne/engine/decisions.hpp"
 #include "carcassonne/engine/errors.hpp"
 #include "carcassonne/engine/events.hpp"
+#include "carcassonne/engine/expansion_states.hpp"
 #include "carcassonne/engine/features.hpp"
 #include "carcassonne/engine/moves.hpp"
 #include "carcassonne/engine/options.hpp"
 #include "carcassonne/engine/rng.hpp"
 #include "carcassonne/engine/tiles.hpp"
-#include "registry.hpp"
 
 namespace carcassonne {
 
@@ -39,7 +39,19 @@ struct game_setup {
 
 // The automatic steps of a turn after the figure action (rules README "Turn structure", numbered
 // as there), in order. Expansions act in the steps other than s11_scoring, which is the base's.
-enum class turn_step : std::uint8_t { s8_figure, s9, s10, s10a, s11_scoring, s12, s13, s14_end };
+enum class turn_step : std::uint8_t {
+  s8_figure,
+  s9_protect,        // Peasant Revolts: protect for 2
+  s10_shepherd,      // Hills & Sheep: Grow or Gather, flocks scored
+  s10a_early_bunny,  // Easter, original variant: the bunny phase before scoring
+  s11_scoring,
+  s12_nests,  // Easter: nest scoring
+  s13_bunny,  // Easter: the bunny phase
+  s14_end
+};
+
+// Which draw a tile_drawn hook sees: the turn's (steps 1-3) or an extra one an expansion makes.
+enum class draw_kind : std::uint8_t { turn, extra };
 
 struct seat_state {
   std::int32_t score = 0;
@@ -51,7 +63,8 @@ struct figure_on_board {
   seat_t seat = 0;
   figure_type type = figure_type::meeple;
   segment_t segment = 0;
-  std::uint8_t mark = 0;  // set by an expansion (a protected follower); gone when it leaves
+  // Nonzero: protected (expansion_module::protect_figure); gone when the figure leaves.
+  std::uint8_t mark = 0;
   friend bool operator==(const figure_on_board&, const figure_on_board&) = default;
 };
 
@@ -88,7 +101,7 @@ struct game_state {
   bool finished = false;
   std::uint8_t forfeited = 0;  // bit per seat that left the game (forfeit.hpp)
 
-  // Each expansion's own state (engine/expansions/registry.hpp).
+  // Each expansion's own state (expansion_states.hpp).
   expansion_states ext;
 
   int tiles_left() const { return static_cast<int>(supply.size()) - next_draw; }

@@ -9,6 +9,7 @@
 #include <variant>
 
 #include "carcassonne/engine/errors.hpp"
+#include "carcassonne/engine/expansion_count.hpp"  // generated: the build's list
 
 namespace carcassonne {
 
@@ -40,6 +41,18 @@ struct option_def {
   std::array<std::string_view, 2> words;   // each value for people
 };
 inline constexpr int max_options_per_expansion = 8;
+
+// An expansion's option table fits what rule_options keeps: at most max_options_per_expansion
+// options, each with both of its values and their words (a third value does not compile; a
+// missing one would read as an empty name). Each options.hpp checks its table with it.
+template <std::size_t N>
+constexpr bool options_sound(const std::array<option_def, N>& table) {
+  if (N > max_options_per_expansion) return false;
+  for (const auto& o : table)
+    for (int v = 0; v < 2; ++v)
+      if (o.values[v].empty() || o.words[v].empty() || o.name.empty()) return false;
+  return true;
+}
 
 // An option found by name: its expansion, its place in that expansion's table, its definition.
 struct option_ref {

@@ -58,7 +58,6 @@ struct tile_type {
   std::uint32_t symbols = 0;
   bool has(tile_symbol x) const { return symbols >> static_cast<int>(x) & 1; }
   int pennants = 0;
-  bool provisional = false;
   std::string desc;
 
   // Derived, for fast placement and joining.
