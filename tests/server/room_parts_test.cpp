@@ -195,7 +195,7 @@ TEST_CASE("rematch offer: answers, places in the rematch, lapse, and the stored 
 }
 
 #include "carcassonne/protocol/json_codec.hpp"
-#include "room/game_journal.hpp"
+#include "table/game_journal.hpp"
 
 namespace {
 

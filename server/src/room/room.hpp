@@ -29,13 +29,13 @@
 #include "match/room_timer.hpp"
 #include "match/undo_vote.hpp"
 #include "room/client_link.hpp"
-#include "room/game_journal.hpp"
 #include "room/outbox.hpp"
-#include "room/record_parts.hpp"
 #include "room/resume_window.hpp"
 #include "room/room_settings.hpp"
 #include "store/room_state.hpp"
 #include "store/store.hpp"
+#include "table/game_journal.hpp"
+#include "table/record_parts.hpp"
 
 namespace carcassonne::server {
 

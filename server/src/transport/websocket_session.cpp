@@ -18,7 +18,7 @@
 #include "carcassonne/protocol/messages.hpp"
 #include "cluster/moved.hpp"
 #include "fairness/fairness.hpp"
-#include "room/replay_view.hpp"
+#include "table/replay_view.hpp"
 #include "transport/address_limits.hpp"
 #include "transport/net.hpp"
 #include "transport/websocket_frames.hpp"

@@ -1,4 +1,4 @@
-#include "room/game_journal.hpp"
+#include "table/game_journal.hpp"
 
 #include "carcassonne/protocol/json_codec.hpp"
 #include "carcassonne/protocol/record.hpp"

@@ -1,4 +1,4 @@
-#include "room/replay_view.hpp"
+#include "table/replay_view.hpp"
 
 #include "carcassonne/protocol/record.hpp"
 #include "carcassonne/protocol/view.hpp"

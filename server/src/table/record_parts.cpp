@@ -1,4 +1,4 @@
-#include "room/record_parts.hpp"
+#include "table/record_parts.hpp"
 
 #include "carcassonne/protocol/json_codec.hpp"
 #include "carcassonne/protocol/record.hpp"
