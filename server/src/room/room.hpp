@@ -211,7 +211,7 @@ class room {
   const std::string& info_fixed_text() const;  // its keys that never change
   room_state state() const;                    // from the game: none yet, running, finished
   // Fairness (room_fairness.cpp): the room part's "fairness", the seed a start derives.
-  json fairness_part() const;
+  void append_fairness_part(std::string& out) const;  // its JSON text
   std::string game_seed(const std::vector<seat_slot>& seats) const;
   // The one path of every accepted move, a client's or a bot's: apply, journal, answer `c` (if
   // any), broadcast. An engine refusal is returned and changes nothing.

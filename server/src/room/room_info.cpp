@@ -73,7 +73,10 @@ std::string room::room_info_text(text_span* clock) const {
   }
   out += R"("expansions":)";
   out += info_expansions_;
-  if (!settings_.secret.empty()) out += R"(,"fairness":)" + fairness_part().dump();
+  if (!settings_.secret.empty()) {
+    out += R"(,"fairness":)";
+    append_fairness_part(out);
+  }
   out.push_back(',');
   out += info_fixed_text();
   if (rematch_ || !rematch_room_.empty()) {
