@@ -1,5 +1,5 @@
-// The room directory's lobby as a cluster's lobby reads it (server/src/cluster_lobby.cpp): each
-// live instance's entries with its URL, one entry by instance and room, and the channel that
+// The room directory's lobby as a cluster's lobby reads it (server/src/cluster/cluster_lobby.cpp):
+// each live instance's entries with its URL, one entry by instance and room, and the channel that
 // names every changed room to a subscriber on a connection of its own.
 #include <doctest/doctest.h>
 

@@ -1,5 +1,5 @@
-// The server's WebSocket framing (server/src/websocket_frames.hpp): client frames read in any
-// split, put together into messages, checked (RFC 6455 §5), and server frame headers.
+// The server's WebSocket framing (server/src/transport/websocket_frames.hpp): client frames read in
+// any split, put together into messages, checked (RFC 6455 §5), and server frame headers.
 #include <doctest/doctest.h>
 
 #include <algorithm>

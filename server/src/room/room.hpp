@@ -235,7 +235,7 @@ class room {
   // One change: its patch carries the room's events queued since the last one (room_event),
   // then `events`, the game's.
   void broadcast(const event_log& events);
-  // Queues an event of the room itself (server/src/room_events.hpp) for the next broadcast.
+  // Queues an event of the room itself (room_events.hpp) for the next broadcast.
   void room_event(const json& e) { room_events_.push_back(e.dump()); }
   bool update_room_part(std::string& ops);  // false: the room part did not change
   void send_seat_patches(const std::string& head, const std::string& ops, bool game_appeared);
