@@ -55,11 +55,28 @@ struct stored_room {
 // The writes a room makes. `generation` is the fence of a cluster (docs/scaling.md): the lease
 // generation the writing instance holds for the room; PostgreSQL refuses a write older than the
 // room's recorded one. 0: no cluster, never fenced (and SQLite ignores it).
+// A game's end, written with the room's last save in the same transaction: a row of the index of
+// finished games (players' histories, the records API) and, when the game is rated, every seat's
+// new rating in the game's pool (ratings/pools.hpp) with a point of history. A room is rated once:
+// the same end written again (a retry, a failover that replays the last save) changes nothing.
+struct game_end {
+  std::int64_t finished_ms = 0;  // wall clock, for listings only
+  std::string pool;              // ratings::pool_name; "" when the game is not rated
+  struct seat {
+    std::string player;  // "" a seat without an account (then the game is not rated)
+    std::string name;
+    int score = 0;
+    bool forfeited = false;  // resigned, timed out or left: loses to those who did not
+  };
+  std::vector<seat> seats;
+};
+
 struct save_room_write {  // insert or replace the room's row
   std::string id;
   room_state state = room_state::waiting;
   std::string meta;  // JSON text
   std::uint64_t generation = 0;
+  std::optional<game_end> end;  // with the save that finishes the game
 };
 struct move_write {  // append one move to the journal
   std::string room;

@@ -1,0 +1,140 @@
+// The players' tables in the server's database (docs/hosting.md "Accounts"): accounts, their
+// credentials, sessions, linked OpenID Connect identities, and the reads behind profiles,
+// leaderboards and the records API. One interface, two databases: the SQLite file or the
+// PostgreSQL database of the store (store.hpp), on connections of its own.
+//
+// Every call blocks on the database: call it from the accounts' worker threads, never from an I/O
+// thread. Thread-safe. Errors are values: a call that fails returns nothing (or false) and says why
+// in `error`; a refusal the caller must tell apart (a name taken) is its own answer.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ratings/glicko2.hpp"
+
+namespace carcassonne::server {
+
+struct player_account {
+  std::string id;          // "p" + 16 hex digits, from the CSPRNG; never reused
+  std::string name;        // display name (a guest's is "Guest " + 4 hex digits of its id)
+  bool guest = true;       // no claimed name yet
+  bool bot = false;        // a bot level's account ("bot-greedy", ...)
+  bool banned = false;
+  bool deleted = false;    // deleted by its player: the name is "deleted player", no credential
+  std::int64_t created_ms = 0;
+};
+
+struct player_session {
+  std::string player;
+  std::int64_t expires_ms = 0;
+  bool revoked = false;
+};
+
+struct rating_row {
+  std::string pool;
+  ratings::rating value;
+  std::int64_t games = 0;
+};
+
+struct rating_point {  // one game's change, for a profile's history
+  std::string room;
+  std::int64_t at_ms = 0;
+  ratings::rating after;
+};
+
+struct leaderboard_row {
+  std::string player, name;
+  ratings::rating value;
+  std::int64_t games = 0;
+};
+
+// A finished game as the index of games keeps it (written by the store when the game ends).
+struct game_summary {
+  std::string room;
+  std::int64_t finished_ms = 0;
+  std::string pool;  // its pool ("" unrated)
+  bool rated = false;
+  struct seat {
+    std::string player;  // "" a seat without an account
+    std::string name;
+    int score = 0;
+    bool forfeited = false;
+  };
+  std::vector<seat> seats;
+};
+
+enum class claim_result { done, name_taken, no_such_player, not_a_guest, failed };
+
+class player_store {
+ public:
+  // Opens the players' tables of the database at `location` (an SQLite file or a postgresql://
+  // URL, as store_options::path), creating them when missing.
+  static std::unique_ptr<player_store> open(const std::string& location, std::string& error);
+  virtual ~player_store() = default;
+
+  // Accounts. `name_key` is the name's comparison form (players/names.hpp): unique among claimed
+  // names, so "Ann" and "ann" cannot both be taken.
+  virtual bool create_player(const player_account& p, const std::string& key_hash,
+                             std::string& error) = 0;
+  virtual std::optional<player_account> player_by_id(const std::string& id,
+                                                     std::string& error) = 0;
+  virtual std::optional<player_account> player_by_name(const std::string& name_key,
+                                                       std::string& error) = 0;
+  // The stored hashes ("" when none): the guest key's SHA-256 (hex), the password's argon2id string.
+  virtual std::optional<std::string> key_hash(const std::string& id, std::string& error) = 0;
+  virtual std::optional<std::string> password_hash(const std::string& id, std::string& error) = 0;
+  // A guest takes a name and a password: it is no longer a guest.
+  virtual claim_result claim_name(const std::string& id, const std::string& name,
+                                  const std::string& name_key, const std::string& password_hash,
+                                  std::string& error) = 0;
+  virtual bool set_password(const std::string& id, const std::string& password_hash,
+                            std::string& error) = 0;
+  // Moderation (`carcassonne admin`). rename: name_taken when another player has the name.
+  virtual claim_result rename(const std::string& id, const std::string& name,
+                              const std::string& name_key, std::string& error) = 0;
+  virtual bool set_banned(const std::string& id, bool banned, std::string& error) = 0;
+  // The player's own deletion: name "deleted player", credentials, identities and sessions gone;
+  // the games stay (their seats show the new name).
+  virtual bool delete_player(const std::string& id, std::string& error) = 0;
+
+  // OpenID Connect identities: (issuer, subject) -> player.
+  virtual std::optional<std::string> player_of_identity(const std::string& issuer,
+                                                        const std::string& subject,
+                                                        std::string& error) = 0;
+  virtual bool link_identity(const std::string& issuer, const std::string& subject,
+                             const std::string& player, std::string& error) = 0;
+
+  // Sessions, by the SHA-256 (hex) of their token: the token itself is never stored.
+  virtual bool create_session(const std::string& token_hash, const std::string& player,
+                              std::int64_t created_ms, std::int64_t expires_ms,
+                              std::string& error) = 0;
+  virtual std::optional<player_session> session(const std::string& token_hash,
+                                                std::string& error) = 0;
+  virtual bool revoke_session(const std::string& token_hash, std::string& error) = 0;
+  virtual bool revoke_sessions_of(const std::string& player, std::string& error) = 0;
+
+  // Reads for pages. Pages are `offset`/`limit`; `total` is the count of the whole list.
+  virtual std::optional<std::vector<rating_row>> ratings_of(const std::string& player,
+                                                            std::string& error) = 0;
+  virtual std::optional<std::vector<rating_point>> rating_history(const std::string& player,
+                                                                  const std::string& pool,
+                                                                  std::int64_t limit,
+                                                                  std::string& error) = 0;
+  // Established ratings (not provisional) first by rating, then provisional ones by rating.
+  virtual std::optional<std::vector<leaderboard_row>> leaderboard(const std::string& pool,
+                                                                  std::int64_t offset,
+                                                                  std::int64_t limit,
+                                                                  std::int64_t& total,
+                                                                  std::string& error) = 0;
+  // Finished games, newest first: of one player (player != ""), and/or finished in [from, to).
+  virtual std::optional<std::vector<game_summary>> games(const std::string& player,
+                                                         std::int64_t from_ms, std::int64_t to_ms,
+                                                         std::int64_t offset, std::int64_t limit,
+                                                         std::int64_t& total,
+                                                         std::string& error) = 0;
+};
+
+}  // namespace carcassonne::server
