@@ -7,9 +7,9 @@
 namespace carcassonne::server::ratings {
 
 struct rating {
-  double r = 1500.0;   // the rating on the Glicko scale
-  double rd = 350.0;   // its deviation
-  double sigma = 0.06; // its volatility
+  double r = 1500.0;    // the rating on the Glicko scale
+  double rd = 350.0;    // its deviation
+  double sigma = 0.06;  // its volatility
   bool operator==(const rating&) const = default;
 };
 
@@ -23,12 +23,18 @@ struct result {
 inline constexpr double default_tau = 0.5;
 
 // The rating after one period (steps 1-8 of the paper, the volatility found by the Illinois
-// algorithm to within 0.000001). No results: only the deviation grows (step 6).
+// algorithm to within 0.000001). No results: only the deviation grows (step 6); results so
+// lopsided that they carry no information in a double (an expected score of exactly 0 or 1) count
+// as none. The paper's example gives 1464.0507, 151.5165, 0.0599960 here: the paper prints
+// 1464.06 because it rounds its intermediate values. Pure and deterministic on one platform; the
+// store keeps the result, so other instances never compute it again.
 rating update(const rating& player, std::span<const result> results, double tau = default_tau);
 
 // A rating is provisional while its deviation is above this: the server marks it, and
 // leaderboards list provisional players after the others.
 inline constexpr double provisional_rd = 110.0;
-inline bool provisional(const rating& r) { return r.rd > provisional_rd; }
+inline bool provisional(const rating& r) {
+  return r.rd > provisional_rd;
+}
 
 }  // namespace carcassonne::server::ratings

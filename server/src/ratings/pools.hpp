@@ -33,7 +33,9 @@ struct standing {
 double pair_score(const standing& a, const standing& b);
 
 // Every seat's new rating after one game: `before[i]` is seat i's rating in the game's pool;
-// each seat's period holds one result against every other seat.
+// each seat's period holds one result against every other seat at its rating before the game, so
+// no seat's update depends on another's, and the result for a seat is the same bits whatever the
+// order of the other seats. Empty when `before` and `seats` differ in size.
 std::vector<rating> rate_game(std::span<const rating> before, std::span<const standing> seats,
                               double tau = default_tau);
 
