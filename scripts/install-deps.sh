@@ -4,7 +4,7 @@
 set -euo pipefail
 
 packages=(g++ cmake ninja-build libboost1.81-dev nlohmann-json3-dev libspdlog-dev doctest-dev
-          libsqlite3-dev libssl-dev libpq-dev libhiredis-dev libjemalloc-dev)
+          libsqlite3-dev libssl-dev libpq-dev libhiredis-dev libjemalloc-dev libsodium-dev)
 if [ "${1:-build}" = test ]; then
   # the end-to-end tests' extra packages. node-ws: Node's `ws` package for tests/e2e/node_client.mjs
   # (Debian installs it in /usr/share/nodejs; any nodejs >= 18 satisfies it, nodesource's too).

@@ -36,6 +36,8 @@ constexpr const char* usage =
     "  backup DEST [--data-dir DIR]\n"
     "      Copies the server's database (DIR/carcassonne.db; CARCASSONNE_DATA_DIR, default data)\n"
     "      to the new file DEST, consistently, also while the server runs.\n"
+    "  admin ACTION PLAYER [ARG] [--data-dir DIR | --store URL]\n"
+    "      Moderation: show, ban, unban, rename, reset-password, sign-out (`admin` lists them).\n"
     "  help\n"
     "      This text.\n";
 }  // namespace
@@ -54,6 +56,7 @@ int run_command(std::span<const std::string> args, std::istream& in, std::ostrea
   if (args[0] == "serve") return server::run_serve(rest, out, err);
   if (args[0] == "loadtest") return run_loadtest(rest, out, err);
   if (args[0] == "backup") return run_backup(rest, out, err);
+  if (args[0] == "admin") return run_admin(rest, out, err);
   err << "carcassonne: unknown command '" << args[0] << "'\n\n" << usage;
   return 1;
 }

@@ -130,7 +130,7 @@ std::optional<proto_error> parse_create_room(const json& j, std::string_view, fi
   }
   f.integer("seats", 2, 6, m.seats, false) && f.boolean("public", m.is_public) &&
       f.string("name", m.name, max_name, false) &&
-      f.integer("spectator_delay", 0, 20, m.spectator_delay, false);
+      f.integer("spectator_delay", 0, 20, m.spectator_delay, false) && f.boolean("rated", m.rated);
   if (!f.failed)
     if (auto e = parse_room_bot_settings(j, m.seats, m.bots)) f.fail(e->message);
   if (auto match = j.find("match"); match != j.end()) m.match = *match;  // checked by the lobby
@@ -152,10 +152,10 @@ std::optional<proto_error> parse_join(const json& j, std::string_view, fields& f
                                       client_message& msg) {
   join_msg m;
   int seat = -1;
-  f.string("room", m.room, max_room_id) && f.string("name", m.name, max_name) &&
+  f.string("room", m.room, max_room_id) && f.string("name", m.name, max_name, false) &&
       f.integer("seat", 0, 5, seat, false);
   if (seat >= 0) m.seat = seat;
-  if (!f.failed && m.name.empty()) f.fail("'name' must not be empty");
+  if (!f.failed && m.name.empty() && j.contains("name")) f.fail("'name' must not be empty");
   if (!f.failed && j.contains("nonce")) {
     const auto& n = j["nonce"];
     if (!n.is_string() || !valid_nonce(n.get_ref<const std::string&>())) return bad_nonce;
@@ -169,6 +169,17 @@ std::optional<proto_error> parse_spectate(const json&, std::string_view, fields&
                                           client_message& msg) {
   spectate_msg m;
   f.string("room", m.room, max_room_id);
+  msg = std::move(m);
+  return std::nullopt;
+}
+
+std::optional<proto_error> parse_authenticate(const json& j, std::string_view, fields& f,
+                                              client_message& msg) {
+  authenticate_msg m;
+  if (j.contains("session")) {
+    std::string token;
+    if (f.string("session", token, 128)) m.session = std::move(token);
+  }
   msg = std::move(m);
   return std::nullopt;
 }
@@ -266,7 +277,7 @@ struct message_kind {
   std::string_view type;
   body_parser parse;
 };
-constexpr std::array<message_kind, 21> message_kinds{{
+constexpr std::array<message_kind, 22> message_kinds{{
     {"hello", parse_hello},
     {"create_room", parse_create_room},
     {"list_rooms", parse_list_rooms},
@@ -288,6 +299,7 @@ constexpr std::array<message_kind, 21> message_kinds{{
     {"history", parse_history},
     {"add_bot", parse_bot},
     {"remove_bot", parse_bot},
+    {"authenticate", parse_authenticate},
 }};
 
 // The envelope: JSON, an object, its optional id; the error is set when it is not one.

@@ -32,14 +32,17 @@ beast::error_code run_one(net::io_context& ioc, Start start) {
 }  // namespace
 
 http_reply http_request(std::uint16_t port, http::verb verb, const std::string& target,
-                        const std::map<std::string, std::string>& headers) {
+                        const std::map<std::string, std::string>& headers,
+                        const std::string& body) {
   net::io_context ioc;
   beast::tcp_stream s(ioc);
   s.expires_after(io_timeout);
-  http::request<http::empty_body> req{verb, target, 11};
+  http::request<http::string_body> req{verb, target, 11};
   req.set(http::field::host, "127.0.0.1");
   for (const auto& [k, v] : headers) req.set(k, v);
   req.keep_alive(false);
+  req.body() = body;
+  if (!body.empty() || verb == http::verb::post) req.prepare_payload();
   http::response_parser<http::string_body> parser;
   parser.skip(verb == http::verb::head);  // a HEAD answer announces a body it does not send
   beast::flat_buffer buffer;

@@ -127,7 +127,15 @@ struct http_reply {
 
 // One HTTP/1.1 request on a new connection (HEAD: the headers alone).
 http_reply http_request(std::uint16_t port, http::verb verb, const std::string& target,
-                        const std::map<std::string, std::string>& headers = {});
+                        const std::map<std::string, std::string>& headers = {},
+                        const std::string& body = {});
+
+// A POST of a JSON body (Content-Type application/json unless `headers` says otherwise).
+inline http_reply http_post(std::uint16_t port, const std::string& target, const json& body,
+                            std::map<std::string, std::string> headers = {}) {
+  headers.emplace("Content-Type", "application/json");
+  return http_request(port, http::verb::post, target, headers, body.dump());
+}
 
 inline http_reply http_get(std::uint16_t port, const std::string& target,
                            const std::map<std::string, std::string>& headers = {}) {

@@ -179,6 +179,33 @@ const std::vector<setting>& settings() {
          return (v.starts_with("postgresql://") || v.starts_with("postgres://")) &&
                 (c.store_url = v, true);
        }},
+      {"--session-days", "CARCASSONNE_SESSION_DAYS",
+       "days a player's session lasts before signing in again (default 30)",
+       [](config& c, const std::string& v) { return parse_number(v, 1, 3650, c.session_days); }},
+      {"--require-account", "CARCASSONNE_REQUIRE_ACCOUNT",
+       "join and create_room only for connections signed in as a player (default false)",
+       [](config& c, const std::string& v) { return parse_bool(v, c.require_account); }},
+      {"--allowed-origins", "CARCASSONNE_ALLOWED_ORIGINS",
+       "origins besides the server's own whose pages may act with a player's cookie, "
+       "comma-separated (default none)",
+       [](config& c, const std::string& v) { return c.allowed_origins = v, true; }},
+      {"--oidc-issuer", "CARCASSONNE_OIDC_ISSUER",
+       "OpenID Connect sign-in with this provider (https://...; default off)",
+       [](config& c, const std::string& v) {
+         return (v.starts_with("https://") || v.starts_with("http://")) &&
+                (c.oidc_issuer = v, true);
+       }},
+      {"--oidc-client-id", "CARCASSONNE_OIDC_CLIENT_ID", "the client id the provider gave",
+       [](config& c, const std::string& v) { return !v.empty() && (c.oidc_client_id = v, true); }},
+      {"--oidc-client-secret", "CARCASSONNE_OIDC_CLIENT_SECRET",
+       "the client secret the provider gave (none for a public client)",
+       [](config& c, const std::string& v) { return c.oidc_client_secret = v, true; }},
+      {"--oidc-redirect-uri", "CARCASSONNE_OIDC_REDIRECT_URI",
+       "this server's callback as registered with the provider: https://HOST/auth/oidc/callback",
+       [](config& c, const std::string& v) {
+         return (v.starts_with("https://") || v.starts_with("http://")) &&
+                (c.oidc_redirect_uri = v, true);
+       }},
       {"--redis", "CARCASSONNE_REDIS",
        "join a cluster: the room directory in Redis at redis://host:port (docs/scaling.md)",
        [](config& c, const std::string& v) {

@@ -65,6 +65,18 @@ struct config {
   // Where the store lives: the PostgreSQL URL when given, else the SQLite file.
   std::string store_location() const { return store_url.empty() ? database_path() : store_url; }
   std::string web_root;  // CARCASSONNE_WEB_ROOT: serve the page from disk (dev)
+
+  // Accounts (docs/hosting.md "Accounts"); they live in the store's database (journal on).
+  int session_days = 30;         // CARCASSONNE_SESSION_DAYS: a session's lifetime
+  bool require_account = false;  // CARCASSONNE_REQUIRE_ACCOUNT: join/create only when signed in
+  // Origins besides the server's own (the request's Host) whose pages may use a player's cookie:
+  // comma-separated, e.g. "https://play.example.org" (CARCASSONNE_ALLOWED_ORIGINS).
+  std::string allowed_origins;
+  // OpenID Connect sign-in, off while the issuer is empty.
+  std::string oidc_issuer;         // CARCASSONNE_OIDC_ISSUER
+  std::string oidc_client_id;      // CARCASSONNE_OIDC_CLIENT_ID
+  std::string oidc_client_secret;  // CARCASSONNE_OIDC_CLIENT_SECRET
+  std::string oidc_redirect_uri;   // CARCASSONNE_OIDC_REDIRECT_URI: https://HOST/auth/oidc/callback
 };
 
 // Parses flags (and environment variables, when `env` is true). On error or --help, returns

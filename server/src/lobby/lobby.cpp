@@ -54,6 +54,7 @@ lobby::created lobby::create(const protocol::create_room_msg& m,
   room_settings s;
   s.name = m.name;
   s.is_public = m.is_public;
+  s.rated = m.rated;
   s.seats = m.seats;
   s.spectator_delay = m.spectator_delay;
   s.max_spectators = config_.max_spectators;

@@ -18,12 +18,12 @@
 namespace carcassonne::server {
 
 struct player_account {
-  std::string id;          // "p" + 16 hex digits, from the CSPRNG; never reused
-  std::string name;        // display name (a guest's is "Guest " + 4 hex digits of its id)
-  bool guest = true;       // no claimed name yet
-  bool bot = false;        // a bot level's account ("bot-greedy", ...)
+  std::string id;     // "p" + 16 hex digits, from the CSPRNG; never reused
+  std::string name;   // display name (a guest's is "Guest " + 4 hex digits of its id)
+  bool guest = true;  // no claimed name yet
+  bool bot = false;   // a bot level's account ("bot-greedy", ...)
   bool banned = false;
-  bool deleted = false;    // deleted by its player: the name is "deleted player", no credential
+  bool deleted = false;  // deleted by its player: the name is "deleted player", no credential
   std::int64_t created_ms = 0;
 };
 
@@ -79,11 +79,11 @@ class player_store {
   // names, so "Ann" and "ann" cannot both be taken.
   virtual bool create_player(const player_account& p, const std::string& key_hash,
                              std::string& error) = 0;
-  virtual std::optional<player_account> player_by_id(const std::string& id,
-                                                     std::string& error) = 0;
+  virtual std::optional<player_account> player_by_id(const std::string& id, std::string& error) = 0;
   virtual std::optional<player_account> player_by_name(const std::string& name_key,
                                                        std::string& error) = 0;
-  // The stored hashes ("" when none): the guest key's SHA-256 (hex), the password's argon2id string.
+  // The stored hashes ("" when none): the guest key's SHA-256 (hex), the password's argon2id
+  // string.
   virtual std::optional<std::string> key_hash(const std::string& id, std::string& error) = 0;
   virtual std::optional<std::string> password_hash(const std::string& id, std::string& error) = 0;
   // A guest takes a name and a password: it is no longer a guest.
@@ -129,7 +129,8 @@ class player_store {
                                                                   std::int64_t limit,
                                                                   std::int64_t& total,
                                                                   std::string& error) = 0;
-  // Finished games, newest first: of one player (player != ""), and/or finished in [from, to).
+  // Finished games, newest first: of one player (player != ""), and/or finished in [from, to)
+  // (from_ms 0: no lower bound; to_ms 0: no upper bound).
   virtual std::optional<std::vector<game_summary>> games(const std::string& player,
                                                          std::int64_t from_ms, std::int64_t to_ms,
                                                          std::int64_t offset, std::int64_t limit,

@@ -61,7 +61,7 @@ class room {
   // Creates the room of a rematch (the lobby's job): settings (the secret is this room's
   // rematch_secret) and seats in order; returns the new room's id, or empty.
   struct seat_init {
-    std::string name, token_hash, nonce;
+    std::string name, token_hash, nonce, player;
     std::optional<bot_level> bot;  // a bot's seat (no token): it plays at this level
   };
   using spawner = std::function<std::string(room_settings, std::vector<seat_init>)>;
@@ -87,7 +87,10 @@ class room {
   void play_for_seat(int seat, bot_level level);
 
   // Room-strand calls: one per client message, plus disconnected().
-  void join(const client_ptr& c, const protocol::join_msg& m, const json& id);
+  // `player`: the joining connection's player id ("" when it is not signed in); a signed-in
+  // player sits under `m.name` as the connection gives it (the player's name).
+  void join(const client_ptr& c, const protocol::join_msg& m, const json& id,
+            const std::string& player = {});
   void spectate(const client_ptr& c, const json& id);
   void resume(const client_ptr& c, const protocol::resume_msg& m, const json& id);
   void leave(const client_ptr& c, const json& id);
@@ -159,6 +162,7 @@ class room {
   struct seat_slot {
     bool taken = false;
     std::string name;
+    std::string player;      // the seat's player id (docs/protocol.md "Accounts"); "" none
     std::string token_hash;  // sha256 of the seat token: the token itself is never stored
     // The token as given at join or shown at resume, in memory only: a rematch opens the seat's
     // place there with the same token, and tells it to the connection holding the seat.
@@ -181,8 +185,11 @@ class room {
   // Every frame leaves through here: held while a write that it may show is not yet durable.
   void out(const client_ptr& c, frame_ptr frame);
   void persist(store_write w);
-  void persist_meta();   // the meta built anew
-  void persist_clock();  // the meta with the clock as it is now, the rest as last built
+  void persist_meta();  // the meta built anew (with the game's end, the first time after it)
+  // The seat's player id: its account's, a bot level's ("bot-greedy"), or "".
+  static std::string player_of(const seat_slot& s);
+  game_end game_end_of() const;  // the finished game as the index of games and ratings see it
+  void persist_clock();          // the meta with the clock as it is now, the rest as last built
   std::string stored_meta_rest() const;
   std::string meta_with_clock(const std::string& rest) const;
   void on_durable(std::uint64_t n, bool ok);
@@ -345,6 +352,7 @@ class room {
   room_timer::handle takeover_timer_ = 0;
   outbox outbox_;  // frames wait there for the writes they show
   bool storage_failed_ = false;
+  bool end_stored_ = false;  // the game's end went with a save (room_store.cpp)
   std::atomic<std::uint64_t> lease_generation_{0};
   bool moved_away_ = false;  // lease_lost(): refuses everyone with room_moved
   void refuse_moved(const client_ptr& c, const json& id);

@@ -15,10 +15,15 @@
 
 namespace carcassonne::server {
 
-void room::join(const client_ptr& c, const protocol::join_msg& m, const json& id) {
+void room::join(const client_ptr& c, const protocol::join_msg& m, const json& id,
+                const std::string& player) {
   if (moved_away_) return refuse_moved(c, id);
   if (seat_of(c.get()) >= 0 || is_spectator(c.get()))
     return fail(c, id, "already_in_room", "you are already in this room");
+  if (!player.empty() && std::any_of(seats_.begin(), seats_.end(), [&](const seat_slot& s) {
+        return s.taken && s.player == player;
+      }))
+    return fail(c, id, "already_seated", "you have a seat in this room already: resume it");
   if (game_)
     return fail(c, id, "already_started",
                 "the game has started; seated players resume with their token");
@@ -29,6 +34,7 @@ void room::join(const client_ptr& c, const protocol::join_msg& m, const json& id
   auto& s = seats_[seat];
   s.taken = true;
   s.name = m.name;
+  s.player = player;
   if (m.nonce) s.nonce = *m.nonce;
   const std::string token = random_hex(32);
   s.token_hash = sha256_hex(token);
@@ -146,7 +152,11 @@ void room::start(const client_ptr& c, const json& id) {
     if (s.taken) taken.push_back(s);
   json setup = settings_.setup;
   json players = json::array();
-  for (const auto& s : taken) players.push_back({{"name", s.name}});
+  for (const auto& s : taken) {
+    json p{{"name", s.name}};
+    if (const auto who = player_of(s); !who.empty()) p["player"] = who;
+    players.push_back(std::move(p));
+  }
   setup["players"] = players;
   if (!setup.contains("seed")) setup["seed"] = game_seed(taken);
   auto parsed = protocol::parse_setup(setup);

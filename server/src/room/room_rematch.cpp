@@ -64,7 +64,7 @@ void room::settle_rematch() {
   for (std::size_t i = 0; i < seats_.size(); ++i) {
     if (!rematch_->accepted(static_cast<int>(i))) continue;
     if (seats_[i].bot) {
-      seats.push_back({seats_[i].name, {}, {}, seats_[i].bot});
+      seats.push_back({seats_[i].name, {}, {}, {}, seats_[i].bot});
       continue;
     }
     // Its place there opens with the token it holds here: a seat whose connection is gone
@@ -73,8 +73,8 @@ void room::settle_rematch() {
       tokens.emplace_back(static_cast<int>(i), seats_[i].token);
     else
       untold = static_cast<std::uint8_t>(untold | 1u << i);
-    seats.push_back(
-        {seats_[i].name, seats_[i].token_hash, rematch_->nonce(static_cast<int>(i)), std::nullopt});
+    seats.push_back({seats_[i].name, seats_[i].token_hash, rematch_->nonce(static_cast<int>(i)),
+                     seats_[i].player, std::nullopt});
   }
   if (seats.size() < static_cast<std::size_t>(min_seats) || !spawn_) {
     rematch_.reset();  // too few: the offer lapses, a new one may be made
@@ -132,6 +132,7 @@ std::unique_ptr<room> room::rematch_room(room_settings settings,
     r->seats_[i].name = seats[i].name;
     r->seats_[i].token_hash = seats[i].token_hash;
     r->seats_[i].nonce = seats[i].nonce;
+    r->seats_[i].player = seats[i].player;
     r->seats_[i].bot = seats[i].bot;
   }
   r->creator_seat_ = 0;

@@ -28,6 +28,8 @@ struct room_settings {
   // the room, its commitment shown once the game is over, before any rematch nonce is sent.
   std::string rematch_secret;
   match_options match;  // clocks, timeouts, take-backs (docs/options.md "Match options")
+  // Rated when the game ends, if every seat is a player and the seed is the seats' (a fair room).
+  bool rated = true;
 };
 
 // What the lobby lists; readable from any thread.

@@ -3,12 +3,16 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <chrono>
+#include <set>
 
+#include "carcassonne/engine/forfeit.hpp"
 #include "carcassonne/protocol/json_codec.hpp"
 #include "carcassonne/protocol/record.hpp"
 #include "carcassonne/protocol/view.hpp"
 #include "carcassonne/protocol/view_doc.hpp"
 #include "fairness/fairness.hpp"
+#include "ratings/pools.hpp"
 #include "room/room.hpp"
 
 namespace carcassonne::server {
@@ -36,7 +40,41 @@ void room::persist(store_write w) {
 void room::persist_meta() {
   meta_rest_.clear();  // what changed is in the meta built now; the next clock write builds it
   seq_claimed_ = std::max(seq_claimed_, seq_ + seq_reserve);
-  persist(save_room_write{settings_.id, state(), stored_meta()});
+  save_room_write w{settings_.id, state(), stored_meta()};
+  // The end goes with the save that finishes the game: the index of games and the ratings are
+  // written in its transaction (store.hpp game_end), so a game is rated if and only if it ended.
+  if (game_ && game_->finished && !end_stored_) {
+    w.end = game_end_of();
+    end_stored_ = true;
+  }
+  persist(std::move(w));
+}
+
+std::string room::player_of(const seat_slot& s) {
+  return s.bot ? "bot-" + std::string(name_of(*s.bot)) : s.player;
+}
+
+// Rated when the room says so, its seed is the seats' (a fair room, docs/fairness.md: a seeded
+// or scripted deck is the creator's choice) and every seat is a different player.
+game_end room::game_end_of() const {
+  game_end e;
+  e.finished_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                      std::chrono::system_clock::now().time_since_epoch())
+                      .count();
+  std::set<std::string> players;
+  for (int i = 0; i < game_->seats; ++i) {
+    const auto& s = seats_[static_cast<std::size_t>(i)];
+    e.seats.push_back({player_of(s), s.name, game_->players[i].score,
+                       has_forfeited(*game_, static_cast<seat_t>(i))});
+    if (!e.seats.back().player.empty()) players.insert(e.seats.back().player);
+  }
+  const bool every_seat_a_player = players.size() == e.seats.size();
+  if (settings_.rated && !settings_.secret.empty() && every_seat_a_player) {
+    const auto x = settings_.setup.find("expansions");
+    const bool any_expansion = x != settings_.setup.end() && x->is_array() && !x->empty();
+    e.pool = ratings::pool_name(ratings::pool_of(game_->seats, any_expansion));
+  }
+  return e;
 }
 
 // A clocked game writes its clock with every move: the rest of the meta changes only where
@@ -87,6 +125,7 @@ std::string room::stored_meta_rest() const {
   text += R"(,"name":)";
   append_quoted(text, settings_.name);
   text += settings_.is_public ? R"(,"public":true)" : R"(,"public":false)";
+  if (!settings_.rated) text += R"(,"rated":false)";
   text += R"(,"seats":)";
   append_number(text, settings_.seats);
   text += R"(,"spectator_delay":)";
@@ -115,6 +154,10 @@ std::string room::stored_meta_rest() const {
     append_quoted(text, s.token_hash);
     text += R"(,"nonce":)";
     append_quoted(text, s.nonce);
+    if (!s.player.empty()) {
+      text += R"(,"player":)";
+      append_quoted(text, s.player);
+    }
     text += '}';
   }
   text += R"(],"creator_seat":)";
@@ -157,6 +200,7 @@ std::unique_ptr<room> room::restore(const stored_room& stored, metrics* m, std::
     s.id = meta.at("id").get<std::string>();
     s.name = meta.at("name").get<std::string>();
     s.is_public = meta.at("public").get<bool>();
+    s.rated = meta.value("rated", true);
     s.seats = meta.at("seats").get<int>();
     s.spectator_delay = meta.at("spectator_delay").get<int>();
     s.max_spectators = meta.at("max_spectators").get<std::size_t>();
@@ -178,6 +222,7 @@ std::unique_ptr<room> room::restore(const stored_room& stored, metrics* m, std::
       r->seats_[i].name = list[i].at("name").get<std::string>();
       r->seats_[i].token_hash = list[i].at("token_sha256").get<std::string>();
       r->seats_[i].nonce = list[i].value("nonce", std::string());
+      r->seats_[i].player = list[i].value("player", std::string());
     }
     r->creator_seat_ = meta.at("creator_seat").get<int>();
     r->restore_bot_meta(meta);

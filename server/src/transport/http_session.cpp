@@ -4,6 +4,7 @@
 
 #include <sstream>
 
+#include "transport/cookies.hpp"
 #include "transport/net.hpp"
 #include "transport/static_files.hpp"
 
@@ -55,6 +56,10 @@ class http_session : public std::enable_shared_from_this<http_session> {
     auto request = parser_->release();
     if (websocket::is_upgrade(request)) {
       if (request.target() != "/ws") return respond(not_found(request));
+      // Another site's page must not act with a player's cookie (docs/protocol.md "Accounts").
+      if (cookie_value(request, session_cookie_name) && !origin_allowed(request, state_->cfg))
+        return respond(text(request, http::status::forbidden,
+                            "cross-site WebSocket with this site's session cookie refused\n"));
       if (state_->draining)
         return respond(text(request, http::status::service_unavailable, "shutting down\n"));
       if (state_->stats.connections.load() >=
@@ -85,7 +90,23 @@ class http_session : public std::enable_shared_from_this<http_session> {
       return start_websocket_session(std::move(stream_), std::move(request), state_,
                                      std::move(lease));
     }
+    if (serve_accounts_api(request, *state_, peer_address(request),
+                           [self = shared_from_this()](http::response<http::string_body> res) {
+                             net::post(self->stream_.get_executor(),
+                                       [self, res = std::move(res)]() mutable {
+                                         self->respond(std::move(res));
+                                       });
+                           }))
+      return;
     respond(route(request));
+  }
+
+  // The client's address as the limits see it (behind a trusted proxy, its X-Forwarded-For).
+  std::string peer_address(const http::request<http::string_body>& request) {
+    beast::error_code ec;
+    const auto peer = stream_.socket().remote_endpoint(ec);
+    return client_address(state_->cfg, ec ? std::string() : peer.address().to_string(),
+                          forwarded_for(request));
   }
 
   // A request that does not parse: a plain answer that says so, then the connection closes

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <set>
@@ -17,6 +18,8 @@
 #include "cluster/cluster_lobby.hpp"
 #include "cluster/cluster_member.hpp"
 #include "lobby/lobby.hpp"
+#include "oidc/oidc_client.hpp"
+#include "players/accounts.hpp"
 #include "store/store.hpp"
 #include "transport/address_limits.hpp"
 
@@ -39,7 +42,9 @@ struct shared_state {
   config cfg;
   address_limits limits;
   metrics stats;
-  std::unique_ptr<store> db;  // nullptr when the journal is off; outlives the rooms
+  std::unique_ptr<store> db;           // nullptr when the journal is off; outlives the rooms
+  std::unique_ptr<accounts> players;   // in the store's database: nullptr when the journal is off
+  std::unique_ptr<oidc::client> oidc;  // with --oidc-issuer
   lobby rooms;
   std::unique_ptr<cluster_member> cluster;    // with --redis: this instance in the room directory
   std::unique_ptr<cluster_lobby> lobby_view;  // with --redis: every instance's public rooms
@@ -57,6 +62,12 @@ inline lobby::page list_public_rooms(const shared_state& s, const protocol::room
 
 // Starts an HTTP session on an accepted socket (it may upgrade to a WebSocket session).
 void start_http_session(tcp::socket socket, std::shared_ptr<shared_state> state);
+
+// The accounts' HTTP routes (http_api.cpp, docs/protocol.md "Accounts"): true when `req` is one
+// of them; `reply` is then called once, from any thread. `address` is the client's.
+using http_reply = std::function<void(http::response<http::string_body>)>;
+bool serve_accounts_api(const http::request<http::string_body>& req, shared_state& state,
+                        const std::string& address, http_reply reply);
 
 // Starts a WebSocket session from an upgrade request, holding its address's connection slot.
 void start_websocket_session(beast::tcp_stream stream, http::request<http::string_body> request,

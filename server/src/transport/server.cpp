@@ -171,10 +171,30 @@ bool server::open_store(std::string& error) {
   st.db->wake_through(
       [ex = impl_->io.get_executor()](std::function<void()> f) { net::post(ex, std::move(f)); });
   st.rooms.attach_store(st.db.get());
+  if (!open_accounts(error)) return false;
   // A cluster on one PostgreSQL: the rooms in it are other instances' too; this one rebuilds
   // only those nobody leases, as it adopts them (join_cluster, docs/scaling.md "Failover").
   if (fails_over()) return true;
   return st.rooms.restore(error);
+}
+
+// Accounts live in the store's database (docs/hosting.md "Accounts").
+bool server::open_accounts(std::string& error) {
+  auto& st = *impl_->state;
+  auto players = player_store::open(st.cfg.store_location(), error);
+  if (!players) return error = "cannot open the accounts' tables: " + error, false;
+  account_settings settings;
+  settings.session_lifetime = std::chrono::hours(24) * st.cfg.session_days;
+  st.players = std::make_unique<accounts>(std::move(players), std::move(settings));
+  if (!st.players->ensure_bot_accounts(error))
+    return error = "cannot make the bots' accounts: " + error, false;
+  if (st.cfg.oidc_issuer.empty()) return true;
+  if (st.cfg.oidc_client_id.empty() || st.cfg.oidc_redirect_uri.empty())
+    return error = "--oidc-issuer needs --oidc-client-id and --oidc-redirect-uri", false;
+  st.oidc = std::make_unique<oidc::client>(oidc::settings{st.cfg.oidc_issuer, st.cfg.oidc_client_id,
+                                                          st.cfg.oidc_client_secret,
+                                                          st.cfg.oidc_redirect_uri});
+  return true;
 }
 
 bool server::fails_over() const {

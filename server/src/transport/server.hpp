@@ -40,6 +40,7 @@ class server {
  private:
   void join_cluster();      // the end of listen(), with --redis
   bool fails_over() const;  // --redis with a PostgreSQL store: rooms are adopted, not restored
+  bool open_accounts(std::string& error);  // in the store's database, after open_store
   struct impl;
   std::unique_ptr<impl> impl_;
 };

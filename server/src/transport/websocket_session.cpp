@@ -20,6 +20,7 @@
 #include "fairness/fairness.hpp"
 #include "table/replay_view.hpp"
 #include "transport/address_limits.hpp"
+#include "transport/cookies.hpp"
 #include "transport/net.hpp"
 #include "transport/websocket_frames.hpp"
 
@@ -52,12 +53,13 @@ class websocket_session : public client_link,
                           public std::enable_shared_from_this<websocket_session> {
  public:
   websocket_session(tcp::socket socket, std::shared_ptr<shared_state> state,
-                    std::unique_ptr<address_limits::lease> address)
+                    std::unique_ptr<address_limits::lease> address, std::string upgrade_session)
       : socket_(std::move(socket)),
         state_(std::move(state)),
         address_(std::move(address)),
         reader_(state_->cfg.max_message_bytes),
-        tokens_(state_->cfg.message_burst) {}
+        tokens_(state_->cfg.message_burst),
+        upgrade_session_(std::move(upgrade_session)) {}
 
   // The upgrade was answered: the connection is open.
   void run() {
@@ -303,6 +305,9 @@ class websocket_session : public client_link,
   void on(const protocol::replay_msg& m, const nlohmann::json& id);
   void on(const protocol::add_bot_msg& m, const nlohmann::json& id);
   void on(const protocol::remove_bot_msg& m, const nlohmann::json& id);
+  void on(const protocol::authenticate_msg& m, const nlohmann::json& id);
+  // A join or create_room refused because the server wants players signed in: true when it was.
+  bool refused_for_no_account(const nlohmann::json& id);
   // Refusals that leave the connection as it is: not in a room, or in another one.
   bool in_room(const char* what, const nlohmann::json& id);
   bool not_elsewhere(const std::string& target, const nlohmann::json& id);
@@ -528,6 +533,10 @@ class websocket_session : public client_link,
   std::string entering_;  // the room of the last join, spectate or resume sent to a room
   std::vector<std::weak_ptr<const room>> public_rooms_;  // public rooms this connection created
   bool bounced_ = false;  // the request being handled carries "moved": true
+  // The player this connection signed in as (`authenticate`), and the session cookie its upgrade
+  // request carried, for an `authenticate` without a token (the page's).
+  std::optional<player_account> player_;
+  std::string upgrade_session_;
 };
 
 template <class Call>
@@ -669,8 +678,52 @@ void websocket_session::on(const protocol::create_room_msg& m, const json& id) {
 }
 
 void websocket_session::on(const protocol::join_msg& m, const json& id) {
+  if (refused_for_no_account(id)) return;
+  auto seated = m;
+  if (player_) {
+    seated.name = player_->name;  // a player sits under their name
+  } else if (seated.name.empty()) {
+    state_->stats.rejected("bad_message");
+    return send_json(protocol::error_message({"bad_message", "missing 'name'"}, id));
+  }
   if (not_elsewhere(m.room, id))
-    enter(m.room, id, [m, id](room& r, const client_ptr& c) { r.join(c, m, id); });
+    enter(m.room, id,
+          [seated = std::move(seated), id, player = player_ ? player_->id : std::string()](
+              room& r, const client_ptr& c) { r.join(c, seated, id, player); });
+}
+
+bool websocket_session::refused_for_no_account(const json& id) {
+  if (player_ || !state_->cfg.require_account) return false;
+  state_->stats.rejected("sign_in_required");
+  send_json(protocol::error_message(
+      {"sign_in_required", "this server seats players only: authenticate first"}, id));
+  return true;
+}
+
+// The player of a session, checked against the database on the accounts' pool; the answer comes
+// back on this connection's strand.
+void websocket_session::on(const protocol::authenticate_msg& m, const json& id) {
+  using namespace protocol;
+  const auto refuse = [&](const std::string& code, const std::string& message) {
+    state_->stats.rejected(code);
+    send_json(error_message({code, message}, id));
+  };
+  if (!state_->players)
+    return refuse("accounts_unavailable", "accounts need the server's database (journal off)");
+  const std::string token = m.session ? *m.session : upgrade_session_;
+  if (token.empty())
+    return refuse("bad_session", "no session: send one, or sign in on the page first");
+  state_->players->post([self = shared_from_this(), token, id] {
+    auto who = self->state_->players->authenticate(token);
+    net::post(self->socket_.get_executor(), [self, who = std::move(who), id]() mutable {
+      if (!who) {
+        self->state_->stats.rejected(who.error.code);
+        return self->send_json(error_message({who.error.code, who.error.message}, id));
+      }
+      self->player_ = std::move(*who.value);
+      self->send_json(reply("authenticated", id, {{"player", player_json(*self->player_)}}));
+    });
+  });
 }
 
 void websocket_session::on(const protocol::spectate_msg& m, const json& id) {
@@ -741,6 +794,7 @@ void websocket_session::on(const protocol::remove_bot_msg& m, const json& id) {
 // Room creation, within the address's rate and the caps on open public rooms.
 void websocket_session::create_room(const protocol::create_room_msg& m, const nlohmann::json& id) {
   using namespace protocol;
+  if (refused_for_no_account(id)) return;
   const auto refuse = [&](metrics::refusal why, proto_error e) {
     state_->stats.refused(why);
     state_->stats.rejected(e.code);
@@ -848,13 +902,15 @@ void start_websocket_session(beast::tcp_stream stream, http::request<http::strin
   upgrade->set_option(timeouts);
   upgrade->set_option(websocket::stream_base::decorator(
       [](websocket::response_type& res) { res.set(http::field::server, "carcassonne"); }));
-  upgrade->async_accept(request, [upgrade, state = std::move(state),
-                                  address = std::move(address)](beast::error_code ec) mutable {
-    if (ec) return;
-    std::make_shared<websocket_session>(std::move(upgrade->next_layer()), std::move(state),
-                                        std::move(address))
-        ->run();
-  });
+  std::string upgrade_session = cookie_value(request, session_cookie_name).value_or("");
+  upgrade->async_accept(
+      request, [upgrade, state = std::move(state), address = std::move(address),
+                upgrade_session = std::move(upgrade_session)](beast::error_code ec) mutable {
+        if (ec) return;
+        std::make_shared<websocket_session>(std::move(upgrade->next_layer()), std::move(state),
+                                            std::move(address), std::move(upgrade_session))
+            ->run();
+      });
 }
 
 void close_all_sessions(shared_state& state) {

@@ -30,6 +30,9 @@ int run_arena(std::span<const std::string> args, std::ostream& out, std::ostream
 
 // backup DEST [--data-dir DIR]: the database copied while the server may run; one JSON line.
 int run_backup(std::span<const std::string> args, std::ostream& out, std::ostream& err);
+// admin ACTION PLAYER [ARG]: moderation (ban, unban, rename, reset-password, sign-out, show)
+// against the server's database; one JSON line.
+int run_admin(std::span<const std::string> args, std::ostream& out, std::ostream& err);
 
 // loadtest [--host H] [--port P] --rooms R --clients-per-room C --duration S [--threads T]
 // [--expansions a,b|every] [--options JSON]: against a server started with --allow-scripted true.

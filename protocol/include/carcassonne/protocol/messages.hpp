@@ -28,6 +28,7 @@ struct create_room_msg {
   int spectator_delay = 0;  // moves
   room_bot_settings bots;   // bot seats, their pause, takeover (bot_messages.hpp)
   json match;               // match options (clock, timeout, undo...), null for the defaults
+  bool rated = true;        // rated when the seats are players (docs/protocol.md "Accounts")
 };
 // Which public rooms a list_rooms (or GET /api/rooms) asks for: a page of at most
 // max_room_page rooms, oldest first, optionally only those in one state or with expansions.
@@ -43,7 +44,7 @@ struct list_rooms_msg {
 };
 struct join_msg {
   std::string room;
-  std::string name;
+  std::string name;                  // "" when absent: a signed-in player sits under their name
   std::optional<int> seat;           // a particular seat, else the first free one
   std::optional<std::string> nonce;  // the seat's contribution to the seed (docs/fairness.md)
 };
@@ -68,6 +69,11 @@ struct chat_msg {
   std::string text;
 };
 struct ping_msg {};
+// Signs the connection in as a player: with a session token, or (no `session`) with the session
+// cookie of the WebSocket upgrade (the page's, which its script cannot read).
+struct authenticate_msg {
+  std::optional<std::string> session;
+};
 struct snapshot_msg {};  // ask for a full snapshot (after a gap in sequence numbers)
 // A seat's match requests: resign, ask to undo, answer an undo request, offer or answer a
 // rematch (accept: false declines), with the seat's nonce for the rematch's seed
@@ -89,7 +95,7 @@ struct history_msg {  // the events of the room's game so far, a page from move 
 using client_message =
     std::variant<hello_msg, create_room_msg, list_rooms_msg, join_msg, spectate_msg, leave_msg,
                  start_msg, move_msg, resume_msg, chat_msg, ping_msg, snapshot_msg, replay_msg,
-                 nonce_msg, history_msg, add_bot_msg, remove_bot_msg, match_msg>;
+                 nonce_msg, history_msg, add_bot_msg, remove_bot_msg, match_msg, authenticate_msg>;
 
 struct request {
   client_message message;

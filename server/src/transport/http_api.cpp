@@ -1,0 +1,343 @@
+// The accounts' HTTP routes (docs/protocol.md "Accounts"): guests, sign-in and out, a player's
+// own account, profiles, leaderboards, the records API and OpenID Connect sign-in. Each request
+// is answered from the accounts' worker pool: argon2id and the database never run on an I/O
+// thread.
+#include <spdlog/spdlog.h>
+
+#include <charconv>
+
+#include "base/crypto.hpp"
+#include "transport/cookies.hpp"
+#include "transport/net.hpp"
+
+namespace carcassonne::server {
+
+namespace {
+
+using json = nlohmann::json;
+using response = http::response<http::string_body>;
+using request = http::request<http::string_body>;
+
+constexpr std::size_t export_page = 200;  // records per export request
+
+response json_response(const request& req, http::status status, const json& body) {
+  response res{status, req.version()};
+  res.set(http::field::server, "carcassonne");
+  res.set(http::field::content_type, "application/json");
+  res.set(http::field::cache_control, "no-store");
+  res.keep_alive(req.keep_alive());
+  res.body() = body.dump();
+  res.prepare_payload();
+  return res;
+}
+
+response error_response(const request& req, const account_error& e) {
+  auto res = json_response(req, static_cast<http::status>(e.status),
+                           {{"error", e.code}, {"message", e.message}});
+  if (e.retry_after > 0) res.set(http::field::retry_after, std::to_string(e.retry_after));
+  return res;
+}
+
+response error_response(const request& req, int status, const std::string& code,
+                        const std::string& message) {
+  return error_response(req, account_error{status, code, message});
+}
+
+// The value of `key` in a query string ("" when absent), percent-decoding it.
+std::string query_value(std::string_view query, std::string_view key) {
+  while (!query.empty()) {
+    const auto amp = query.find('&');
+    const auto pair = query.substr(0, amp);
+    query = amp == std::string_view::npos ? std::string_view() : query.substr(amp + 1);
+    const auto eq = pair.find('=');
+    if (pair.substr(0, eq) != key || eq == std::string_view::npos) continue;
+    std::string out;
+    const auto v = pair.substr(eq + 1);
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      if (v[i] == '+') {
+        out += ' ';
+      } else if (v[i] == '%' && i + 2 < v.size()) {
+        int c = 0;
+        std::from_chars(v.data() + i + 1, v.data() + i + 3, c, 16);
+        out += static_cast<char>(c);
+        i += 2;
+      } else {
+        out += v[i];
+      }
+    }
+    return out;
+  }
+  return {};
+}
+
+// A non-negative integer query value, `fallback` when absent; nothing when malformed.
+std::optional<std::int64_t> query_number(std::string_view query, std::string_view key,
+                                         std::int64_t fallback) {
+  const auto v = query_value(query, key);
+  if (v.empty()) return fallback;
+  std::int64_t n = 0;
+  const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+  if (ec != std::errc() || end != v.data() + v.size() || n < 0) return std::nullopt;
+  return n;
+}
+
+bool plausible_player_id(std::string_view id) {
+  return !id.empty() && id.size() <= 40 &&
+         id.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-") == std::string::npos;
+}
+
+// One request on its way through the worker pool.
+struct api_call {
+  request req;
+  shared_state& state;
+  std::string address;
+  http_reply reply;
+  std::string path, query;
+
+  void answer(const json& body, http::status status = http::status::ok) {
+    reply(json_response(req, status, body));
+  }
+  void fail(const account_error& e) { reply(error_response(req, e)); }
+  std::string session() const {
+    bool from_cookie = false;
+    return request_session(req, from_cookie).value_or("");
+  }
+  std::optional<json> body() {
+    json b = json::parse(req.body(), nullptr, false);
+    if (b.is_discarded() || !b.is_object()) {
+      fail({400, "bad_json", "the request's body is not a JSON object"});
+      return std::nullopt;
+    }
+    return b;
+  }
+  static std::string text(const json& b, const char* key) {
+    const auto it = b.find(key);
+    return it != b.end() && it->is_string() ? it->get<std::string>() : std::string();
+  }
+  // The page's session comes and goes with the cookie; other clients keep the token they get.
+  void signed_in_answer(const signed_in& s, http::status status = http::status::ok) {
+    json body{
+        {"player", player_json(s.player)}, {"session", s.session}, {"expires_ms", s.expires_ms}};
+    if (!s.key.empty()) body["key"] = s.key;
+    auto res = json_response(req, status, body);
+    res.set(http::field::set_cookie,
+            session_cookie(req, s.session, state.cfg.session_days * 86400LL));
+    reply(std::move(res));
+  }
+};
+
+void serve_post(const std::shared_ptr<api_call>& call) {
+  auto& acc = *call->state.players;
+  const auto& path = call->path;
+  if (path == "/api/guest") {
+    auto made = acc.create_guest();
+    return made ? call->signed_in_answer(*made.value, http::status::created)
+                : call->fail(made.error);
+  }
+  auto body = call->body();
+  if (!body) return;
+  if (path == "/api/sign-in") {
+    const bool by_key = body->contains("key");
+    auto in = by_key ? acc.sign_in_with_key(api_call::text(*body, "player"),
+                                            api_call::text(*body, "key"), call->address)
+                     : acc.sign_in(api_call::text(*body, "name"), api_call::text(*body, "password"),
+                                   call->address);
+    return in ? call->signed_in_answer(*in.value) : call->fail(in.error);
+  }
+  const auto session = call->session();
+  if (path == "/api/sign-out") {
+    const bool everywhere = body->value("everywhere", false);
+    auto out = acc.sign_out(session, everywhere);
+    if (!out) return call->fail(out.error);
+    auto res = json_response(call->req, http::status::ok, {{"signed_out", true}});
+    res.set(http::field::set_cookie, session_cookie(call->req, "", 0));
+    return call->reply(std::move(res));
+  }
+  if (path == "/api/me/name") {
+    auto p = acc.claim(session, api_call::text(*body, "name"), api_call::text(*body, "password"));
+    return p ? call->answer({{"player", player_json(*p.value)}}) : call->fail(p.error);
+  }
+  if (path == "/api/me/password") {
+    auto done = acc.change_password(session, api_call::text(*body, "old_password"),
+                                    api_call::text(*body, "new_password"));
+    return done ? call->answer({{"changed", true}}) : call->fail(done.error);
+  }
+  if (path == "/api/me/delete") {
+    auto done = acc.delete_account(session);
+    if (!done) return call->fail(done.error);
+    auto res = json_response(call->req, http::status::ok, {{"deleted", true}});
+    res.set(http::field::set_cookie, session_cookie(call->req, "", 0));
+    return call->reply(std::move(res));
+  }
+  call->fail({404, "not_found", "no such route"});
+}
+
+// A page of the player's finished games as records (the record format, game-record.md).
+void serve_export(const std::shared_ptr<api_call>& call, const std::string& player) {
+  const auto offset = query_number(call->query, "offset", 0);
+  if (!offset) return call->fail({400, "bad_message", "offset is an integer >= 0"});
+  auto page = call->state.players->games(player, 0, 0, *offset, 100);
+  if (!page) return call->fail(page.error);
+  json records = json::array();
+  for (const auto& g : (*page.value)["games"]) {
+    json record;
+    if (call->state.rooms.finished_record(g["room"].get<std::string>(), record) ==
+        lobby::record_status::found) {
+      record["room"] = g["room"];
+      records.push_back(std::move(record));
+    }
+  }
+  const auto total = (*page.value)["total"].get<std::int64_t>();
+  const auto next = *offset + 100;
+  call->answer({{"format", "carcassonne-records/1"},
+                {"player", player},
+                {"records", std::move(records)},
+                {"total", total},
+                {"next", next < total ? json(next) : json()}});
+}
+
+void serve_get(const std::shared_ptr<api_call>& call) {
+  auto& acc = *call->state.players;
+  const std::string_view path = call->path;
+  if (path == "/api/me") {
+    auto p = acc.authenticate(call->session());
+    return p ? call->answer({{"player", player_json(*p.value)}}) : call->fail(p.error);
+  }
+  const auto offset = query_number(call->query, "offset", 0);
+  const auto limit = query_number(call->query, "limit", 50);
+  if (!offset || !limit) return call->fail({400, "bad_message", "offset and limit are integers"});
+  if (path.starts_with("/api/leaderboards/")) {
+    auto page = acc.leaderboard(std::string(path.substr(18)), *offset, *limit);
+    return page ? call->answer(*page.value) : call->fail(page.error);
+  }
+  if (path == "/api/games") {
+    const auto from = query_number(call->query, "from", 0), to = query_number(call->query, "to", 0);
+    if (!from || !to) return call->fail({400, "bad_message", "from and to are Unix milliseconds"});
+    auto page = acc.games(query_value(call->query, "player"), *from, *to, *offset, *limit);
+    return page ? call->answer(*page.value) : call->fail(page.error);
+  }
+  if (path.starts_with("/api/players/")) {
+    auto rest = path.substr(13);
+    const auto slash = rest.find('/');
+    const std::string player(rest.substr(0, slash));
+    const auto what = slash == std::string_view::npos ? std::string_view() : rest.substr(slash);
+    if (!plausible_player_id(player))
+      return call->fail({404, "no_such_player", "no player '" + player + "'"});
+    if (what.empty()) {
+      auto p = acc.profile(player);
+      return p ? call->answer(*p.value) : call->fail(p.error);
+    }
+    if (what == "/games") {
+      auto page = acc.games(player, 0, 0, *offset, *limit);
+      return page ? call->answer(*page.value) : call->fail(page.error);
+    }
+    if (what == "/export") return serve_export(call, player);
+  }
+  call->fail({404, "not_found", "no such route"});
+}
+
+// OpenID Connect: /auth/oidc/start sends the browser to the provider with a fresh state, PKCE
+// verifier and nonce, kept in a cookie of this site only (HttpOnly, 10 minutes, SameSite=Lax so
+// that it comes back with the provider's redirect); /auth/oidc/callback checks the state against
+// it, finishes the sign-in and sets the session cookie.
+constexpr std::string_view pending_cookie = "carcassonne_oidc";
+
+void serve_oidc(const std::shared_ptr<api_call>& call) {
+  auto redirect = [&](const std::string& to, const std::string& cookie) {
+    response res{http::status::found, call->req.version()};
+    res.set(http::field::server, "carcassonne");
+    res.set(http::field::location, to);
+    res.set(http::field::cache_control, "no-store");
+    res.insert(http::field::set_cookie, cookie);
+    res.keep_alive(call->req.keep_alive());
+    res.prepare_payload();
+    return res;
+  };
+  const std::string pending_attrs = "; Path=/auth/oidc; HttpOnly; SameSite=Lax";
+  oidc::error e;
+  if (call->path == "/auth/oidc/start") {
+    auto started = call->state.oidc->begin(e);
+    if (!started) return call->fail({502, e.code, e.message});
+    const std::string value = started->state + "." + started->code_verifier + "." + started->nonce;
+    return call->reply(redirect(
+        started->url, std::string(pending_cookie) + "=" + value + pending_attrs + "; Max-Age=600"));
+  }
+  const auto pending = cookie_value(call->req, pending_cookie).value_or("");
+  const auto dot1 = pending.find('.'), dot2 = pending.rfind('.');
+  const auto state = query_value(call->query, "state");
+  if (dot1 == std::string::npos || dot2 == dot1 ||
+      !equal_constant_time(pending.substr(0, dot1), state) || state.empty())
+    return call->fail({400, "bad_oidc_state", "this sign-in was not started here: start again"});
+  oidc::authorization started{"", state, pending.substr(dot1 + 1, dot2 - dot1 - 1),
+                              pending.substr(dot2 + 1)};
+  auto who = call->state.oidc->finish(query_value(call->query, "code"), started, e);
+  if (!who) return call->fail({401, e.code, e.message});
+  auto in = call->state.players->sign_in_with_identity(*who);
+  if (!in) return call->fail(in.error);
+  auto res = redirect("/", std::string(pending_cookie) + "=" + pending_attrs + "; Max-Age=0");
+  res.insert(http::field::set_cookie,
+             session_cookie(call->req, in.value->session, call->state.cfg.session_days * 86400LL));
+  call->reply(std::move(res));
+}
+
+bool is_accounts_path(std::string_view path) {
+  return path == "/api/guest" || path == "/api/sign-in" || path == "/api/sign-out" ||
+         path == "/api/me" || path.starts_with("/api/me/") || path.starts_with("/api/players/") ||
+         path.starts_with("/api/leaderboards/") || path == "/api/games" ||
+         path.starts_with("/auth/oidc/");
+}
+
+}  // namespace
+
+bool serve_accounts_api(const request& req, shared_state& state, const std::string& address,
+                        http_reply reply) {
+  const std::string_view full = req.target();
+  const auto path = full.substr(0, full.find('?'));
+  if (!is_accounts_path(path)) return false;
+  const bool post = req.method() == http::verb::post;
+  if (!state.players) {
+    reply(error_response(req, 503, "accounts_unavailable",
+                         "accounts need the server's database (the journal is off)"));
+    return true;
+  }
+  if (path.starts_with("/auth/oidc/") && !state.oidc) {
+    reply(error_response(req, 404, "oidc_off", "this server has no OpenID Connect sign-in"));
+    return true;
+  }
+  if (!post && req.method() != http::verb::get) {
+    reply(error_response(req, 405, "method_not_allowed", "GET or POST"));
+    return true;
+  }
+  if (post) {
+    // A cross-site page could post with the player's cookie: its Origin says where it comes from,
+    // and a form cannot send JSON without the browser asking first.
+    const auto type = req[http::field::content_type];
+    if (!std::string_view(type.data(), type.size()).starts_with("application/json")) {
+      reply(error_response(req, 415, "bad_content_type", "send application/json"));
+      return true;
+    }
+    if (!origin_allowed(req, state.cfg)) {
+      reply(error_response(req, 403, "bad_origin", "requests from another site are refused"));
+      return true;
+    }
+  }
+  auto call = std::make_shared<api_call>(
+      api_call{req, state, address, std::move(reply), std::string(path), ""});
+  if (path.size() < full.size()) call->query = std::string(full.substr(path.size() + 1));
+  state.players->post([call, post] {
+    try {
+      if (call->path.starts_with("/auth/oidc/"))
+        serve_oidc(call);
+      else if (post)
+        serve_post(call);
+      else
+        serve_get(call);
+    } catch (const std::exception& e) {  // a bug must not take the pool's thread down
+      spdlog::error("accounts: {} {}: {}", call->req.method_string(), call->path, e.what());
+      call->fail({500, "internal_error", "the server failed on this request"});
+    }
+  });
+  return true;
+}
+
+}  // namespace carcassonne::server
