@@ -1,5 +1,6 @@
 #include "players/player_store_sql.hpp"
 
+#include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -366,6 +367,7 @@ std::optional<std::vector<leaderboard_row>> sql_player_store::leaderboard(const 
 std::optional<std::vector<game_summary>> sql_player_store::games(
     const std::string& player, std::int64_t from_ms, std::int64_t to_ms, std::int64_t offset,
     std::int64_t limit, std::int64_t& total, std::string& error) {
+  if (to_ms <= 0) to_ms = std::numeric_limits<std::int64_t>::max();  // no upper bound
   std::optional<std::vector<game_summary>> out;
   with_connection(
       [&](sql::connection& db, std::string& why) {
