@@ -293,10 +293,9 @@ std::optional<std::vector<rating_row>> sql_player_store::ratings_of(const std::s
   std::optional<std::vector<rating_row>> out;
   with_connection(
       [&](sql::connection& db, std::string& why) {
-        const auto r = db.run(
-            "SELECT pool, r, rd, sigma, games FROM ratings WHERE player = $1 AND games > 0 "
-            "ORDER BY pool",
-            {player}, why);
+        const auto r =
+            db.run("SELECT pool, r, rd, sigma, games FROM ratings WHERE player = $1 ORDER BY pool",
+                   {player}, why);
         if (!r) return false;
         out.emplace();
         for (std::size_t i = 0; i < r->size(); ++i)
@@ -339,16 +338,20 @@ std::optional<std::vector<leaderboard_row>> sql_player_store::leaderboard(const 
   with_connection(
       [&](sql::connection& db, std::string& why) {
         if (!db.begin_read(why)) return false;
-        // A walk of ratings_board: (pool, provisional, r DESC, player).
-        const auto count =
-            db.run("SELECT COUNT(*) FROM ratings WHERE pool = $1 AND games > 0", {pool}, why);
-        const auto r = count ? db.run(
-                                   "SELECT g.player, COALESCE(p.name, ''), g.r, g.rd, g.sigma, "
-                                   "g.games FROM ratings g LEFT JOIN players p ON p.id = "
-                                   "g.player WHERE g.pool = $1 AND g.games > 0 ORDER BY "
-                                   "g.provisional, g.r DESC, g.player LIMIT $2 OFFSET $3",
-                                   {pool, limit, offset}, why)
-                             : std::nullopt;
+        // A walk of ratings_board, (pool, provisional, r DESC, player), which holds all the
+        // page's order: the rows skipped by the offset are read from the index alone, and only
+        // the page's own rows are joined.
+        const auto count = db.run("SELECT COUNT(*) FROM ratings WHERE pool = $1", {pool}, why);
+        const auto r =
+            count ? db.run(
+                        "SELECT g.player, COALESCE(p.name, ''), g.r, g.rd, g.sigma, g.games "
+                        "FROM (SELECT player, provisional, r FROM ratings WHERE pool = $1 "
+                        "ORDER BY provisional, r DESC, player LIMIT $2 OFFSET $3) AS page "
+                        "JOIN ratings g ON g.player = page.player AND g.pool = $1 "
+                        "LEFT JOIN players p ON p.id = g.player "
+                        "ORDER BY page.provisional, page.r DESC, page.player",
+                        {pool, limit, offset}, why)
+                  : std::nullopt;
         db.rollback();  // read only
         if (!r) return false;
         total = count->integer(0, 0);
@@ -380,10 +383,10 @@ std::optional<std::vector<game_summary>> sql_player_store::games(
               {player, from_ms, to_ms}, why);
           if (count)
             page = db.run(
-                "SELECT f.room, f.finished_ms, f.pool, f.rated, f.seats FROM game_seats s JOIN "
-                "finished_games f ON f.room = s.room WHERE s.player = $1 AND s.finished_ms >= $2 "
-                "AND s.finished_ms < $3 ORDER BY s.finished_ms DESC, s.room DESC LIMIT $4 OFFSET "
-                "$5",
+                "SELECT f.room, f.finished_ms, f.pool, f.rated, f.seats FROM (SELECT room, "
+                "finished_ms FROM game_seats WHERE player = $1 AND finished_ms >= $2 AND "
+                "finished_ms < $3 ORDER BY finished_ms DESC, room DESC LIMIT $4 OFFSET $5) AS s "
+                "JOIN finished_games f ON f.room = s.room ORDER BY s.finished_ms DESC, s.room DESC",
                 {player, from_ms, to_ms, limit, offset}, why);
         } else {  // a walk of finished_games_by_time
           count = db.run(
@@ -391,9 +394,10 @@ std::optional<std::vector<game_summary>> sql_player_store::games(
               {from_ms, to_ms}, why);
           if (count)
             page = db.run(
-                "SELECT room, finished_ms, pool, rated, seats FROM finished_games WHERE "
-                "finished_ms >= $1 AND finished_ms < $2 ORDER BY finished_ms DESC, room DESC "
-                "LIMIT $3 OFFSET $4",
+                "SELECT f.room, f.finished_ms, f.pool, f.rated, f.seats FROM (SELECT room, "
+                "finished_ms FROM finished_games WHERE finished_ms >= $1 AND finished_ms < $2 "
+                "ORDER BY finished_ms DESC, room DESC LIMIT $3 OFFSET $4) AS s JOIN finished_games "
+                "f ON f.room = s.room ORDER BY s.finished_ms DESC, s.room DESC",
                 {from_ms, to_ms, limit, offset}, why);
         }
         std::set<std::string> players;
