@@ -33,6 +33,9 @@ int run_backup(std::span<const std::string> args, std::ostream& out, std::ostrea
 // admin ACTION PLAYER [ARG]: moderation (ban, unban, rename, reset-password, sign-out, show)
 // against the server's database; one JSON line.
 int run_admin(std::span<const std::string> args, std::ostream& out, std::ostream& err);
+// bench-players --store FILE|URL [--players N] [--games N] [--rounds K]: fills an empty database
+// and times the players' pages and a game's end (scripts/bench-players.sh); one JSON line.
+int run_bench_players(std::span<const std::string> args, std::ostream& out, std::ostream& err);
 
 // loadtest [--host H] [--port P] --rooms R --clients-per-room C --duration S [--threads T]
 // [--expansions a,b|every] [--options JSON]: against a server started with --allow-scripted true.
