@@ -8,6 +8,7 @@
 #include "oidc/http_fetch.hpp"
 #include "oidc/oidc_client.hpp"
 #include "oidc_provider.hpp"
+#include "oidc_tls.hpp"
 
 // A namespace of their own: in a unity build these using-directives reach no other file.
 namespace oidc_tests {
@@ -207,6 +208,42 @@ TEST_CASE("oidc: a silent provider times out, a huge answer is refused, http:// 
         "no client id");
   CHECK(check_settings({"https://id.example.org", "c", "", oidc_redirect, "profile"})->message ==
         "scopes without openid");
+}
+
+}  // namespace oidc_tests
+
+namespace oidc_tests {
+
+TEST_CASE("oidc: TLS: the certificate must chain to a trusted one and name the host") {
+  using carcassonne::testing::oidc_self_signed;
+  using carcassonne::testing::oidc_tls_server;
+  const auto for_loopback = oidc_self_signed("IP:127.0.0.1,DNS:localhost");
+  oidc_tls_server server(for_loopback, R"({"keys":[]})");
+  const std::string url = "https://127.0.0.1:" + std::to_string(server.port()) + "/jwks";
+  error e;
+  // Self-signed and not trusted: refused during the handshake.
+  CHECK_FALSE(http_fetch({"GET", url}, e));
+  CHECK(e.code == "provider_unreachable");
+  CHECK(e.message.find(url + ": TLS handshake: certificate verify failed") == 0);
+  // Trusted, and for this address or this name: the answer is read.
+  http_limits trusting;
+  trusting.extra_ca_pem = for_loopback.cert_pem;
+  const auto answer = http_fetch({"GET", url}, e, trusting);
+  REQUIRE_MESSAGE(answer, e.message);
+  CHECK(answer->status == 200);
+  CHECK(answer->body == R"({"keys":[]})");
+  const std::string by_name = "https://localhost:" + std::to_string(server.port()) + "/jwks";
+  CHECK(http_fetch({"GET", by_name}, e, trusting));
+
+  // Trusted, but made for another host: the host name check refuses it.
+  const auto for_elsewhere = oidc_self_signed("DNS:id.example.org");
+  oidc_tls_server impostor(for_elsewhere, R"({"keys":[]})");
+  http_limits trusting_it;
+  trusting_it.extra_ca_pem = for_elsewhere.cert_pem;
+  const std::string there = "https://127.0.0.1:" + std::to_string(impostor.port()) + "/jwks";
+  CHECK_FALSE(http_fetch({"GET", there}, e, trusting_it));
+  CHECK(e.code == "provider_unreachable");
+  CHECK(e.message.find(there + ": TLS handshake: ") == 0);
 }
 
 }  // namespace oidc_tests

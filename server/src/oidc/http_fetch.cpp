@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <memory>
 
 namespace carcassonne::server::oidc {
 
@@ -103,16 +104,19 @@ struct runner {
   }
 };
 
-ssl::context& tls_context() {
-  static ssl::context* context = [] {
-    auto* c = new ssl::context(ssl::context::tls_client);
-    c->set_options(ssl::context::default_workarounds | ssl::context::no_sslv2 |
-                   ssl::context::no_sslv3 | ssl::context::no_tlsv1 | ssl::context::no_tlsv1_1);
-    error_code ignored;  // without a trust store every peer fails verification: safe
-    c->set_default_verify_paths(ignored);
-    c->set_verify_mode(ssl::verify_peer);
-    return c;
-  }();
+std::unique_ptr<ssl::context> new_tls_context() {
+  auto c = std::make_unique<ssl::context>(ssl::context::tls_client);
+  c->set_options(ssl::context::default_workarounds | ssl::context::no_sslv2 |
+                 ssl::context::no_sslv3 | ssl::context::no_tlsv1 | ssl::context::no_tlsv1_1);
+  error_code ignored;  // without a trust store every peer fails verification: safe
+  c->set_default_verify_paths(ignored);
+  c->set_verify_mode(ssl::verify_peer);
+  return c;
+}
+
+// The system's trust store, read once for every exchange (an SSL_CTX is shared across threads).
+ssl::context& shared_tls_context() {
+  static const std::unique_ptr<ssl::context> context = new_tls_context();
   return *context;
 }
 
@@ -178,7 +182,13 @@ std::optional<http_response> http_fetch(const http_request& request, error& e,
   for (const auto& entry : found)  // http:// never leaves the machine, whatever the name says
     if (t->tls || entry.endpoint().address().is_loopback()) endpoints.push_back(entry.endpoint());
 
-  beast::ssl_stream<tcp::socket> stream(r.ioc, tls_context());
+  std::unique_ptr<ssl::context> own;
+  if (!limits.extra_ca_pem.empty()) {
+    own = new_tls_context();
+    own->add_certificate_authority(asio::buffer(limits.extra_ca_pem), ec);
+    if (ec) return e = {"bad_settings", "extra CA certificate: " + ec.message()}, std::nullopt;
+  }
+  beast::ssl_stream<tcp::socket> stream(r.ioc, own ? *own : shared_tls_context());
   tcp::socket& socket = beast::get_lowest_layer(stream);
   const auto close = [&socket] {
     error_code ignored;

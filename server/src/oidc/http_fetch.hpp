@@ -27,6 +27,7 @@ struct http_response {
 struct http_limits {
   std::chrono::milliseconds timeout{5000};  // from the name lookup to the answer's last byte
   std::size_t max_body = 1024 * 1024;
+  std::string extra_ca_pem;  // certificates trusted besides the system's (PEM), e.g. a private CA
 };
 
 // The answer, whatever its status. Nothing, with `e`, when there is none: provider_unreachable
