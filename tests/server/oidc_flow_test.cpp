@@ -247,3 +247,33 @@ TEST_CASE("oidc: TLS: the certificate must chain to a trusted one and name the h
 }
 
 }  // namespace oidc_tests
+
+namespace oidc_tests {
+
+TEST_CASE("oidc: one client, sign-ins on several worker threads at once") {
+  oidc_provider provider;
+  client c(oidc_settings(provider));
+  error e;
+  const auto first = c.begin(e);
+  REQUIRE(first);
+  REQUIRE(c.finish(provider.authorize(oidc_query(provider, *first)), *first, e));
+  std::atomic<int> signed_in{0};
+  std::vector<std::thread> workers;
+  for (int t = 0; t < 4; ++t)
+    workers.emplace_back([&] {
+      for (int i = 0; i < 3; ++i) {
+        error mine;
+        const auto started = c.begin(mine);
+        if (!started) continue;
+        const std::string code =
+            provider.authorize(oidc_form(started->url.substr(started->url.find('?') + 1)));
+        const auto who = c.finish(code, *started, mine);
+        if (who && who->subject == "user-42") ++signed_in;
+      }
+    });
+  for (auto& w : workers) w.join();
+  CHECK(signed_in == 12);
+  CHECK(provider.jwks_reads() == 1);  // the keys read once, shared by every thread
+}
+
+}  // namespace oidc_tests
