@@ -10,10 +10,19 @@
 #include "oidc_provider.hpp"
 #include "oidc_tls.hpp"
 
-// A namespace of their own: in a unity build these using-directives reach no other file.
+// A namespace of their own: in a unity build these using-declarations reach no other file.
 namespace oidc_tests {
 
-using namespace carcassonne::server::oidc;
+// Declarations, not a using-directive: another file of the unity batch may bring
+// `carcassonne::error`.
+using carcassonne::server::oidc::authorization;
+using carcassonne::server::oidc::check_settings;
+using carcassonne::server::oidc::client;
+using carcassonne::server::oidc::error;
+using carcassonne::server::oidc::http_fetch;
+using carcassonne::server::oidc::http_limits;
+using carcassonne::server::oidc::settings;
+using carcassonne::server::oidc::url_allowed;
 using carcassonne::testing::oidc_form;
 using carcassonne::testing::oidc_provider;
 using carcassonne::testing::oidc_s256;

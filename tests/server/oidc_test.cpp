@@ -6,10 +6,16 @@
 #include "oidc/oidc_client.hpp"
 #include "oidc_support.hpp"
 
-// A namespace of their own: in a unity build these using-directives reach no other file.
+// A namespace of their own: in a unity build these using-declarations reach no other file.
 namespace oidc_tests {
 
-using namespace carcassonne::server::oidc;
+// Declarations, not a using-directive: another file of the unity batch may bring
+// `carcassonne::error`.
+using carcassonne::server::oidc::base64_encode;
+using carcassonne::server::oidc::base64url_decode;
+using carcassonne::server::oidc::base64url_encode;
+using carcassonne::server::oidc::error;
+using carcassonne::server::oidc::verify_id_token;
 using carcassonne::testing::oidc_claims;
 using carcassonne::testing::oidc_jwks;
 using carcassonne::testing::oidc_key;
