@@ -57,7 +57,8 @@ std::string room::player_of(const seat_slot& s) {
 }
 
 // Rated when the room says so, its seed is the seats' (a fair room, docs/fairness.md: a seeded
-// or scripted deck is the creator's choice) and every seat is a different player.
+// or scripted deck is the creator's choice) and every seat is a different player. A seat that
+// left the game (resigned, timed out, away) loses to those who stayed (ratings/pools.hpp).
 game_end room::game_end_of() const {
   game_end e;
   e.finished_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
@@ -66,8 +67,9 @@ game_end room::game_end_of() const {
   std::set<std::string> players;
   for (int i = 0; i < game_->seats; ++i) {
     const auto& s = seats_[static_cast<std::size_t>(i)];
+    // A bot leaves only with the last person (room_match.cpp): that is not its defeat.
     e.seats.push_back({player_of(s), s.name, game_->players[i].score,
-                       has_forfeited(*game_, static_cast<seat_t>(i))});
+                       has_forfeited(*game_, static_cast<seat_t>(i)) && !s.bot});
     if (!e.seats.back().player.empty()) players.insert(e.seats.back().player);
   }
   const bool every_seat_a_player = players.size() == e.seats.size();
