@@ -257,7 +257,7 @@ TEST_CASE("finished games by player and by date, newest first, paged") {
     auto games = players->games("pa", 0, ge_forever, 0, 10, total, error);
     REQUIRE_MESSAGE(games, error);
     CHECK(ge_rooms(*games) == std::vector<std::string>{"g5", "g4", "g3", "g2", "g1"});
-    games = players->games("pa", 0, ge_forever, 1, 2, total, error);
+    games = players->games("pa", 0, 0, 1, 2, total, error);  // to_ms 0: no end
     CHECK(ge_rooms(*games) == std::vector<std::string>{"g4", "g3"});
     CHECK(total == 5);
     games = players->games("pb", 2000, 4001, 0, 10, total, error);
@@ -274,6 +274,23 @@ TEST_CASE("finished games by player and by date, newest first, paged") {
     REQUIRE(games);
     CHECK(games->empty());
     CHECK(total == 0);
+    // Seats show the accounts' names as they are now, however many players a page holds.
+    for (int i = 0; i < 10; ++i) {
+      player_account p;
+      p.id = "q" + std::to_string(i);
+      p.name = "Account " + std::to_string(i);
+      REQUIRE(players->create_player(p, "", error));
+    }
+    for (int i = 0; i < 5; ++i)
+      REQUIRE(ge_end(*s, "h" + std::to_string(i),
+                     ge_duel("q" + std::to_string(2 * i), 1, "q" + std::to_string(2 * i + 1), 0,
+                             10000 + i, ""))
+                  .durable);
+    games = players->games("", 10000, 0, 0, 10, total, error);
+    REQUIRE(games);
+    REQUIRE(games->size() == 5);
+    for (const auto& g : *games)
+      for (const auto& seat : g.seats) CHECK(seat.name == "Account " + seat.player.substr(1));
   }
 }
 

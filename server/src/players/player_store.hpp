@@ -138,7 +138,7 @@ class player_store {
                                                                   std::int64_t& total,
                                                                   std::string& error) = 0;
   // Finished games, newest first (ties by room, descending): of one player (player != ""), and/or
-  // finished in [from, to) (INT64_MAX: no end). Seats show their players' current names.
+  // finished in [from, to) (to_ms 0: no end). Seats show their players' current names.
   virtual std::optional<std::vector<game_summary>> games(const std::string& player,
                                                          std::int64_t from_ms, std::int64_t to_ms,
                                                          std::int64_t offset, std::int64_t limit,

@@ -1,5 +1,7 @@
 #include "players/player_store_sql.hpp"
 
+#include <algorithm>
+#include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -292,10 +294,9 @@ std::optional<std::vector<rating_row>> sql_player_store::ratings_of(const std::s
   std::optional<std::vector<rating_row>> out;
   with_connection(
       [&](sql::connection& db, std::string& why) {
-        const auto r = db.run(
-            "SELECT pool, r, rd, sigma, games FROM ratings WHERE player = $1 AND games > 0 "
-            "ORDER BY pool",
-            {player}, why);
+        const auto r =
+            db.run("SELECT pool, r, rd, sigma, games FROM ratings WHERE player = $1 ORDER BY pool",
+                   {player}, why);
         if (!r) return false;
         out.emplace();
         for (std::size_t i = 0; i < r->size(); ++i)
@@ -338,16 +339,20 @@ std::optional<std::vector<leaderboard_row>> sql_player_store::leaderboard(const 
   with_connection(
       [&](sql::connection& db, std::string& why) {
         if (!db.begin_read(why)) return false;
-        // A walk of ratings_board: (pool, provisional, r DESC, player).
-        const auto count =
-            db.run("SELECT COUNT(*) FROM ratings WHERE pool = $1 AND games > 0", {pool}, why);
-        const auto r = count ? db.run(
-                                   "SELECT g.player, COALESCE(p.name, ''), g.r, g.rd, g.sigma, "
-                                   "g.games FROM ratings g LEFT JOIN players p ON p.id = "
-                                   "g.player WHERE g.pool = $1 AND g.games > 0 ORDER BY "
-                                   "g.provisional, g.r DESC, g.player LIMIT $2 OFFSET $3",
-                                   {pool, limit, offset}, why)
-                             : std::nullopt;
+        // A walk of ratings_board, (pool, provisional, r DESC, player), which holds all the
+        // page's order: the rows skipped by the offset are read from the index alone, and only
+        // the page's own rows are joined.
+        const auto count = db.run("SELECT COUNT(*) FROM ratings WHERE pool = $1", {pool}, why);
+        const auto r =
+            count ? db.run(
+                        "SELECT g.player, COALESCE(p.name, ''), g.r, g.rd, g.sigma, g.games "
+                        "FROM (SELECT player, provisional, r FROM ratings WHERE pool = $1 "
+                        "ORDER BY provisional, r DESC, player LIMIT $2 OFFSET $3) AS page "
+                        "JOIN ratings g ON g.player = page.player AND g.pool = $1 "
+                        "LEFT JOIN players p ON p.id = g.player "
+                        "ORDER BY page.provisional, page.r DESC, page.player",
+                        {pool, limit, offset}, why)
+                  : std::nullopt;
         db.rollback();  // read only
         if (!r) return false;
         total = count->integer(0, 0);
@@ -366,6 +371,7 @@ std::optional<std::vector<leaderboard_row>> sql_player_store::leaderboard(const 
 std::optional<std::vector<game_summary>> sql_player_store::games(
     const std::string& player, std::int64_t from_ms, std::int64_t to_ms, std::int64_t offset,
     std::int64_t limit, std::int64_t& total, std::string& error) {
+  if (to_ms <= 0) to_ms = std::numeric_limits<std::int64_t>::max();  // no upper bound
   std::optional<std::vector<game_summary>> out;
   with_connection(
       [&](sql::connection& db, std::string& why) {
@@ -378,10 +384,10 @@ std::optional<std::vector<game_summary>> sql_player_store::games(
               {player, from_ms, to_ms}, why);
           if (count)
             page = db.run(
-                "SELECT f.room, f.finished_ms, f.pool, f.rated, f.seats FROM game_seats s JOIN "
-                "finished_games f ON f.room = s.room WHERE s.player = $1 AND s.finished_ms >= $2 "
-                "AND s.finished_ms < $3 ORDER BY s.finished_ms DESC, s.room DESC LIMIT $4 OFFSET "
-                "$5",
+                "SELECT f.room, f.finished_ms, f.pool, f.rated, f.seats FROM (SELECT room, "
+                "finished_ms FROM game_seats WHERE player = $1 AND finished_ms >= $2 AND "
+                "finished_ms < $3 ORDER BY finished_ms DESC, room DESC LIMIT $4 OFFSET $5) AS s "
+                "JOIN finished_games f ON f.room = s.room ORDER BY s.finished_ms DESC, s.room DESC",
                 {player, from_ms, to_ms, limit, offset}, why);
         } else {  // a walk of finished_games_by_time
           count = db.run(
@@ -389,9 +395,10 @@ std::optional<std::vector<game_summary>> sql_player_store::games(
               {from_ms, to_ms}, why);
           if (count)
             page = db.run(
-                "SELECT room, finished_ms, pool, rated, seats FROM finished_games WHERE "
-                "finished_ms >= $1 AND finished_ms < $2 ORDER BY finished_ms DESC, room DESC "
-                "LIMIT $3 OFFSET $4",
+                "SELECT f.room, f.finished_ms, f.pool, f.rated, f.seats FROM (SELECT room, "
+                "finished_ms FROM finished_games WHERE finished_ms >= $1 AND finished_ms < $2 "
+                "ORDER BY finished_ms DESC, room DESC LIMIT $3 OFFSET $4) AS s JOIN finished_games "
+                "f ON f.room = s.room ORDER BY s.finished_ms DESC, s.room DESC",
                 {from_ms, to_ms, limit, offset}, why);
         }
         std::set<std::string> players;
@@ -409,11 +416,16 @@ std::optional<std::vector<game_summary>> sql_player_store::games(
           }
         // The players' names as they are now (a deleted player's is "deleted player").
         std::map<std::string, std::string> names;
-        for (const auto& p : players) {
-          if (!page) break;
-          const auto n = db.run("SELECT name FROM players WHERE id = $1", {p}, why);
+        // Eight at a time: a page of 20 games of 2 to 6 seats is a few round trips, not one per
+        // player (unused places repeat the last id).
+        std::vector<std::string> ids(players.begin(), players.end());
+        for (std::size_t i = 0; page && i < ids.size(); i += 8) {
+          const auto id = [&](std::size_t k) { return ids[std::min(i + k, ids.size() - 1)]; };
+          const auto n =
+              db.run("SELECT id, name FROM players WHERE id IN ($1, $2, $3, $4, $5, $6, $7, $8)",
+                     {id(0), id(1), id(2), id(3), id(4), id(5), id(6), id(7)}, why);
           if (!n) page.reset();
-          if (n && !n->empty()) names[p] = n->text(0, 0);
+          for (std::size_t k = 0; n && k < n->size(); ++k) names[n->text(k, 0)] = n->text(k, 1);
         }
         db.rollback();  // read only
         if (!page) return false;
