@@ -225,7 +225,7 @@ PRAGMA user_version=1;
     sqlite3_close(old);
   }
   auto s = journal_store(db);
-  CHECK(journal_sql(db, "PRAGMA user_version") == 2);
+  CHECK(journal_sql(db, "PRAGMA user_version") == 3);
   CHECK(journal_sql(db, "SELECT COUNT(*) FROM sqlite_master WHERE name = 'moves'") == 0);
   CHECK(journal_sql(db, "SELECT COUNT(*) FROM journal") == 2);  // the game in progress
   CHECK(journal_sql(db, "SELECT COUNT(*) FROM games") == 1);

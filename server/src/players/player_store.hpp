@@ -5,7 +5,8 @@
 //
 // Every call blocks on the database: call it from the accounts' worker threads, never from an I/O
 // thread. Thread-safe. Errors are values: a call that fails returns nothing (or false) and says why
-// in `error`; a refusal the caller must tell apart (a name taken) is its own answer.
+// in `error`; a refusal the caller must tell apart (a name taken) is its own answer. A read that
+// finds no row returns nothing with `error` left empty.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -37,12 +38,14 @@ struct rating_row {
   std::string pool;
   ratings::rating value;
   std::int64_t games = 0;
+  bool operator==(const rating_row&) const = default;
 };
 
 struct rating_point {  // one game's change, for a profile's history
   std::string room;
   std::int64_t at_ms = 0;
   ratings::rating after;
+  bool operator==(const rating_point&) const = default;
 };
 
 struct leaderboard_row {
@@ -71,7 +74,8 @@ enum class claim_result { done, name_taken, no_such_player, not_a_guest, failed 
 class player_store {
  public:
   // Opens the players' tables of the database at `location` (an SQLite file or a postgresql://
-  // URL, as store_options::path), creating them when missing.
+  // URL, as store_options::path), creating them when missing (and the store's tables of finished
+  // games and ratings, store/game_index.hpp, which its pages read), before or after the store.
   static std::unique_ptr<player_store> open(const std::string& location, std::string& error);
   virtual ~player_store() = default;
 
@@ -95,9 +99,11 @@ class player_store {
   // Moderation (`carcassonne admin`). rename: name_taken when another player has the name.
   virtual claim_result rename(const std::string& id, const std::string& name,
                               const std::string& name_key, std::string& error) = 0;
+  // A ban also revokes the player's sessions.
   virtual bool set_banned(const std::string& id, bool banned, std::string& error) = 0;
   // The player's own deletion: name "deleted player", credentials, identities and sessions gone;
-  // the games stay (their seats show the new name).
+  // the games stay (their seats show the new name). A deleted account cannot be claimed, renamed
+  // or given a password (no_such_player).
   virtual bool delete_player(const std::string& id, std::string& error) = 0;
 
   // OpenID Connect identities: (issuer, subject) -> player.
@@ -119,18 +125,20 @@ class player_store {
   // Reads for pages. Pages are `offset`/`limit`; `total` is the count of the whole list.
   virtual std::optional<std::vector<rating_row>> ratings_of(const std::string& player,
                                                             std::string& error) = 0;
+  // The player's last `limit` points in `pool`, newest first.
   virtual std::optional<std::vector<rating_point>> rating_history(const std::string& player,
                                                                   const std::string& pool,
                                                                   std::int64_t limit,
                                                                   std::string& error) = 0;
-  // Established ratings (not provisional) first by rating, then provisional ones by rating.
+  // Established ratings (not provisional) first by rating, then provisional ones by rating; equal
+  // ratings by player id. A player without an account is listed with the name "".
   virtual std::optional<std::vector<leaderboard_row>> leaderboard(const std::string& pool,
                                                                   std::int64_t offset,
                                                                   std::int64_t limit,
                                                                   std::int64_t& total,
                                                                   std::string& error) = 0;
-  // Finished games, newest first: of one player (player != ""), and/or finished in [from, to)
-  // (from_ms 0: no lower bound; to_ms 0: no upper bound).
+  // Finished games, newest first (ties by room, descending): of one player (player != ""), and/or
+  // finished in [from, to) (INT64_MAX: no end). Seats show their players' current names.
   virtual std::optional<std::vector<game_summary>> games(const std::string& player,
                                                          std::int64_t from_ms, std::int64_t to_ms,
                                                          std::int64_t offset, std::int64_t limit,

@@ -5,11 +5,14 @@
 #include <cstdlib>
 #include <map>
 
+#include "store/game_index.hpp"
+
 namespace carcassonne::server {
 
 namespace {
 
-constexpr int schema_version = 1;
+// 2: the index of finished games and the ratings (store/game_index.hpp), created at open.
+constexpr int schema_version = 2;
 // Any fixed number: servers starting together create the tables one after the other.
 constexpr const char* schema_lock = "SELECT pg_advisory_xact_lock(7262053)";
 
@@ -145,7 +148,7 @@ std::unique_ptr<store> postgres_store::open(const store_options& options, std::s
   s->write_conn_ = connect(s->url_, why);
   if (!s->write_conn_) return fail("cannot connect: " + why + " (is PostgreSQL running?)");
   if (!exec(s->write_conn_, "BEGIN", why) || !exec(s->write_conn_, schema_lock, why) ||
-      !exec(s->write_conn_, schema, why))
+      !exec(s->write_conn_, schema, why) || !exec(s->write_conn_, game_index_schema, why))
     return fail("cannot set up the schema: " + why);
   result v(PQexec(s->write_conn_, "SELECT MAX(version) FROM carcassonne_schema"));
   if (!v.tuples_ok()) return fail(message_of(s->write_conn_));
@@ -159,6 +162,12 @@ std::unique_ptr<store> postgres_store::open(const store_options& options, std::s
     exec(s->write_conn_, "ROLLBACK", why);
     return fail("written by a newer server (schema " + std::to_string(found) +
                 ", this server knows " + std::to_string(schema_version) + "): upgrade the server");
+  } else if (found < schema_version &&
+             !exec(s->write_conn_,
+                   ("UPDATE carcassonne_schema SET version = " + std::to_string(schema_version))
+                       .c_str(),
+                   why)) {
+    return fail("cannot set up the schema: " + why);
   }
   if (!exec(s->write_conn_, "COMMIT", why)) return fail("cannot set up the schema: " + why);
   if (!s->ready_to_write(why)) return fail(why);
@@ -290,7 +299,9 @@ bool postgres_store::apply(const store_write& w, std::string& error) {
         using T = std::decay_t<decltype(op)>;
         if constexpr (std::is_same_v<T, save_room_write>) {
           const std::string state(to_string(op.state));
-          return run("save", {&op.id, &state, &op.meta});
+          sql::postgres_connection index(write_conn_);
+          return run("save", {&op.id, &state, &op.meta}) &&
+                 (!op.end || write_game_end(index, op.id, *op.end, error));
         } else if constexpr (std::is_same_v<T, move_write>) {
           const auto n = std::to_string(op.index), seq = std::to_string(op.seq);
           return run("append", {&op.room, &n, &op.move, &op.client_id, &seq});

@@ -25,10 +25,11 @@ namespace carcassonne::server {
 
 namespace sqlite {
 
-inline constexpr int schema_version = 2;
+inline constexpr int schema_version = 3;
 
 // Creates the tables in a new file, or converts a file of schema 1 (every move in a table keyed
-// by room) in one transaction; sets the file's user_version.
+// by room) in one transaction; sets the file's user_version. Schema 3 adds the index of finished
+// games and the ratings (store/game_index.hpp), created in a file of schema 2 at open.
 bool set_up_schema(sqlite3* db, int found_version, std::string& error);
 
 // Appends one journal entry to `r`'s moves: false (with `error`) unless it is the next one.

@@ -2,6 +2,7 @@
 // writer's transactions, the journal of games in progress, ended games, and the trimming.
 #include <spdlog/spdlog.h>
 
+#include "store/game_index.hpp"
 #include "store/store_sqlite.hpp"
 
 namespace carcassonne::server {
@@ -94,7 +95,8 @@ bool convert_schema_1(sqlite3* db, std::string& error) {
 bool set_up_schema(sqlite3* db, int found_version, std::string& error) {
   if (!exec(db, "BEGIN IMMEDIATE", &error)) return false;
   const bool ok =
-      exec(db, schema, &error) && (found_version != 1 || convert_schema_1(db, error)) &&
+      exec(db, schema, &error) && exec(db, game_index_schema, &error) &&
+      (found_version != 1 || convert_schema_1(db, error)) &&
       exec(db, ("PRAGMA user_version=" + std::to_string(schema_version)).c_str(), &error) &&
       exec(db, "COMMIT", &error);
   if (!ok) exec(db, "ROLLBACK");
@@ -144,9 +146,11 @@ struct sqlite_store::write_statements {
         drop_game(db, "DELETE FROM games WHERE room = ?1"),
         drop_room(db, "DELETE FROM rooms WHERE id = ?1"),
         begin(db, "BEGIN IMMEDIATE"),
-        commit(db, "COMMIT") {}
+        commit(db, "COMMIT"),
+        index(db) {}
   // BEGIN and COMMIT prepared once too: sqlite3_exec would parse them for every transaction.
   statement save, save_state, append, end_game, trim, drop_game, drop_room, begin, commit;
+  sql::sqlite_connection index;  // a game's end: the index of games and ratings (game_index.hpp)
 };
 
 sqlite_store::sqlite_store() = default;
@@ -203,7 +207,8 @@ bool sqlite_store::apply(const store_write& w, std::string& error) {
           bind_static(st.save_state.s, 2, state);
           // A game that ends takes its moves out of the journal in the same transaction.
           return run(st.save.s) && run(st.save_state.s) &&
-                 (op.state != room_state::finished || end_game(op.id));
+                 (op.state != room_state::finished || end_game(op.id)) &&
+                 (!op.end || write_game_end(st.index, op.id, *op.end, error));
         } else if constexpr (std::is_same_v<T, move_write>) {
           return append_move(op, error);
         } else {
