@@ -27,11 +27,12 @@ function contents(account) {
   const error = el('p', { class: 'error-text', role: 'alert', id: 'account-error' });
   if (!p.guest) return [who, links, error];
   return [who, links,
-    el('div', { class: 'account-forms' },
-      credentialsForm('sign-up', 'Sign up', 'new-password', error, (n, pw) => account.claim(n, pw)),
-      credentialsForm('sign-in', 'Sign in', 'current-password', error, (n, pw) => account.signIn(n, pw))),
-    el('p', { class: 'muted small-note' }, 'A name has 3 to 20 letters, digits, spaces, _ - or .; a password at least 8 characters.'),
-    error];
+    el('details', { id: 'account-forms' }, el('summary', {}, 'Sign up or sign in'),
+      el('div', { class: 'account-forms' },
+        credentialsForm('sign-up', 'Sign up', 'new-password', error, (n, pw) => account.claim(n, pw)),
+        credentialsForm('sign-in', 'Sign in', 'current-password', error, (n, pw) => account.signIn(n, pw))),
+      el('p', { class: 'muted small-note' }, 'A name has 3 to 20 letters, digits, spaces, _ - or .; a password at least 8 characters.'),
+      error)];
 }
 
 // A name and a password, and a button; `act` throws ApiError.

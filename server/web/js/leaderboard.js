@@ -29,7 +29,7 @@ async function show(body, pool, offset, me) {
     clear(body).append(el('p', { role: 'alert' }, errorText(e)));
     return;
   }
-  clear(body).append(
+  clear(body).append(...[
     page.players.length
       ? el('table', { class: 'board-table' },
         el('thead', {}, el('tr', {}, ['#', 'Player', 'Rating', 'Games'].map((h) => el('th', {}, h)))),
@@ -39,5 +39,5 @@ async function show(body, pool, offset, me) {
           el('td', { class: 'num' }, ratingText(p)),
           el('td', { class: 'num' }, String(p.games))))))
       : el('p', { class: 'muted' }, 'Nobody has played a rated game in this pool yet.'),
-    pager(offset, PAGE, page.total, (to) => () => show(body, pool, to, me), ['Previous', 'Next']));
+    pager(offset, PAGE, page.total, (to) => () => show(body, pool, to, me), ['Previous', 'Next'])].filter(Boolean));
 }

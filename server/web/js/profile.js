@@ -60,10 +60,10 @@ async function showGames(node, path, id, offset) {
     return;
   }
   const more = (to) => () => showGames(node, path, id, to);
-  clear(node).append(
+  clear(node).append(...[
     el('h3', {}, 'Games', el('span', { class: 'muted', id: 'games-total' }, ` (${page.total})`)),
     page.games.length ? el('ol', { class: 'games' }, page.games.map((g) => gameItem(g, id))) : el('p', { class: 'muted' }, 'No finished game yet.'),
-    pager(offset, PAGE, page.total, more));
+    pager(offset, PAGE, page.total, more)].filter(Boolean));
 }
 
 function gameItem(g, id) {
