@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <set>
+#include <utility>
 
 #include "carcassonne/engine/forfeit.hpp"
 #include "carcassonne/protocol/json_codec.hpp"
@@ -20,6 +21,7 @@ namespace carcassonne::server {
 void room::attach_store(store* s, poster post) {
   store_ = s;
   post_ = std::move(post);
+  if (std::exchange(end_unsaved_, false)) persist_meta();
 }
 
 void room::persist(store_write w) {
@@ -276,6 +278,7 @@ std::unique_ptr<room> room::restore(const stored_room& stored, metrics* m, std::
       return fail("moves stored for a game that never started");
     }
     r->seq_claimed_ = r->seq_;
+    r->end_unsaved_ = r->game_ && r->game_->finished && stored.state != room_state::finished;
     r->reset_room_part();
     r->publish_summary();
     return r;
