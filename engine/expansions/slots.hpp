@@ -87,9 +87,9 @@ struct expansion_list {
   static constexpr std::array<vocabulary_ranges, count> ranges = [] {
     std::array<vocabulary_ranges, count> out{};
     auto next = base_ranges;  // each range's `first` after the last slot's
-    const auto take = [](value_range& next, int n) {
-      const value_range r{next.first, static_cast<std::uint8_t>(n)};
-      next.first = static_cast<std::uint8_t>(next.first + n);
+    const auto take = [](value_range& range, int n) {
+      const value_range r{range.first, static_cast<std::uint8_t>(n)};
+      range.first = static_cast<std::uint8_t>(range.first + n);
       return r;
     };
     next.moves.first = base_ranges.moves.count;

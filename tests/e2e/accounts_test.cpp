@@ -2,6 +2,10 @@
 // WebSocket, a claimed name, sign-in and its refusals, the cookie and the Origin check, seats that
 // belong to players in the record, and a rated game's ratings in the profile and the leaderboard,
 // written once across a restart.
+#include <sstream>
+
+#include "../server/private_postgres.hpp"
+#include "carcassonne/app/commands.hpp"
 #include "e2e_client.hpp"
 #include "process.hpp"
 #include "ratings/pools.hpp"
@@ -222,4 +226,86 @@ TEST_CASE("e2e accounts: a rated game against a bot, in the profile and the lead
   REQUIRE(exported["records"].size() == 1);
   CHECK(exported["records"][0]["room"] == room);
   CHECK(exported["records"][0]["format"] == "carcassonne-record/1");
+}
+
+TEST_CASE("e2e accounts: carcassonne admin bans, renames, resets; a player deletes their account") {
+  temp_dir dir("carcassonne-e2e-accounts-admin");
+  test_server server(accounts_config(dir.str()));
+  const auto port = server.port();
+  const json guest = accounts_guest(port);
+  const std::string id = guest["player"]["id"], session = guest["session"];
+  REQUIRE(http_post(port, "/api/me/name", {{"name", "Carl Moderated"}, {"password", "meeples!!"}},
+                    bearer(session))
+              .status == 200);
+  const auto admin = [&](std::vector<std::string> args, int expected = 0) {
+    args.insert(args.end(), {"--data-dir", dir.str()});
+    std::ostringstream out, err;
+    const int status = carcassonne::app::run_admin(args, out, err);
+    CHECK_MESSAGE(status == expected, err.str());
+    return status == 0 ? json::parse(out.str()) : json();
+  };
+  CHECK(admin({"show", "carl moderated"})["player"]["id"] == id);
+  admin({"show", "nobody at all"}, 1);
+
+  // Banned: the session ends, sign-in and authenticate are refused.
+  CHECK(admin({"ban", id})["action"] == "ban");
+  CHECK(http_get(port, "/api/me", bearer(session)).status == 401);
+  const auto refused =
+      http_post(port, "/api/sign-in", {{"name", "Carl Moderated"}, {"password", "meeples!!"}});
+  CHECK(refused.status == 403);
+  CHECK(accounts_body(refused)["error"] == "banned");
+  admin({"unban", id});
+
+  // Renamed; a reset password is the only one that works, and every session ended.
+  CHECK(admin({"rename", id, "Carl Renamed"})["name"] == "Carl Renamed");
+  admin({"rename", id, "Guest 0000"}, 1);  // the name rules hold
+  const json reset = admin({"reset-password", "Carl Renamed"});
+  const std::string password = reset["password"];
+  CHECK(http_post(port, "/api/sign-in", {{"name", "Carl Renamed"}, {"password", "meeples!!"}})
+            .status == 401);
+  const auto in =
+      http_post(port, "/api/sign-in", {{"name", "Carl Renamed"}, {"password", password}});
+  REQUIRE_MESSAGE(in.status == 200, in.body);
+
+  // The player deletes the account: the name is free again, the session gone.
+  const std::string fresh = accounts_body(in)["session"];
+  CHECK(http_post(port, "/api/me/delete", json::object(), bearer(fresh)).status == 200);
+  CHECK(http_get(port, "/api/me", bearer(fresh)).status == 401);
+  CHECK(accounts_body(http_get(port, "/api/players/" + id))["player"]["name"] == "deleted player");
+  const json other = accounts_guest(port);
+  CHECK(http_post(port, "/api/me/name", {{"name", "Carl Renamed"}, {"password", "meeples!!"}},
+                  bearer(other["session"]))
+            .status == 200);
+}
+
+TEST_CASE("e2e accounts: two instances on one PostgreSQL share players, sessions and ratings") {
+  auto pg = carcassonne::testing::started_postgres();
+  if (!pg) return;
+  auto config = test_config();
+  config.journal = true;
+  config.store_url = pg->fresh_database();
+  test_server a(config), b(config);
+
+  // A guest made on one instance is signed in on the other, and signs out from there.
+  const json guest = accounts_guest(a.port());
+  const std::string session = guest["session"];
+  CHECK(accounts_body(http_get(b.port(), "/api/me", bearer(session)))["player"] == guest["player"]);
+  ws_client c(b.port());
+  CHECK(c.request({{"type", "authenticate"}, {"session", session}})["type"] == "authenticated");
+
+  // A rated game on one instance is in the other's leaderboard.
+  auto made = c.request({{"type", "create_room"},
+                         {"seats", 2},
+                         {"bots", {nullptr, "greedy"}},
+                         {"bot_pause_ms", 0},
+                         {"setup", {{"expansions", {"festival"}}}}});
+  REQUIRE(c.request({{"type", "join"}, {"room", made["room"]}})["type"] == "joined");
+  REQUIRE(c.request({{"type", "start"}})["type"] == "started");
+  REQUIRE(c.request({{"type", "resign"}})["type"] == "resigned");
+  c.wait_view([](const json& v) { return v["game"]["status"] == "finished"; }, "the end");
+  REQUIRE(eventually([&] {
+    return accounts_body(http_get(a.port(), "/api/leaderboards/duel_expansions"))["total"] == 2;
+  }));
+  CHECK(http_post(a.port(), "/api/sign-out", json::object(), bearer(session)).status == 200);
+  CHECK(http_get(b.port(), "/api/me", bearer(session)).status == 401);
 }

@@ -9,11 +9,11 @@
 using namespace carcassonne::server;
 
 TEST_CASE("names: what may be claimed, and which names are the same") {
-  for (const char* good : {"Ann", "Ann Smith", "ann_smith-2", "J.R.R. Tolkien", "abc"})
+  for (const char* good : {"Ann", "Ann Smith", "ann_smith-2", "J.R.R.Tolkien", "abc"})
     CHECK_MESSAGE(!check_name(good), good);
-  for (const char* bad : {"An", "", "  Ann", "Ann ", "Ann  Smith", "Ann_-Smith", "_Ann", "Ann\x01",
-                          "Ann\tSmith", "Guest 1a2b", "botty", "aaaaaaaaaaaaaaaaaaaaa",
-                          "\xd0\x90nn" /* a Cyrillic A */, "Ann<script>"})
+  for (const char* bad : {"An", "", "  Ann", "Ann ", "Ann  Smith", "Ann_-Smith", "J.R.R. Tolkien",
+                          "_Ann", "Ann\x01", "Ann\tSmith", "Guest 1a2b", "botty",
+                          "aaaaaaaaaaaaaaaaaaaaa", "\xd0\x90nn" /* a Cyrillic A */, "Ann<script>"})
     CHECK_MESSAGE(check_name(bad).has_value(), bad);
   CHECK(check_name(std::string(10'000, 'a'))->code == "bad_name");
   CHECK(name_key("Ann Smith") == name_key("ANN_SMITH"));

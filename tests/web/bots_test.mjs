@@ -14,7 +14,7 @@ import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
-import { webTest } from './harness.mjs';
+import { playAs, webTest } from './harness.mjs';
 
 const t = webTest('bots_test');
 const { base, binary, artifacts, step } = t;
@@ -27,7 +27,7 @@ async function main() {
 
   // ---- A room with a bot, made from the form; bots added and removed in the waiting room.
   await ann.goto(base);
-  await ann.fill('#player-name', 'Ann');
+  await playAs(ann, 'Ann');
   await ann.selectOption('#seats', '3');
   await ann.fill('#bot-count', '1');
   await ann.selectOption('#bot-level', 'greedy');

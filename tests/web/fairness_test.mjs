@@ -16,7 +16,7 @@ import { execFileSync } from 'node:child_process';
 import { unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
-import { webTest } from './harness.mjs';
+import { playAs, webTest } from './harness.mjs';
 
 const t = webTest('fairness_test');
 const { base, binary, artifacts, step } = t;
@@ -26,12 +26,12 @@ async function main() {
   const ann = await open('ann'), bob = await open('bob');
 
   await ann.goto(base);
-  await ann.fill('#player-name', 'Ann');
+  await playAs(ann, 'Ann');
   await ann.click('#create');
   await ann.waitForFunction(() => /room=/.test(location.hash));
   const room = new URL(ann.url()).hash.replace(/^#room=/, '');
   await bob.goto(`${base}/#room=${room}`);
-  await bob.fill('#join-name', 'Bob');
+  await playAs(bob, 'Bob');
   await bob.click('[data-action=join]');
   await ann.locator('.seats li', { hasText: 'Bob' }).waitFor();
 

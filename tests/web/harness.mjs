@@ -11,6 +11,17 @@ const { chromium } = require('playwright-core');
 const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
   '--disable-component-update', '--disable-sync'];
 
+// Plays under `name` on a loaded page: the page's guest (docs/web.md "Accounts") claims it, as
+// Sign up does; a page signed in by name already keeps its own. Resolves with the name played under.
+export async function playAs(page, name) {
+  await page.waitForFunction(() => window.carcassonne?.account?.player);
+  return page.evaluate(async (n) => {
+    const account = window.carcassonne.account;
+    if (account.player.guest) await account.claim(n, `${n} plays the web tests`);
+    return account.player.name;
+  }, name);
+}
+
 // name: the scenario's name, the prefix of its log lines.
 export function webTest(name) {
   const [base, binary, artifacts] = process.argv.slice(2);
@@ -27,10 +38,11 @@ export function webTest(name) {
     base, binary, artifacts, errors,
     step: (text) => console.log(`${name}: ${seconds()} s: ${text}`),
     // A page in a context of its own. consoleErrors: console.error counts as a page error;
-    // acceptDialogs: confirmations are answered yes.
-    async open(who, { consoleErrors = false, acceptDialogs = false } = {}) {
+    // acceptDialogs: confirmations are answered yes; phone: 390 × 844, touch.
+    async open(who, { consoleErrors = false, acceptDialogs = false, phone = false } = {}) {
       browser ??= await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', headless: true, args: FLAGS });
-      const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+      const options = phone ? { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true } : { viewport: { width: 1280, height: 800 } };
+      const page = await (await browser.newContext(options)).newPage();
       page.setDefaultTimeout(15000);
       page.on('pageerror', (e) => errors.push(`${who}: ${e.message}`));
       if (consoleErrors) page.on('console', (m) => { if (m.type() === 'error') errors.push(`${who} console: ${m.text()}`); });

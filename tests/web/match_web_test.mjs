@@ -10,7 +10,7 @@
 // two-seat game ends (in Bob's turn: at once). Ann offers a rematch, Bob accepts: both pages go to the new room by
 // themselves, its game running with the same clock. Exit 0 on success, 1 with a message.
 import { join } from 'node:path';
-import { webTest } from './harness.mjs';
+import { playAs, webTest } from './harness.mjs';
 
 const t = webTest('match_web_test');
 const { base, artifacts, step } = t;
@@ -21,7 +21,7 @@ async function main() {
   const shot = (page, name) => page.screenshot({ path: join(artifacts, `match-${name}.png`) });
 
   await ann.goto(base);
-  await ann.fill('#player-name', 'Ann');
+  await playAs(ann, 'Ann');
   await ann.selectOption('#match-clock', 'fischer');
   await ann.fill('#match-minutes', '10');
   await ann.fill('#match-increment', '5');
@@ -34,7 +34,7 @@ async function main() {
   const mine = listed.rooms.find((r) => r.id === room);
   if (mine?.match?.clock !== 'fischer' || mine.match.initial_s !== 600) throw new Error(`lobby: ${JSON.stringify(mine)}`);
   await bob.goto(`${base}/#room=${room}`);
-  await bob.fill('#join-name', 'Bob');
+  await playAs(bob, 'Bob');
   await bob.click('[data-action=join]');
   await ann.locator('.seats li', { hasText: 'Bob' }).waitFor();
   await ann.click('[data-action=start]:not([disabled])');

@@ -24,6 +24,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
+import { playAs } from './harness.mjs';
 
 const require = createRequire(import.meta.url);
 const { chromium } = require('playwright-core');
@@ -106,7 +107,7 @@ async function main() {
 
   // ---- Ann creates the room from the lobby form.
   await ann.goto(base);
-  await ann.fill('#player-name', 'Ann');
+  await playAs(ann, 'Ann');
   await ann.locator('details summary').click();
   await ann.fill('#scripted-setup', JSON.stringify({ seed: 'web-test', script: { deck } }));
   await ann.fill('#room-name', 'Web test');
@@ -118,7 +119,7 @@ async function main() {
 
   // ---- Bob opens the link and joins; Eve opens it and watches.
   await bob.goto(`${base}/#room=${room}`);
-  await bob.fill('#join-name', 'Bob');
+  await playAs(bob, 'Bob');
   await bob.click('[data-action=join]');
   await bob.locator('.seats li', { hasText: 'Bob' }).waitFor();
   await eve.goto(`${base}/#room=${room}`);
@@ -386,7 +387,7 @@ async function playRandom(players, seed) {
   const random = () => { rng = (rng + 0x6d2b79f5) >>> 0; let t = rng; t = Math.imul(t ^ (t >>> 15), t | 1); t ^= t + Math.imul(t ^ (t >>> 7), t | 61); return ((t ^ (t >>> 14)) >>> 0) / 4294967296; };
   const [first, second] = players;
   await first.goto(`${base}/#`);
-  await first.fill('#player-name', 'Ann');
+  await playAs(first, 'Ann');
   for (const e of ['hills_and_sheep', 'gifts', 'peasant_revolts', 'easter', 'festival']) await first.check(`#exp-${e}`);
   await first.locator('#create-form details summary').click();
   await first.fill('#scripted-setup', JSON.stringify({ seed }));
@@ -394,7 +395,7 @@ async function playRandom(players, seed) {
   await first.waitForFunction(() => /room=/.test(location.hash));
   const room = new URL(first.url()).hash.replace(/^#room=/, '');
   await second.goto(`${base}/#room=${room}`);
-  await second.fill('#join-name', 'Bob');
+  await playAs(second, 'Bob');
   await second.click('[data-action=join]');
   await second.locator('.seats li strong', { hasText: '(you)' }).waitFor();
   await first.click('[data-action=start]:not([disabled])');
@@ -455,7 +456,7 @@ async function playRecord(file, players) {
   const [first, ...others] = players;
 
   await first.goto(`${base}/#`);
-  await first.fill('#player-name', setup.players[0].name);
+  await playAs(first, setup.players[0].name);
   for (const e of setup.expansions ?? []) await first.check(`#exp-${e}`);
   for (const [k, v] of Object.entries(setup.options ?? {})) await first.locator(`[id="opt-${k}"]`).selectOption(JSON.stringify(v));
   await first.locator('#create-form details summary').click();
@@ -468,7 +469,7 @@ async function playRecord(file, players) {
   const room = new URL(first.url()).hash.replace(/^#room=/, '');
   for (let i = 0; i < others.length; i++) {
     await others[i].goto(`${base}/#room=${room}`);
-    await others[i].fill('#join-name', setup.players[i + 1].name);
+    await playAs(others[i], setup.players[i + 1].name);
     await others[i].click('[data-action=join]');
     await others[i].locator('.seats li strong', { hasText: '(you)' }).waitFor();
   }

@@ -15,9 +15,9 @@
 namespace carcassonne::server::oidc {
 
 struct settings {
-  std::string issuer;         // e.g. "https://accounts.example.org" (http:// for loopback only)
+  std::string issuer;  // e.g. "https://accounts.example.org" (http:// for loopback only)
   std::string client_id, client_secret;
-  std::string redirect_uri;   // this server's /auth/oidc/callback as the provider knows it
+  std::string redirect_uri;  // this server's /auth/oidc/callback as the provider knows it
   std::string scopes = "openid profile";
 };
 
@@ -34,9 +34,14 @@ struct identity {
 };
 
 struct error {
-  std::string code;  // provider_unreachable, bad_provider, token_refused, bad_id_token, ...
+  // bad_settings, provider_unreachable, bad_provider, token_refused, bad_id_token
+  std::string code;
   std::string message;
 };
+
+// Why `s` cannot work, or nothing: the issuer a URL this client fetches (https://, or http:// to a
+// loopback host), a client id, an absolute redirect URI, scopes that include `openid`.
+std::optional<error> check_settings(const settings& s);
 
 class client {
  public:

@@ -1,4 +1,6 @@
 // The reads of accounts.hpp: profiles, leaderboards and the records API, as JSON.
+#include <limits>
+
 #include "players/accounts.hpp"
 #include "ratings/pools.hpp"
 
@@ -99,7 +101,8 @@ outcome<nlohmann::json> accounts::games(const std::string& player, std::int64_t 
   if (auto bad = bad_page(offset, limit)) return *bad;
   std::int64_t total = 0;
   std::string error;
-  const auto rows = db_->games(player, from_ms, to_ms, offset, limit, total, error);
+  const auto end = to_ms > 0 ? to_ms : std::numeric_limits<std::int64_t>::max();  // 0: no end
+  const auto rows = db_->games(player, from_ms, end, offset, limit, total, error);
   if (!rows) return read_failed(error);
   nlohmann::json list = nlohmann::json::array();
   for (const auto& g : *rows) list.push_back(game_json(g));

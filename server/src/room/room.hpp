@@ -353,6 +353,9 @@ class room {
   outbox outbox_;  // frames wait there for the writes they show
   bool storage_failed_ = false;
   bool end_stored_ = false;  // the game's end went with a save (room_store.cpp)
+  // Rebuilt from a journal whose last move ended the game, from a row that did not say so yet
+  // (the server stopped between the two commits): the end is saved once the store is attached.
+  bool end_unsaved_ = false;
   std::atomic<std::uint64_t> lease_generation_{0};
   bool moved_away_ = false;  // lease_lost(): refuses everyone with room_moved
   void refuse_moved(const client_ptr& c, const json& id);

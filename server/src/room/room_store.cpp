@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <set>
+#include <utility>
 
 #include "carcassonne/engine/forfeit.hpp"
 #include "carcassonne/protocol/json_codec.hpp"
@@ -20,6 +21,7 @@ namespace carcassonne::server {
 void room::attach_store(store* s, poster post) {
   store_ = s;
   post_ = std::move(post);
+  if (std::exchange(end_unsaved_, false)) persist_meta();
 }
 
 void room::persist(store_write w) {
@@ -55,7 +57,8 @@ std::string room::player_of(const seat_slot& s) {
 }
 
 // Rated when the room says so, its seed is the seats' (a fair room, docs/fairness.md: a seeded
-// or scripted deck is the creator's choice) and every seat is a different player.
+// or scripted deck is the creator's choice) and every seat is a different player. A seat that
+// left the game (resigned, timed out, away) loses to those who stayed (ratings/pools.hpp).
 game_end room::game_end_of() const {
   game_end e;
   e.finished_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
@@ -64,8 +67,9 @@ game_end room::game_end_of() const {
   std::set<std::string> players;
   for (int i = 0; i < game_->seats; ++i) {
     const auto& s = seats_[static_cast<std::size_t>(i)];
+    // A bot leaves only with the last person (room_match.cpp): that is not its defeat.
     e.seats.push_back({player_of(s), s.name, game_->players[i].score,
-                       has_forfeited(*game_, static_cast<seat_t>(i))});
+                       has_forfeited(*game_, static_cast<seat_t>(i)) && !s.bot});
     if (!e.seats.back().player.empty()) players.insert(e.seats.back().player);
   }
   const bool every_seat_a_player = players.size() == e.seats.size();
@@ -276,6 +280,7 @@ std::unique_ptr<room> room::restore(const stored_room& stored, metrics* m, std::
       return fail("moves stored for a game that never started");
     }
     r->seq_claimed_ = r->seq_;
+    r->end_unsaved_ = r->game_ && r->game_->finished && stored.state != room_state::finished;
     r->reset_room_part();
     r->publish_summary();
     return r;

@@ -191,9 +191,11 @@ bool server::open_accounts(std::string& error) {
   if (st.cfg.oidc_issuer.empty()) return true;
   if (st.cfg.oidc_client_id.empty() || st.cfg.oidc_redirect_uri.empty())
     return error = "--oidc-issuer needs --oidc-client-id and --oidc-redirect-uri", false;
-  st.oidc = std::make_unique<oidc::client>(oidc::settings{st.cfg.oidc_issuer, st.cfg.oidc_client_id,
-                                                          st.cfg.oidc_client_secret,
-                                                          st.cfg.oidc_redirect_uri});
+  oidc::settings settings_oidc{st.cfg.oidc_issuer, st.cfg.oidc_client_id, st.cfg.oidc_client_secret,
+                               st.cfg.oidc_redirect_uri};
+  if (auto bad = oidc::check_settings(settings_oidc))
+    return error = "OpenID Connect settings: " + bad->message, false;
+  st.oidc = std::make_unique<oidc::client>(std::move(settings_oidc));
   return true;
 }
 

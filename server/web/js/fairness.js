@@ -78,6 +78,8 @@ export function installFairness(conn) {
   document.body.append(box);
   let checked = null;  // room whose verdict is shown
   const show = (state, ...children) => { box.dataset.fairness = state; clear(box).append(...children); };
+  // Out of the room (the lobby, a profile): no line about its deck.
+  conn.addEventListener('membership', (e) => { if (e.detail.type === 'left') { show('none'); checked = null; } });
   conn.addEventListener('view', async () => {
     const view = conn.view;
     const fair = view?.room?.fairness;

@@ -5,20 +5,25 @@ import { matchForm, matchSummary } from './clocks.js';
 import { el, clear } from './dom.js';
 import { EXPANSIONS, OPTIONS, expansionName, optionWords } from './names.js';
 import { botsFormPart, roomBotsNote } from './bots.js';
+import { accountPanel } from './account_panel.js';
 
 const REFRESH_MS = 5000;
 const MAX_ROWS = 40;
 
-// ctx: {conn, name, setName(name), create(request, sit), join(roomId, name), watch(roomId)}
+// ctx: {conn, account, name, setName(name), create(request, sit), join(roomId, name), watch(roomId)}
+// With accounts (ctx.account.available) the player plays under the account's name, shown in the
+// account panel; without, under the name typed here.
 export function renderLobby(ctx) {
   const nameInput = el('input', { type: 'text', maxlength: 40, value: ctx.name, placeholder: 'your name', id: 'player-name', 'aria-label': 'your name',
     onchange: (e) => ctx.setName(e.target.value.trim()) });
-  const name = () => nameInput.value.trim() || 'Player';
+  const withAccount = ctx.account?.available;
+  const name = () => (withAccount && ctx.account.player?.name) || nameInput.value.trim() || 'Player';
   const rooms = roomsTable(ctx, name);
   const node = el('div', { class: 'page lobby' },
-    el('section', { class: 'card wide' }, el('label', { for: 'player-name' }, 'Your name '), nameInput),
+    withAccount ? accountPanel(ctx.account)
+      : el('section', { class: 'card wide' }, el('label', { for: 'player-name' }, 'Your name '), nameInput),
     el('section', { class: 'card' }, el('h2', {}, 'Public rooms'), rooms.note, rooms.table),
-    el('section', { class: 'card' }, el('h2', {}, 'Create a room'), createForm(ctx, nameInput, name)));
+    el('section', { class: 'card' }, el('h2', {}, 'Create a room'), createForm(ctx, nameInput, name, withAccount)));
   keepRefreshing(ctx.conn, node, rooms.refresh);
   return node;
 }
@@ -74,12 +79,13 @@ function roomRow(ctx, r, name) {
 
 // ---- the create form
 
-function createForm(ctx, nameInput, name) {
+function createForm(ctx, nameInput, name, withAccount) {
   const roomName = el('input', { type: 'text', maxlength: 40, placeholder: 'room name (optional)', id: 'room-name', 'aria-label': 'room name' });
   const seats = el('select', { id: 'seats', 'aria-label': 'seats' }, [2, 3, 4, 5, 6].map((n) => el('option', { value: n, selected: n === 2 }, String(n))));
   const isPublic = el('input', { type: 'checkbox', id: 'public', checked: true });
   const delay = el('input', { type: 'number', min: 0, max: 20, value: 0, id: 'spectator-delay', style: 'width:4em' });
   const sit = el('input', { type: 'checkbox', id: 'sit', checked: true });
+  const rated = el('input', { type: 'checkbox', id: 'rated', checked: true });
   const botsPart = botsFormPart();
   const expansionBoxes = EXPANSIONS.map(([id, label]) => expansionBox(id, label));
   const script = el('textarea', { class: 'script', id: 'scripted-setup', placeholder: '{"seed": "my-seed", "script": {"deck": ["BA/C", "BA/RFr"]}}' });
@@ -91,13 +97,14 @@ function createForm(ctx, nameInput, name) {
     const r = { type: 'create_room', seats: Number(seats.value), public: isPublic.checked, spectator_delay: Number(delay.value) || 0, setup };
     if (roomName.value.trim()) r.name = roomName.value.trim();
     if (match.value()) r.match = match.value();
+    if (withAccount && !rated.checked) r.rated = false;
     return Object.assign(r, botsPart.fields(r.seats));
   }
 
   return el('form', { id: 'create-form', onsubmit: async (e) => {
     e.preventDefault();
     error.textContent = '';
-    ctx.setName(nameInput.value.trim());
+    if (!withAccount) ctx.setName(nameInput.value.trim());
     let r;
     try { r = request(); } catch (x) { error.textContent = `The scripted setup is not JSON: ${x.message}`; return; }
     const message = await ctx.create(r, sit.checked && !botsPart.allBots(r.seats), name());
@@ -105,7 +112,8 @@ function createForm(ctx, nameInput, name) {
   } },
   el('div', { class: 'form-row' }, roomName),
   el('div', { class: 'form-row' }, el('label', {}, 'Seats', seats), el('label', {}, isPublic, 'listed in the lobby'),
-    el('label', {}, 'Spectators see', delay, 'moves late')),
+    el('label', {}, 'Spectators see', delay, 'moves late'),
+    withAccount ? el('label', { title: 'the game counts for the players’ ratings (not with a seed or a script)' }, rated, 'rated') : null),
   botsPart.node,
   match.node,
   el('h3', {}, 'Expansions'), expansionBoxes.map((e) => e.node),

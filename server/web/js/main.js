@@ -1,6 +1,9 @@
-// The page's entry point: one connection to the server, the catalogue of tiles, and the screen
-// for the address: the lobby at "/", a room at "/#room=ID" (waiting room, then the game).
-// A room is entered with the seat token kept for it (resume) or else as a spectator.
+// The page's entry point: one connection to the server, the catalogue of tiles, the player
+// signed in (account.js: before the connection opens, so that its upgrade carries the session
+// cookie), and the screen for the address: the lobby at "/", a room at "/#room=ID" (waiting
+// room, then the game), a player's profile at "/#player=ID", the leaderboards at
+// "/#leaderboard=POOL". A room is entered with the seat token kept for it (resume) or else as a
+// spectator.
 import { el, clear } from './dom.js';
 import { Connection } from './protocol.js';
 import { loadCatalogue } from './tiles_svg.js';
@@ -10,9 +13,13 @@ import { renderWaitingRoom } from './room.js';
 import { GameScreen } from './game.js';
 import * as store from './store.js';
 import { installFairness, adoptRematch } from './fairness.js';
+import { Account } from './account.js';
+import { renderProfile } from './profile.js';
+import { renderLeaderboard } from './leaderboard.js';
 
 const app = document.getElementById('app');
 const conn = new Connection(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`);
+const account = new Account(conn);
 const createdHere = new Set();  // rooms this page created: their creator, seated or not
 let screen = { kind: 'none' };
 
@@ -30,10 +37,13 @@ conn.addEventListener('status', (e) => {
 });
 document.getElementById('to-lobby').addEventListener('click', () => { location.hash = ''; });
 
-const roomFromHash = () => {
-  const m = /(?:^#|&)room=([^&]+)/.exec(location.hash);
+const fromHash = (key) => {
+  const m = new RegExp(`(?:^#|&)${key}=([^&]+)`).exec(location.hash);
   return m ? decodeURIComponent(m[1]) : null;
 };
+const roomFromHash = () => fromHash('room');
+// The name a seat is taken under: the account's, else the one typed.
+const playingName = (typed) => (account.player ? account.player.name : typed);
 
 function show(kind, node, extra = {}) {
   // A screen drawn again keeps the field being typed in (a patch may come mid-word).
@@ -62,6 +72,7 @@ function showLobby() {
   document.getElementById('to-lobby').classList.add('hidden');
   show('lobby', renderLobby({
     conn,
+    account,
     name: store.playerName(),
     setName: (n) => n && store.setPlayerName(n),
     async create(request, sit, name) {
@@ -69,7 +80,7 @@ function showLobby() {
       if (answer.type !== 'room_created') return answer.message;
       createdHere.add(answer.room);
       if (sit) {
-        const joined = await conn.join(answer.room, name);
+        const joined = await conn.join(answer.room, playingName(name));
         if (joined.type !== 'joined') return joined.message;
         store.setSeat(answer.room, { token: joined.token, creator: true });
       }
@@ -77,14 +88,22 @@ function showLobby() {
       return null;
     },
     async join(room, name) {
-      store.setPlayerName(name);
-      const joined = await conn.join(room, name);
+      if (!account.player) store.setPlayerName(name);
+      const joined = await conn.join(room, playingName(name));
       if (joined.type !== 'joined') return notice(joined.message, 'error');
       store.setSeat(room, { token: joined.token, creator: false });
       location.hash = `#room=${encodeURIComponent(room)}`;
     },
     watch(room) { location.hash = `#room=${encodeURIComponent(room)}`; },
   }));
+}
+
+// ---- a profile, the leaderboards
+function showPage(kind, node) {
+  document.title = 'Carcassonne';
+  document.getElementById('room-title').textContent = '';
+  document.getElementById('to-lobby').classList.remove('hidden');
+  show(kind, node);
 }
 
 // ---- a room
@@ -96,7 +115,10 @@ async function route() {
       if (conn.mode === 'seat' && conn.view?.room?.state === 'waiting') store.forgetSeat(conn.room);
       await conn.leave();
     }
-    showLobby();
+    const player = fromHash('player'), pool = fromHash('leaderboard');
+    if (player) showPage('profile', renderProfile(player, account.player?.id ?? null));
+    else if (pool) showPage('leaderboard', renderLeaderboard(pool, account.player?.id ?? null));
+    else showLobby();
     return;
   }
   document.getElementById('to-lobby').classList.remove('hidden');
@@ -127,13 +149,14 @@ function render(events = []) {
     mode: conn.mode,
     mySeat: conn.mode === 'seat' ? conn.seat : null,
     creator: createdHere.has(view.room.id) || !!store.seatOf(view.room.id)?.creator,
-    name: typed ?? store.playerName(),
+    name: account.player ? account.player.name : typed ?? store.playerName(),
+    signedIn: !!account.player,
     request: (m) => conn.request(m),  // bots.js: add_bot, remove_bot, start
     notice,
     async join(name, seat) {
       name = name.trim() || 'Player';
-      store.setPlayerName(name);
-      const joined = await conn.join(view.room.id, name, seat);
+      if (!account.player) store.setPlayerName(name);
+      const joined = await conn.join(view.room.id, playingName(name), seat);
       if (joined.type !== 'joined') return notice(joined.message, 'error');
       store.setSeat(view.room.id, { token: joined.token, creator: createdHere.has(view.room.id) });
     },
@@ -169,8 +192,10 @@ conn.addEventListener('rematch', (e) => {
   location.hash = `#room=${encodeURIComponent(e.detail.room)}`;
 });
 window.addEventListener('hashchange', () => route());
+// A name claimed (or another sign-in) shows at once where the player is named.
+account.addEventListener('change', () => { if (screen.kind === 'room') render(); });
 // For the browser test and the curious: the connection (its view, seq, socket).
-window.carcassonne = { conn };
+window.carcassonne = { conn, account };
 installFairness(conn);
 
 try {
@@ -179,5 +204,6 @@ try {
   message(`The tile catalogue or the options could not be loaded (${e.message}). Reload the page.`, false);
   throw e;
 }
+await account.start();
 conn.connect();
 route();

@@ -3,7 +3,9 @@
 // numbered by seq), and reconnection: after a drop the connection comes back by itself and
 // takes its seat again with `resume` (or watches again with `spectate`). In a cluster, an
 // answer `moved` (docs/protocol.md §22) moves the connection to the instance it names, where the
-// request is asked again, once.
+// request is asked again, once. A page signed in as a player (account.js) authenticates each
+// new socket with its cookie before anything else (docs/protocol.md §23); join and create_room
+// wait for that.
 
 import { nonceFor } from './fairness.js';
 
@@ -50,6 +52,10 @@ export class Connection extends EventTarget {
     this.stopped = false;      // after `replaced`: do not take the seat back by ourselves
     this.inRoom = false;       // the server has us in `room` (answered join/spectate/resume)
     this.welcomed = false;     // hello answered on the current socket
+    this.wantsAuth = false;    // a player is signed in on the page: authenticate each socket
+    this.player = null;        // the player this socket is authenticated as
+    this.authPending = null;   // the authenticate under way, if any
+    this.reopened = null;      // resolves reopen() once the new socket is ready
   }
 
   connect() {
@@ -88,9 +94,40 @@ export class Connection extends EventTarget {
       const welcome = await this.request({ type: 'hello', protocol: 1, client: 'carcassonne-web/1' });
       if (welcome.type === 'welcome') this.limits = welcome.limits;
       this.welcomed = true;
+      this.player = null;
+      if (this.wantsAuth) await this.authenticate();
       if (this.moving) { this.moving.resolve(); this.moving = null; return; }  // the mover asks
       await this.rejoin();
+      if (this.reopened) { this.reopened(); this.reopened = null; }
     } catch { /* the connection dropped again: onclose retries */ }
+  }
+
+  // Signs this socket in as the page's player, by the cookie its upgrade request carried.
+  // Resolves with the answer (`authenticated` or an error, told as a notice).
+  authenticate() {
+    const asked = this.request({ type: 'authenticate' }).then((answer) => {
+      this.player = answer.type === 'authenticated' ? answer.player : null;
+      if (answer.type === 'error') this.notice(`Not signed in on the connection: ${answer.message}`, 'error');
+      return answer;
+    });
+    const pending = asked.catch(() => null).finally(() => { if (this.authPending === pending) this.authPending = null; });
+    this.authPending = pending;
+    return asked;
+  }
+
+  // A new socket at once (its upgrade carries the new session cookie after a sign-in or a
+  // sign-out); resolves once it is welcomed, authenticated and back in its room.
+  reopen() {
+    const old = this.ws;
+    this.ws = null;
+    if (old) { old.onclose = null; old.close(); }
+    for (const { reject } of this.pending.values()) reject(new Error('connection reopened'));
+    this.pending.clear();
+    this.welcomed = false;
+    this.inRoom = false;
+    this.player = null;
+    this.url = this.home;
+    return new Promise((resolve) => { this.reopened = resolve; this.connect(); });
   }
 
   send(message) {
@@ -100,6 +137,7 @@ export class Connection extends EventTarget {
   // Resolves with the server's direct answer (which may be an `error` frame). A `moved` answer
   // is followed once: to the instance it names, where the same request is asked with `moved`.
   async request(message) {
+    if ((message.type === 'join' || message.type === 'create_room') && this.authPending) await this.authPending;
     const answer = await this.ask(message);
     if (answer.type !== 'moved' || message.moved || typeof answer.url !== 'string') return answer;
     await this.moveTo(answer.url);

@@ -4,7 +4,8 @@ import { expansionName, seatColour } from './names.js';
 import { seatBotMark, waitingRoomBots } from './bots.js';
 import { matchSummary } from './clocks.js';
 
-// ctx: {mode: 'seat' | 'spectator', mySeat, creator, name, join(name, seat), start(), leave()}
+// ctx: {mode: 'seat' | 'spectator', mySeat, creator, name, signedIn, join(name, seat), start(), leave()}
+// A signed-in player sits under the account's name: no name field then.
 export function renderWaitingRoom(room, ctx) {
   const link = `${location.origin}/#room=${room.id}`;
   const taken = room.seats.filter((s) => s.name !== null).length;
@@ -30,7 +31,7 @@ export function renderWaitingRoom(room, ctx) {
         s.name === null && ctx.mode !== 'seat' ? el('button', { type: 'button', class: 'small', dataset: { action: 'join-seat' }, onclick: () => ctx.join(nameInput.value, s.seat) }, 'Sit here') : null))),
       waitingRoomBots(room, ctx),
       ctx.mode !== 'seat' && free.length
-        ? el('div', { class: 'form-row' }, nameInput, el('button', { type: 'button', class: 'primary', dataset: { action: 'join' }, onclick: () => ctx.join(nameInput.value) }, 'Join the game'))
+        ? el('div', { class: 'form-row' }, ctx.signedIn ? el('span', {}, 'as ', el('strong', {}, ctx.name)) : nameInput, el('button', { type: 'button', class: 'primary', dataset: { action: 'join' }, onclick: () => ctx.join(nameInput.value) }, 'Join the game'))
         : null,
       ctx.mode === 'seat'
         ? el('div', { class: 'form-row' },

@@ -30,3 +30,12 @@ export function forgetSeat(room) { const d = load(); if (d.seats) delete d.seats
 // The "your turn" sound: off unless the player turns it on.
 export function soundOn() { return load().sound === true; }
 export function setSoundOn(on) { const d = load(); d.sound = !!on; save(d); }
+
+// The guest this browser made (docs/protocol.md §23): its player id and key sign it in again
+// when the session cookie is lost. {player, key} or null.
+export function guestKey() { return load().guest ?? null; }
+export function setGuestKey(guest) { const d = load(); if (guest) d.guest = guest; else delete d.guest; save(d); }
+// Whether this browser has had a session (its cookie is HttpOnly: the page cannot look): a first
+// visit makes a guest at once rather than ask who it is and be told 401.
+export function hadSession() { return load().session === true; }
+export function setHadSession(had) { const d = load(); d.session = !!had; save(d); }

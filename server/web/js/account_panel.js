@@ -1,0 +1,60 @@
+// The lobby's account panel (docs/web.md "Accounts"): who plays on this page, links to their
+// profile ("My games") and the leaderboards, and the small forms: sign up (a guest claims a
+// name with a password), sign in by name, sign out. The server's refusals are shown as it words
+// them (bad_name, weak_password, name_taken, bad_credentials, too_many_attempts and its wait).
+import { el, clear } from './dom.js';
+import { errorText } from './api.js';
+
+// account: the page's Account (account.js).
+export function accountPanel(account) {
+  const node = el('section', { class: 'card wide account', id: 'account' });
+  const draw = () => clear(node).append(...contents(account));
+  const onChange = () => { if (node.isConnected) draw(); else account.removeEventListener('change', onChange); };
+  account.addEventListener('change', onChange);
+  draw();
+  return node;
+}
+
+function contents(account) {
+  const p = account.player;
+  if (!p) return [el('p', { class: 'muted' }, account.refusal ?? 'Signing in…')];
+  const who = el('p', { class: 'who' }, 'You play as ', el('strong', { id: 'account-name' }, p.name),
+    p.guest ? el('span', { class: 'muted' }, ' (guest: sign up to choose your name and sign in elsewhere)') : null);
+  const links = el('div', { class: 'form-row' },
+    el('a', { class: 'button-link', href: `#player=${encodeURIComponent(p.id)}`, id: 'my-games' }, 'My games'),
+    el('a', { class: 'button-link', href: '#leaderboard=duel', id: 'leaderboards' }, 'Leaderboards'),
+    p.guest ? null : el('button', { type: 'button', id: 'sign-out', onclick: (e) => busy(e.target, error, () => account.signOut()) }, 'Sign out'));
+  const error = el('p', { class: 'error-text', role: 'alert', id: 'account-error' });
+  if (!p.guest) return [who, links, error];
+  return [who, links,
+    el('details', { id: 'account-forms' }, el('summary', {}, 'Sign up or sign in'),
+      el('div', { class: 'account-forms' },
+        credentialsForm('sign-up', 'Sign up', 'new-password', error, (n, pw) => account.claim(n, pw)),
+        credentialsForm('sign-in', 'Sign in', 'current-password', error, (n, pw) => account.signIn(n, pw))),
+      el('p', { class: 'muted small-note' }, 'A name has 3 to 20 letters, digits, spaces, _ - or .; a password at least 8 characters.'),
+      error)];
+}
+
+// A name and a password, and a button; `act` throws ApiError.
+function credentialsForm(id, label, passwordKind, error, act) {
+  const name = el('input', { type: 'text', id: `${id}-name`, maxlength: 40, autocomplete: 'username', placeholder: 'name', 'aria-label': `${label}: name`, required: true });
+  const password = el('input', { type: 'password', id: `${id}-password`, maxlength: 200, autocomplete: passwordKind, placeholder: 'password', 'aria-label': `${label}: password`, required: true });
+  const button = el('button', { type: 'submit', id: `${id}-submit` }, label);
+  return el('form', { class: 'credentials', id: `${id}-form`, onsubmit: (e) => {
+    e.preventDefault();
+    busy(button, error, () => act(name.value.trim(), password.value));
+  } },
+  el('h3', {}, label), name, password, button);
+}
+
+async function busy(button, error, work) {
+  error.textContent = '';
+  button.disabled = true;
+  try {
+    await work();
+  } catch (e) {
+    error.textContent = errorText(e);
+  } finally {
+    button.disabled = false;
+  }
+}
