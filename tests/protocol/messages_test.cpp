@@ -74,7 +74,7 @@ TEST_CASE("ids are kept, also on errors") {
   REQUIRE(p.value);
   CHECK(p.value->id == "p1");
   CHECK(parse_request(R"({"type":"ping","id":7})").value->id == 7);
-  auto bad = parse_request(R"({"type":"join","id":5,"room":"r"})");
+  auto bad = parse_request(R"({"type":"join","id":5,"name":"Ann"})");  // no room
   CHECK(bad.error.code == "bad_message");
   CHECK(bad.id == 5);
   CHECK(error_message(bad.error, bad.id)["id"] == 5);
@@ -101,7 +101,14 @@ TEST_CASE("malformed messages give stable codes and never throw") {
   CHECK(code_of(R"({"type":"create_room","setup":[]})") == "bad_message");
   CHECK(code_of(R"({"type":"create_room","name":")" + std::string(41, 'n') + R"("})") ==
         "bad_message");
-  CHECK(code_of(R"({"type":"join","room":"r"})") == "bad_message");
+  // Without a name a join parses: a signed-in player sits under their own (docs/protocol.md
+  // §23); the connection refuses it when it has no player.
+  CHECK(code_of(R"({"type":"join","room":"r"})") == "ok");
+  CHECK(code_of(R"({"type":"create_room","rated":"yes"})") == "bad_message");
+  CHECK(code_of(R"({"type":"authenticate","session":7})") == "bad_message");
+  CHECK(code_of(R"({"type":"authenticate","session":")" + std::string(129, 's') + R"("})") ==
+        "bad_message");
+  CHECK(code_of(R"({"type":"authenticate"})") == "ok");
   CHECK(code_of(R"({"type":"join","room":"r","name":""})") == "bad_message");
   CHECK(code_of(R"({"type":"join","room":"r","name":"a","seat":6})") == "bad_message");
   CHECK(code_of(R"({"type":"join","room":1,"name":"a"})") == "bad_message");
