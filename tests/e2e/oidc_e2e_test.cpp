@@ -193,3 +193,27 @@ TEST_CASE("e2e oidc: a callback without its cookie, of another sign-in, replayed
           "token_refused");
   CHECK(oidc_e2e_rows(dir.str(), "players") == players_before + 1);
 }
+
+TEST_CASE("e2e oidc: the sign-in methods the page offers") {
+  carcassonne::testing::oidc_provider provider;
+  temp_dir dir("carcassonne-e2e-oidc-methods");
+  {
+    test_server server(oidc_e2e_config(dir.str(), provider));
+    const auto r = http_get(server.port(), "/api/sign-in-methods");
+    REQUIRE(r.status == 200);
+    CHECK(oidc_e2e_body(r) ==
+          json{{"password", true}, {"oidc", true}, {"oidc_issuer", provider.issuer()}});
+    CHECK(http_post(server.port(), "/api/sign-in-methods", json::object()).status == 405);
+  }
+  auto plain = oidc_e2e_config(dir.str(), provider);
+  plain.oidc_issuer.clear();
+  {
+    test_server server(plain);
+    const auto r = http_get(server.port(), "/api/sign-in-methods");
+    CHECK(oidc_e2e_body(r) == json{{"password", true}, {"oidc", false}, {"oidc_issuer", nullptr}});
+    CHECK(oidc_e2e_body(http_get(server.port(), "/auth/oidc/start"))["error"] == "oidc_off");
+  }
+  test_server memory_only;  // no journal: no accounts
+  const auto r = http_get(memory_only.port(), "/api/sign-in-methods");
+  CHECK(oidc_e2e_body(r) == json{{"password", false}, {"oidc", false}, {"oidc_issuer", nullptr}});
+}

@@ -293,6 +293,19 @@ bool serve_accounts_api(const request& req, shared_state& state, const std::stri
                         http_reply reply) {
   const std::string_view full = req.target();
   const auto path = full.substr(0, full.find('?'));
+  if (path == "/api/sign-in-methods") {
+    // The page's sign-in buttons: what this server offers (no database needed to say it).
+    if (req.method() != http::verb::get) {
+      reply(error_response(req, 405, "method_not_allowed", "GET"));
+      return true;
+    }
+    const bool on = state.players != nullptr, oidc = on && state.oidc != nullptr;
+    reply(json_response(req, http::status::ok,
+                        {{"password", on},
+                         {"oidc", oidc},
+                         {"oidc_issuer", oidc ? json(state.cfg.oidc_issuer) : json()}}));
+    return true;
+  }
   if (!is_accounts_path(path)) return false;
   const bool post = req.method() == http::verb::post;
   if (!state.players) {
