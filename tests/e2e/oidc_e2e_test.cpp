@@ -58,7 +58,8 @@ oidc_e2e_started oidc_e2e_start(std::uint16_t port,
   const auto value = oidc_e2e_cookie(r, "carcassonne_oidc");
   REQUIRE(value);
   REQUIRE(*value != "");
-  return {"carcassonne_oidc=" + *value, carcassonne::testing::oidc_form(to.substr(endpoint.size()))};
+  return {"carcassonne_oidc=" + *value,
+          carcassonne::testing::oidc_form(to.substr(endpoint.size()))};
 }
 
 http_reply oidc_e2e_callback(std::uint16_t port, const std::string& code, const std::string& state,
@@ -84,6 +85,11 @@ long long oidc_e2e_rows(const std::string& dir, const std::string& table) {
   return n;
 }
 
+std::string oidc_e2e_location(const http_reply& r) {
+  const auto it = r.headers.find("location");
+  return it == r.headers.end() ? "" : it->second;
+}
+
 json oidc_e2e_body(const http_reply& r) {
   return json::parse(r.body, nullptr, false);
 }
@@ -101,8 +107,7 @@ TEST_CASE("e2e oidc: sign-in through the server: start, the provider, the callba
   const auto started = oidc_e2e_start(port, provider);
   const auto& q = started.query;
   CHECK(q.at("client_id") == provider.client_id);
-  CHECK(q.at("redirect_uri") ==
-        "http://127.0.0.1:" + std::to_string(port) + "/auth/oidc/callback");
+  CHECK(q.at("redirect_uri") == "http://127.0.0.1:" + std::to_string(port) + "/auth/oidc/callback");
   CHECK(q.at("code_challenge_method") == "S256");
   // The cookie holds state.verifier.nonce: the same state and nonce, the verifier of the challenge.
   const std::string pending = started.cookie.substr(std::string("carcassonne_oidc=").size());
@@ -117,8 +122,9 @@ TEST_CASE("e2e oidc: sign-in through the server: start, the provider, the callba
   REQUIRE_MESSAGE(back.status == 302, back.body);
   CHECK(back.headers.at("location") == "/");
   CHECK(oidc_e2e_cookie(back, "carcassonne_oidc") == "");
-  CHECK(back.headers.at("set-cookie").find("carcassonne_oidc=; Path=/auth/oidc; HttpOnly; "
-                                           "SameSite=Lax; Max-Age=0") != std::string::npos);
+  CHECK(back.headers.at("set-cookie")
+            .find("carcassonne_oidc=; Path=/auth/oidc; HttpOnly; "
+                  "SameSite=Lax; Max-Age=0") != std::string::npos);
   const auto session = oidc_e2e_cookie(back, "carcassonne_session").value_or("");
   REQUIRE(session.size() == 64);
   const std::string cookie = "carcassonne_session=" + session;
@@ -149,30 +155,32 @@ TEST_CASE("e2e oidc: sign-in through the server: start, the provider, the callba
   CHECK(who["player"] == player);
 }
 
-TEST_CASE("e2e oidc: a callback without its cookie, of another sign-in, replayed or for another "
-          "nonce is refused") {
+TEST_CASE(
+    "e2e oidc: a callback without its cookie, of another sign-in, replayed, for another "
+    "nonce or refused by the provider signs nobody in") {
   carcassonne::testing::oidc_provider provider;
   temp_dir dir("carcassonne-e2e-oidc-refused");
   test_server server(oidc_e2e_config(dir.str(), provider));
   const auto port = server.port();
   const auto players_before = oidc_e2e_rows(dir.str(), "players");
-  const auto refused = [&](const http_reply& r, unsigned status, const std::string& code) {
-    CHECK_MESSAGE(r.status == status, r.body);
-    CHECK(oidc_e2e_body(r)["error"] == code);
+  // The browser is sent back to the page, which says why; no cookie is set.
+  const auto refused = [&](const http_reply& r, const std::string& code) {
+    CHECK_MESSAGE(r.status == 302, r.body);
+    CHECK(oidc_e2e_location(r) == "/#signin-error=" + code);
     CHECK(r.headers.count("set-cookie") == 0);
   };
 
   // Without the cookie (another browser, a link an attacker sent): the state matches nothing.
   const auto mine = oidc_e2e_start(port, provider);
   const auto code = provider.authorize(mine.query);
-  refused(oidc_e2e_callback(port, code, mine.query.at("state"), ""), 400, "bad_oidc_state");
+  refused(oidc_e2e_callback(port, code, mine.query.at("state"), ""), "bad_oidc_state");
   // The attacker's own sign-in's code and state, in the victim's browser (login CSRF).
   const auto theirs = oidc_e2e_start(port, provider);
   refused(oidc_e2e_callback(port, provider.authorize(theirs.query), theirs.query.at("state"),
                             mine.cookie),
-          400, "bad_oidc_state");
-  refused(oidc_e2e_callback(port, code, "", mine.cookie), 400, "bad_oidc_state");
-  refused(oidc_e2e_callback(port, code, mine.query.at("state"), "carcassonne_oidc=junk"), 400,
+          "bad_oidc_state");
+  refused(oidc_e2e_callback(port, code, "", mine.cookie), "bad_oidc_state");
+  refused(oidc_e2e_callback(port, code, mine.query.at("state"), "carcassonne_oidc=junk"),
           "bad_oidc_state");
   CHECK(oidc_e2e_rows(dir.str(), "players") == players_before);
 
@@ -182,16 +190,35 @@ TEST_CASE("e2e oidc: a callback without its cookie, of another sign-in, replayed
   for_other_nonce["nonce"] = theirs.query.at("nonce");
   refused(oidc_e2e_callback(port, provider.authorize(for_other_nonce), other.query.at("state"),
                             other.cookie),
-          401, "bad_id_token");
+          "bad_id_token");
+  CHECK(oidc_e2e_rows(dir.str(), "players") == players_before);
+
+  // The user said no at the provider, which sends the browser back with an error.
+  const auto denied = oidc_e2e_start(port, provider);
+  refused(
+      http_get(port, "/auth/oidc/callback?error=access_denied&state=" + denied.query.at("state"),
+               {{"Cookie", denied.cookie}}),
+      "oidc_denied");
   CHECK(oidc_e2e_rows(dir.str(), "players") == players_before);
 
   // The right callback signs in once; the same code again is refused by the provider.
   const auto ok = oidc_e2e_callback(port, code, mine.query.at("state"), mine.cookie);
   REQUIRE_MESSAGE(ok.status == 302, ok.body);
   CHECK(oidc_e2e_rows(dir.str(), "players") == players_before + 1);
-  refused(oidc_e2e_callback(port, code, mine.query.at("state"), mine.cookie), 401,
-          "token_refused");
+  refused(oidc_e2e_callback(port, code, mine.query.at("state"), mine.cookie), "token_refused");
   CHECK(oidc_e2e_rows(dir.str(), "players") == players_before + 1);
+}
+
+TEST_CASE("e2e oidc: a provider that cannot be reached sends the browser back to the page") {
+  std::optional<carcassonne::testing::oidc_provider> provider(std::in_place);
+  temp_dir dir("carcassonne-e2e-oidc-down");
+  test_server server(oidc_e2e_config(dir.str(), *provider));
+  provider.reset();
+  const auto r = http_get(server.port(), "/auth/oidc/start");
+  CHECK(r.status == 302);
+  CHECK(oidc_e2e_location(r) == "/#signin-error=provider_unreachable");
+  CHECK(r.headers.count("set-cookie") == 0);
+  CHECK(oidc_e2e_body(http_get(server.port(), "/auth/oidc/other"))["error"] == "not_found");
 }
 
 TEST_CASE("e2e oidc: the sign-in methods the page offers") {
