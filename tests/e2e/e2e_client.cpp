@@ -65,7 +65,8 @@ http_reply http_request(std::uint16_t port, http::verb verb, const std::string& 
     std::string name(f.name_string());
     std::transform(name.begin(), name.end(), name.begin(),
                    [](unsigned char c) { return std::tolower(c); });
-    r.headers[name] = std::string(f.value());
+    auto& value = r.headers[name];  // a repeated field (Set-Cookie): its values, one a line
+    value += (value.empty() ? "" : "\n") + std::string(f.value());
   }
   r.body = res.body();
   return r;

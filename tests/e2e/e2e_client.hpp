@@ -121,7 +121,7 @@ class test_server {
 
 struct http_reply {
   unsigned status = 0;
-  std::map<std::string, std::string> headers;  // lower-case names
+  std::map<std::string, std::string> headers;  // lower-case names; repeated ones joined by '\n'
   std::string body;
 };
 

@@ -239,7 +239,9 @@ void serve_get(const std::shared_ptr<api_call>& call) {
 // OpenID Connect: /auth/oidc/start sends the browser to the provider with a fresh state, PKCE
 // verifier and nonce, kept in a cookie of this site only (HttpOnly, 10 minutes, SameSite=Lax so
 // that it comes back with the provider's redirect); /auth/oidc/callback checks the state against
-// it, finishes the sign-in and sets the session cookie.
+// it, finishes the sign-in and sets the session cookie. Browsers are the only clients of these
+// routes: a failure sends the browser back to the page with its code (/#signin-error=CODE), and
+// the page says what went wrong.
 constexpr std::string_view pending_cookie = "carcassonne_oidc";
 
 void serve_oidc(const std::shared_ptr<api_call>& call) {
@@ -248,32 +250,41 @@ void serve_oidc(const std::shared_ptr<api_call>& call) {
     res.set(http::field::server, "carcassonne");
     res.set(http::field::location, to);
     res.set(http::field::cache_control, "no-store");
-    res.insert(http::field::set_cookie, cookie);
+    if (!cookie.empty()) res.insert(http::field::set_cookie, cookie);
     res.keep_alive(call->req.keep_alive());
     res.prepare_payload();
     return res;
+  };
+  auto refuse = [&](const std::string& code, const std::string& message) {
+    // The provider's or the host's trouble is for the host to see; a bad callback is not.
+    if (code == "provider_unreachable" || code == "bad_provider" || code == "bad_settings")
+      spdlog::warn("oidc: {}: {}", code, message);
+    call->reply(redirect("/#signin-error=" + code, ""));
   };
   const std::string pending_attrs = "; Path=/auth/oidc; HttpOnly; SameSite=Lax";
   oidc::error e;
   if (call->path == "/auth/oidc/start") {
     auto started = call->state.oidc->begin(e);
-    if (!started) return call->fail({502, e.code, e.message});
+    if (!started) return refuse(e.code, e.message);
     const std::string value = started->state + "." + started->code_verifier + "." + started->nonce;
     return call->reply(redirect(
         started->url, std::string(pending_cookie) + "=" + value + pending_attrs + "; Max-Age=600"));
   }
+  if (call->path != "/auth/oidc/callback") return call->fail({404, "not_found", "no such route"});
   const auto pending = cookie_value(call->req, pending_cookie).value_or("");
   const auto dot1 = pending.find('.'), dot2 = pending.rfind('.');
   const auto state = query_value(call->query, "state");
   if (dot1 == std::string::npos || dot2 == dot1 ||
       !equal_constant_time(pending.substr(0, dot1), state) || state.empty())
-    return call->fail({400, "bad_oidc_state", "this sign-in was not started here: start again"});
+    return refuse("bad_oidc_state", "");
+  // The provider's own refusal (the user said no): RFC 6749 §4.1.2.1.
+  if (!query_value(call->query, "error").empty()) return refuse("oidc_denied", "");
   oidc::authorization started{"", state, pending.substr(dot1 + 1, dot2 - dot1 - 1),
                               pending.substr(dot2 + 1)};
   auto who = call->state.oidc->finish(query_value(call->query, "code"), started, e);
-  if (!who) return call->fail({401, e.code, e.message});
+  if (!who) return refuse(e.code, e.message);
   auto in = call->state.players->sign_in_with_identity(*who);
-  if (!in) return call->fail(in.error);
+  if (!in) return refuse(in.error.code, in.error.message);
   auto res = redirect("/", std::string(pending_cookie) + "=" + pending_attrs + "; Max-Age=0");
   res.insert(http::field::set_cookie,
              session_cookie(call->req, in.value->session, call->state.cfg.session_days * 86400LL));
@@ -293,6 +304,19 @@ bool serve_accounts_api(const request& req, shared_state& state, const std::stri
                         http_reply reply) {
   const std::string_view full = req.target();
   const auto path = full.substr(0, full.find('?'));
+  if (path == "/api/sign-in-methods") {
+    // The page's sign-in buttons: what this server offers (no database needed to say it).
+    if (req.method() != http::verb::get) {
+      reply(error_response(req, 405, "method_not_allowed", "GET"));
+      return true;
+    }
+    const bool on = state.players != nullptr, oidc = on && state.oidc != nullptr;
+    reply(json_response(req, http::status::ok,
+                        {{"password", on},
+                         {"oidc", oidc},
+                         {"oidc_issuer", oidc ? json(state.cfg.oidc_issuer) : json()}}));
+    return true;
+  }
   if (!is_accounts_path(path)) return false;
   const bool post = req.method() == http::verb::post;
   if (!state.players) {

@@ -5,7 +5,9 @@
 // changes the cookie, so the connection is opened again to carry the new one; claiming a name
 // keeps the session, and the connection only authenticates again to learn the new name.
 // Without accounts on the server (503 accounts_unavailable, or no answer) the page plays as
-// before: under the name typed in the lobby.
+// before: under the name typed in the lobby. A server with OpenID Connect offers its provider
+// too (/api/sign-in-methods): the browser leaves for /auth/oidc/start and comes back signed in,
+// or to "/#signin-error=CODE" (signInErrorText says it in words).
 import { get, post } from './api.js';
 import * as store from './store.js';
 
@@ -16,6 +18,7 @@ export class Account extends EventTarget {
     this.player = null;       // {id, name, guest, bot} while signed in
     this.available = true;    // false: the server has no accounts (play under a typed name)
     this.refusal = null;      // why nobody is signed in (banned), to show
+    this.methods = { password: true, oidc: false, oidc_issuer: null };  // GET /api/sign-in-methods
   }
 
   get signedIn() { return this.player !== null; }
@@ -30,6 +33,7 @@ export class Account extends EventTarget {
   // Signs in (by cookie, by the stored key, or as a new guest). Never throws: on failure the
   // page goes on without an account. A first visit asks nothing: it makes a guest.
   async start() {
+    this.methods = await get('/api/sign-in-methods').catch(() => this.methods);
     if (store.hadSession()) {
       try {
         this.set((await get('/api/me')).player);
@@ -91,5 +95,18 @@ export class Account extends EventTarget {
     this.set(null);
     await this.makeGuest().catch(() => {});
     await this.conn.reopen();
+  }
+}
+
+// What a failed OpenID Connect sign-in's code (docs/protocol.md §23) means for the user.
+export function signInErrorText(code) {
+  switch (code) {
+    case 'bad_oidc_state': return 'The sign-in was not started on this page, or took too long: try again.';
+    case 'oidc_denied': return 'The sign-in was cancelled at the provider.';
+    case 'provider_unreachable': return 'The sign-in provider cannot be reached: try again later.';
+    case 'bad_provider': case 'bad_settings': return 'The sign-in provider is not set up correctly on this server: tell its host.';
+    case 'token_refused': case 'bad_id_token': return `The sign-in provider's answer was refused (${code}): try again.`;
+    case 'banned': return 'This account is banned from the server.';
+    default: return `Signing in failed (${code}).`;
   }
 }

@@ -1,7 +1,8 @@
 // The lobby's account panel (docs/web.md "Accounts"): who plays on this page, links to their
 // profile ("My games") and the leaderboards, and the small forms: sign up (a guest claims a
-// name with a password), sign in by name, sign out. The server's refusals are shown as it words
-// them (bad_name, weak_password, name_taken, bad_credentials, too_many_attempts and its wait).
+// name with a password), sign in by name or with the server's OpenID Connect provider, sign
+// out. The server's refusals are shown as it words them (bad_name, weak_password, name_taken,
+// bad_credentials, too_many_attempts and its wait).
 import { el, clear } from './dom.js';
 import { errorText } from './api.js';
 
@@ -23,6 +24,7 @@ function contents(account) {
   const links = el('div', { class: 'form-row' },
     el('a', { class: 'button-link', href: `#player=${encodeURIComponent(p.id)}`, id: 'my-games' }, 'My games'),
     el('a', { class: 'button-link', href: '#leaderboard=duel', id: 'leaderboards' }, 'Leaderboards'),
+    p.guest ? providerLink(account.methods) : null,
     p.guest ? null : el('button', { type: 'button', id: 'sign-out', onclick: (e) => busy(e.target, error, () => account.signOut()) }, 'Sign out'));
   const error = el('p', { class: 'error-text', role: 'alert', id: 'account-error' });
   if (!p.guest) return [who, links, error];
@@ -33,6 +35,15 @@ function contents(account) {
         credentialsForm('sign-in', 'Sign in', 'current-password', error, (n, pw) => account.signIn(n, pw))),
       el('p', { class: 'muted small-note' }, 'A name has 3 to 20 letters, digits, spaces, _ - or .; a password at least 8 characters.'),
       error)];
+}
+
+// "Sign in with HOST" when the server offers OpenID Connect: the browser goes to the provider
+// and comes back to "/" signed in (the session cookie set by the server).
+function providerLink(methods) {
+  if (!methods?.oidc || !methods.oidc_issuer) return null;
+  let host = methods.oidc_issuer;
+  try { host = new URL(host).host; } catch { /* shown as the server gave it */ }
+  return el('a', { class: 'button-link', href: '/auth/oidc/start', id: 'sign-in-oidc' }, `Sign in with ${host}`);
 }
 
 // A name and a password, and a button; `act` throws ApiError.

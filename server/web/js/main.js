@@ -2,7 +2,8 @@
 // signed in (account.js: before the connection opens, so that its upgrade carries the session
 // cookie), and the screen for the address: the lobby at "/", a room at "/#room=ID" (waiting
 // room, then the game), a player's profile at "/#player=ID", the leaderboards at
-// "/#leaderboard=POOL". A room is entered with the seat token kept for it (resume) or else as a
+// "/#leaderboard=POOL"; "/#signin-error=CODE" is a failed OpenID Connect sign-in, told in a
+// notice. A room is entered with the seat token kept for it (resume) or else as a
 // spectator.
 import { el, clear } from './dom.js';
 import { Connection } from './protocol.js';
@@ -13,7 +14,7 @@ import { renderWaitingRoom } from './room.js';
 import { GameScreen } from './game.js';
 import * as store from './store.js';
 import { installFairness, adoptRematch } from './fairness.js';
-import { Account } from './account.js';
+import { Account, signInErrorText } from './account.js';
 import { renderProfile } from './profile.js';
 import { renderLeaderboard } from './leaderboard.js';
 
@@ -203,6 +204,12 @@ try {
 } catch (e) {
   message(`The tile catalogue or the options could not be loaded (${e.message}). Reload the page.`, false);
   throw e;
+}
+// A sign-in with the OpenID Connect provider that failed comes back as "/#signin-error=CODE".
+const signInError = fromHash('signin-error');
+if (signInError) {
+  history.replaceState(null, '', location.pathname + location.search);
+  notice(signInErrorText(signInError), 'error');
 }
 await account.start();
 conn.connect();
