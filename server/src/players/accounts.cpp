@@ -20,6 +20,12 @@ account_error failed(const std::string& why) {
 const account_error bad_session{401, "bad_session",
                                 "the session is unknown, expired or signed out: sign in again"};
 const account_error bad_credentials{401, "bad_credentials", "the name or the password is wrong"};
+const account_error banned{403, "banned", "this account is banned from the server"};
+
+account_error too_many_attempts(long long wait) {
+  return {429, "too_many_attempts",
+          "too many failed sign-ins: try again in " + std::to_string(wait) + " s", wait};
+}
 
 std::int64_t wall_ms() {
   using namespace std::chrono;
@@ -93,9 +99,7 @@ outcome<signed_in> accounts::sign_in(const std::string& name, const std::string&
     return account_error{400, "password_too_long", "a password has at most 128 bytes"};
   const std::string key = name_key(name);
   if (const auto wait = attempts_.wait(address, key, settings_.steady_now()); wait > 0)
-    return account_error{429, "too_many_attempts",
-                         "too many failed sign-ins: try again in " + std::to_string(wait) + " s",
-                         wait};
+    return too_many_attempts(wait);
   std::string error;
   auto p = db_->player_by_name(key, error);
   if (!p && !error.empty()) return failed(error);
@@ -111,7 +115,7 @@ outcome<signed_in> accounts::sign_in(const std::string& name, const std::string&
     attempts_.failed(address, key, settings_.steady_now());
     return bad_credentials;
   }
-  if (p->banned) return account_error{403, "banned", "this account is banned from the server"};
+  if (p->banned) return banned;
   if (password_needs_rehash(*hash, settings_.cost))
     if (auto fresh = hash_password(password, settings_.cost))
       db_->set_password(p->id, *fresh, error);  // best effort: the old hash still works
@@ -121,9 +125,7 @@ outcome<signed_in> accounts::sign_in(const std::string& name, const std::string&
 outcome<signed_in> accounts::sign_in_with_key(const std::string& player, const std::string& key,
                                               const std::string& address) {
   if (const auto wait = attempts_.wait(address, "#" + player, settings_.steady_now()); wait > 0)
-    return account_error{429, "too_many_attempts",
-                         "too many failed sign-ins: try again in " + std::to_string(wait) + " s",
-                         wait};
+    return too_many_attempts(wait);
   std::string error;
   auto p = db_->player_by_id(player, error);
   if (!p && !error.empty()) return failed(error);
@@ -136,7 +138,7 @@ outcome<signed_in> accounts::sign_in_with_key(const std::string& player, const s
     attempts_.failed(address, "#" + player, settings_.steady_now());
     return account_error{401, "bad_credentials", "the player id or the key is wrong"};
   }
-  if (p->banned) return account_error{403, "banned", "this account is banned from the server"};
+  if (p->banned) return banned;
   return open_session(std::move(*p));
 }
 
@@ -147,7 +149,7 @@ outcome<signed_in> accounts::sign_in_with_identity(const oidc::identity& who) {
   if (linked) {
     auto p = db_->player_by_id(*linked, error);
     if (!p) return failed(error.empty() ? "linked player " + *linked + " is missing" : error);
-    if (p->banned) return account_error{403, "banned", "this account is banned from the server"};
+    if (p->banned) return banned;
     return open_session(std::move(*p));
   }
   player_account p;
@@ -174,7 +176,7 @@ outcome<player_account> accounts::authenticate(const std::string& session) {
   auto p = db_->player_by_id(s->player, error);
   if (!p && !error.empty()) return failed(error);
   if (!p || p->deleted) return bad_session;
-  if (p->banned) return account_error{403, "banned", "this account is banned from the server"};
+  if (p->banned) return banned;
   return std::move(*p);
 }
 

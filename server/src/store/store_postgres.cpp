@@ -6,6 +6,7 @@
 #include <map>
 
 #include "store/game_index.hpp"
+#include "store/sql.hpp"
 
 namespace carcassonne::server {
 
@@ -66,18 +67,9 @@ struct result {
   }
 };
 
+// libpq's messages span lines ("ERROR:  ...\nDETAIL:  ..."): one line for the log.
 std::string message_of(PGconn* c) {
-  // libpq's messages span lines ("ERROR:  ...\nDETAIL:  ..."): one line for the log.
-  std::string m;
-  for (const char ch : std::string(c ? PQerrorMessage(c) : "out of memory")) {
-    const bool space = ch == '\n' || ch == '\t' || ch == ' ';
-    if (!space)
-      m += ch;
-    else if (!m.empty() && m.back() != ' ')
-      m += ' ';
-  }
-  if (!m.empty() && m.back() == ' ') m.pop_back();
-  return m;
+  return sql::one_line_message(c);
 }
 
 bool exec(PGconn* c, const char* sql, std::string& error) {
