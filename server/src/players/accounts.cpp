@@ -71,6 +71,18 @@ void accounts::post(std::function<void()> work) {
   boost::asio::post(pool_, std::move(work));
 }
 
+bool accounts::try_post(std::function<void()> work) {
+  if (waiting_.fetch_add(1) >= settings_.max_waiting) {
+    waiting_.fetch_sub(1);
+    return false;
+  }
+  boost::asio::post(pool_, [this, work = std::move(work)] {
+    waiting_.fetch_sub(1);
+    work();
+  });
+  return true;
+}
+
 outcome<signed_in> accounts::open_session(player_account p, std::string key) {
   const std::string token = random_hex(64);
   const auto now = now_ms();

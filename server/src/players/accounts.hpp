@@ -13,6 +13,7 @@
 #include <boost/asio/thread_pool.hpp>
 #include <nlohmann/json.hpp>
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -56,6 +57,9 @@ struct account_settings {
   std::chrono::seconds session_lifetime{std::chrono::hours(24 * 30)};
   password_cost cost;
   int workers = 2;  // threads hashing passwords and reading the database
+  // Requests waiting for a worker at most: a flood of sign-ins is refused (too_busy), not queued
+  // without end, so that it delays the other sign-ins by a bounded time.
+  int max_waiting = 256;
   attempt_limits::budget per_address{20, std::chrono::seconds(30)};
   attempt_limits::budget per_name{10, std::chrono::seconds(60)};
   // Clocks: the wall clock for sessions' expiry, the steady one for the attempt limits (tests
@@ -73,6 +77,8 @@ class accounts {
 
   // Runs `work` on the worker pool.
   void post(std::function<void()> work);
+  // The same unless `max_waiting` requests wait already: then false, and `work` is dropped.
+  bool try_post(std::function<void()> work);
   player_store& store() { return *db_; }
 
   outcome<signed_in> create_guest();
@@ -111,6 +117,7 @@ class accounts {
   account_settings settings_;
   attempt_limits attempts_;
   std::string decoy_hash_;  // verified against when a name is unknown: the same time either way
+  std::atomic<int> waiting_{0};
   boost::asio::thread_pool pool_;
 };
 

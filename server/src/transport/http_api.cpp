@@ -348,7 +348,7 @@ bool serve_accounts_api(const request& req, shared_state& state, const std::stri
   auto call = std::make_shared<api_call>(
       api_call{req, state, address, std::move(reply), std::string(path), ""});
   if (path.size() < full.size()) call->query = std::string(full.substr(path.size() + 1));
-  state.players->post([call, post] {
+  const bool taken = state.players->try_post([call, post] {
     try {
       if (call->path.starts_with("/auth/oidc/"))
         serve_oidc(call);
@@ -361,6 +361,8 @@ bool serve_accounts_api(const request& req, shared_state& state, const std::stri
       call->fail({500, "internal_error", "the server failed on this request"});
     }
   });
+  if (!taken)
+    call->fail({503, "too_busy", "too many account requests are waiting: try again shortly", 1});
   return true;
 }
 

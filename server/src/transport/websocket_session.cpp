@@ -713,7 +713,7 @@ void websocket_session::on(const protocol::authenticate_msg& m, const json& id) 
   const std::string token = m.session ? *m.session : upgrade_session_;
   if (token.empty())
     return refuse("bad_session", "no session: send one, or sign in on the page first");
-  state_->players->post([self = shared_from_this(), token, id] {
+  const bool taken = state_->players->try_post([self = shared_from_this(), token, id] {
     auto who = self->state_->players->authenticate(token);
     net::post(self->socket_.get_executor(), [self, who = std::move(who), id]() mutable {
       if (!who) {
@@ -724,6 +724,7 @@ void websocket_session::on(const protocol::authenticate_msg& m, const json& id) 
       self->send_json(reply("authenticated", id, {{"player", player_json(*self->player_)}}));
     });
   });
+  if (!taken) refuse("too_busy", "too many account requests are waiting: try again shortly");
 }
 
 void websocket_session::on(const protocol::spectate_msg& m, const json& id) {
