@@ -87,3 +87,16 @@ TEST_CASE("accounts service: at most max_waiting requests wait for the workers")
   CHECK(ran == 2);
   CHECK(f.acc->try_post([&] { ++ran; }));  // room again
 }
+
+TEST_CASE("accounts service: guests per address are budgeted, an exempt address is not") {
+  accounts_fixture f;
+  for (int i = 0; i < 20; ++i) REQUIRE(f.acc->create_guest("10.0.0.9"));
+  const auto refused = f.acc->create_guest("10.0.0.9");
+  CHECK(refused.error.code == "too_many_guests");
+  CHECK(refused.error.status == 429);
+  CHECK(refused.error.retry_after == 180);
+  CHECK(f.acc->create_guest("10.0.0.10"));  // another address has its own
+  CHECK(f.acc->create_guest(""));           // exempt
+  f.steady += std::chrono::seconds(180);
+  CHECK(f.acc->create_guest("10.0.0.9"));
+}

@@ -57,6 +57,7 @@ accounts::accounts(std::unique_ptr<player_store> db, account_settings s)
     : db_(std::move(db)),
       settings_(std::move(s)),
       attempts_(settings_.per_address, settings_.per_name),
+      guests_(settings_.guests_per_address, settings_.guests_per_address),
       pool_(static_cast<std::size_t>(std::max(1, settings_.workers))) {
   if (!settings_.now_ms) settings_.now_ms = wall_ms;
   if (!settings_.steady_now) settings_.steady_now = [] { return attempt_limits::clock::now(); };
@@ -94,7 +95,15 @@ outcome<signed_in> accounts::open_session(player_account p, std::string key) {
   return signed_in{std::move(p), token, expires, std::move(key)};
 }
 
-outcome<signed_in> accounts::create_guest() {
+outcome<signed_in> accounts::create_guest(const std::string& address) {
+  if (!address.empty()) {
+    if (const auto wait = guests_.wait(address, address, settings_.steady_now()); wait > 0)
+      return account_error{
+          429, "too_many_guests",
+          "too many new players from your address: try again in " + std::to_string(wait) + " s",
+          wait};
+    guests_.failed(address, address, settings_.steady_now());  // counted, like a failed try
+  }
   player_account p;
   p.id = new_player_id();
   p.name = guest_name(p.id);

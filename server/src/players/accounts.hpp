@@ -62,6 +62,8 @@ struct account_settings {
   int max_waiting = 256;
   attempt_limits::budget per_address{20, std::chrono::seconds(30)};
   attempt_limits::budget per_name{10, std::chrono::seconds(60)};
+  // Guests made per address: a page makes one per browser, a script cannot fill the database.
+  attempt_limits::budget guests_per_address{20, std::chrono::seconds(180)};
   // Clocks: the wall clock for sessions' expiry, the steady one for the attempt limits (tests
   // give fakes).
   std::function<std::int64_t()> now_ms;
@@ -81,7 +83,9 @@ class accounts {
   bool try_post(std::function<void()> work);
   player_store& store() { return *db_; }
 
-  outcome<signed_in> create_guest();
+  // A new guest for a client at `address` (too_many_guests past the budget of guests per address;
+  // "" is an exempt address, which has none).
+  outcome<signed_in> create_guest(const std::string& address = {});
   outcome<signed_in> sign_in(const std::string& name, const std::string& password,
                              const std::string& address);
   outcome<signed_in> sign_in_with_key(const std::string& player, const std::string& key,
@@ -116,6 +120,7 @@ class accounts {
   std::unique_ptr<player_store> db_;
   account_settings settings_;
   attempt_limits attempts_;
+  attempt_limits guests_;   // guests made, per address (both keys are the address)
   std::string decoy_hash_;  // verified against when a name is unknown: the same time either way
   std::atomic<int> waiting_{0};
   boost::asio::thread_pool pool_;

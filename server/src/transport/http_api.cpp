@@ -130,7 +130,8 @@ void serve_post(const std::shared_ptr<api_call>& call) {
   auto& acc = *call->state.players;
   const auto& path = call->path;
   if (path == "/api/guest") {
-    auto made = acc.create_guest();
+    // Exempt addresses (config.exempt_addresses: loopback by default) make guests without a budget.
+    auto made = acc.create_guest(call->state.limits.exempt(call->address) ? "" : call->address);
     return made ? call->signed_in_answer(*made.value, http::status::created)
                 : call->fail(made.error);
   }
