@@ -18,7 +18,7 @@ using json = nlohmann::json;
 using response = http::response<http::string_body>;
 using request = http::request<http::string_body>;
 
-constexpr std::size_t export_page = 200;  // records per export request
+constexpr std::int64_t export_page = 100;  // records per export request (a games page's most)
 
 response json_response(const request& req, http::status status, const json& body) {
   response res{status, req.version()};
@@ -177,7 +177,7 @@ void serve_post(const std::shared_ptr<api_call>& call) {
 void serve_export(const std::shared_ptr<api_call>& call, const std::string& player) {
   const auto offset = query_number(call->query, "offset", 0);
   if (!offset) return call->fail({400, "bad_message", "offset is an integer >= 0"});
-  auto page = call->state.players->games(player, 0, 0, *offset, 100);
+  auto page = call->state.players->games(player, 0, 0, *offset, export_page);
   if (!page) return call->fail(page.error);
   json records = json::array();
   for (const auto& g : (*page.value)["games"]) {
@@ -189,7 +189,7 @@ void serve_export(const std::shared_ptr<api_call>& call, const std::string& play
     }
   }
   const auto total = (*page.value)["total"].get<std::int64_t>();
-  const auto next = *offset + 100;
+  const auto next = *offset + export_page;
   call->answer({{"format", "carcassonne-records/1"},
                 {"player", player},
                 {"records", std::move(records)},
