@@ -159,6 +159,35 @@ async function main() {
   await zoe.waitForFunction((id) => window.carcassonne.conn.player?.id === id, zoeId);
   await shot('04-signed-in-again');
   step('signed out (a new guest), a wrong password refused, signed in again by name');
+
+  // ---- A new password (the old one asked), then the account deleted: a guest again, and the
+  // name signs in no more.
+  const NEW_PASSWORD = 'roads and cloisters';
+  await zoe.click('#account-settings summary');
+  await zoe.fill('#old-password', 'not her password');
+  await zoe.fill('#new-password', NEW_PASSWORD);
+  await provoke(async () => {
+    await zoe.click('#change-password');
+    await zoe.locator('#account-error', { hasText: /\S/ }).waitFor();
+  });
+  await zoe.fill('#old-password', PASSWORD);
+  await zoe.fill('#new-password', NEW_PASSWORD);
+  await zoe.click('#change-password');
+  await zoe.locator('#password-changed', { hasText: /changed/ }).waitFor();
+  await checkPhone(zoe, 'the account settings');
+  const signIn = (password) => zoe.evaluate(([n, pw]) => fetch('/api/sign-in', {
+    method: 'POST', headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ name: n, password: pw }) }).then((r) => r.status), [NAME, password]);
+  if (await signIn(NEW_PASSWORD) !== 200) throw new Error('the new password does not sign in');
+  await zoe.click('#delete-account');
+  await zoe.locator('#delete-account', { hasText: /again/ }).waitFor();
+  await zoe.click('#delete-account');
+  await zoe.locator('#account-name', { hasText: /^Guest/ }).waitFor();
+  await zoe.waitForFunction(() => window.carcassonne.conn.player?.guest === true);
+  await provoke(async () => {
+    if (await signIn(NEW_PASSWORD) !== 401) throw new Error('the deleted account still signs in');
+  });
+  step('a new password (a wrong old one refused), then the account deleted: a guest again');
 }
 
 t.run(main);

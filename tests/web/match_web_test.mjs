@@ -25,7 +25,7 @@ async function main() {
   await ann.selectOption('#match-clock', 'fischer');
   await ann.fill('#match-minutes', '10');
   await ann.fill('#match-increment', '5');
-  await ann.locator('details summary').click();
+  await ann.locator('#create-form details summary').click();
   await ann.fill('#scripted-setup', JSON.stringify({ seed: 'match-web', script: { deck: ['BA/C', 'BA/RFr', 'BA/L'] } }));
   await ann.click('#create');
   await ann.waitForFunction(() => /room=/.test(location.hash));

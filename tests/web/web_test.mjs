@@ -108,7 +108,7 @@ async function main() {
   // ---- Ann creates the room from the lobby form.
   await ann.goto(base);
   await playAs(ann, 'Ann');
-  await ann.locator('details summary').click();
+  await ann.locator('#create-form details summary').click();
   await ann.fill('#scripted-setup', JSON.stringify({ seed: 'web-test', script: { deck } }));
   await ann.fill('#room-name', 'Web test');
   await shot(ann, '01-lobby');

@@ -91,6 +91,21 @@ export class Account extends EventTarget {
   // Signs out, then plays on as a new guest.
   async signOut() {
     await post('/api/sign-out', {}).catch((e) => { if (e.code !== 'bad_session') throw e; });
+    await this.asNewGuest();
+  }
+
+  // A new password (the old one is asked: a page left open is not enough to change it).
+  async changePassword(oldPassword, newPassword) {
+    await post('/api/me/password', { old_password: oldPassword, new_password: newPassword });
+  }
+
+  // Deletes the account (its games stay, under "deleted player"), then plays on as a new guest.
+  async deleteAccount() {
+    await post('/api/me/delete', {});
+    await this.asNewGuest();
+  }
+
+  async asNewGuest() {
     store.setGuestKey(null);
     this.set(null);
     await this.makeGuest().catch(() => {});

@@ -27,7 +27,7 @@ function contents(account) {
     p.guest ? providerLink(account.methods) : null,
     p.guest ? null : el('button', { type: 'button', id: 'sign-out', onclick: (e) => busy(e.target, error, () => account.signOut()) }, 'Sign out'));
   const error = el('p', { class: 'error-text', role: 'alert', id: 'account-error' });
-  if (!p.guest) return [who, links, error];
+  if (!p.guest) return [who, links, settings(account, error), error];
   return [who, links,
     el('details', { id: 'account-forms' }, el('summary', {}, 'Sign up or sign in'),
       el('div', { class: 'account-forms' },
@@ -44,6 +44,37 @@ function providerLink(methods) {
   let host = methods.oidc_issuer;
   try { host = new URL(host).host; } catch { /* shown as the server gave it */ }
   return el('a', { class: 'button-link', href: '/auth/oidc/start', id: 'sign-in-oidc' }, `Sign in with ${host}`);
+}
+
+// A named player's settings: a new password (the old one asked), and deleting the account, which
+// takes a second tap on the same button (its label says what the second one does).
+function settings(account, error) {
+  const done = el('p', { class: 'muted', role: 'status', id: 'password-changed' });
+  const old = el('input', { type: 'password', id: 'old-password', maxlength: 200, autocomplete: 'current-password', placeholder: 'current password', 'aria-label': 'current password', required: true });
+  const fresh = el('input', { type: 'password', id: 'new-password', maxlength: 200, autocomplete: 'new-password', placeholder: 'new password', 'aria-label': 'new password', required: true });
+  const change = el('button', { type: 'submit', id: 'change-password' }, 'Change the password');
+  const form = el('form', { class: 'credentials', id: 'password-form', onsubmit: (e) => {
+    e.preventDefault();
+    done.textContent = '';
+    busy(change, error, async () => {
+      await account.changePassword(old.value, fresh.value);
+      old.value = fresh.value = '';
+      done.textContent = 'The password is changed.';
+    });
+  } }, el('h3', {}, 'Password'), old, fresh, change, done);
+  const remove = el('button', { type: 'button', class: 'danger', id: 'delete-account', onclick: () => {
+    if (remove.dataset.armed !== 'yes') {
+      remove.dataset.armed = 'yes';
+      remove.textContent = 'Tap again to delete the account for good';
+      return;
+    }
+    busy(remove, error, () => account.deleteAccount());
+  } }, 'Delete my account');
+  return el('details', { id: 'account-settings' }, el('summary', {}, 'Password and account'),
+    el('div', { class: 'account-forms' }, form,
+      el('div', {}, el('h3', {}, 'Account'),
+        el('p', { class: 'muted small-note' }, 'Your games stay in the records, under "deleted player".'),
+        remove)));
 }
 
 // A name and a password, and a button; `act` throws ApiError.
