@@ -17,9 +17,11 @@ set(may_bots "base")
 set(may_table "base;fairness;match")
 set(may_room "base;ratings;store;fairness;match;bots;table")
 set(may_lobby "base;ratings;store;oidc;players;fairness;match;bots;table;room")
-set(may_cluster "base;ratings;store;oidc;players;fairness;match;bots;table;room;lobby")
-set(may_transport "base;ratings;store;oidc;players;fairness;match;bots;table;room;lobby;cluster")
-set(parts base ratings store oidc players fairness match bots table room lobby cluster transport)
+set(may_competition "base;ratings;store;oidc;players;fairness;match;bots;table;room;lobby")
+set(may_cluster "base;ratings;store;oidc;players;fairness;match;bots;table;room;lobby;competition")
+set(may_transport
+    "base;ratings;store;oidc;players;fairness;match;bots;table;room;lobby;competition;cluster")
+set(parts base ratings store oidc players fairness match bots table room lobby competition cluster transport)
 
 set(failures "")
 

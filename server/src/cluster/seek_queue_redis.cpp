@@ -1,0 +1,1 @@
+// The seek queue on Redis (competition/seek_queue.hpp).
