@@ -207,7 +207,7 @@ std::optional<proto_error> parse_move(const json& j, std::string_view, fields& f
 std::optional<proto_error> parse_resume(const json&, std::string_view, fields& f,
                                         client_message& msg) {
   resume_msg m;
-  f.string("room", m.room, max_room_id) && f.string("token", m.token, 128) &&
+  f.string("room", m.room, max_room_id) && f.string("token", m.token, 128, false) &&
       f.sequence("last_seq", m.last_seq);
   msg = std::move(m);
   return std::nullopt;
@@ -273,11 +273,23 @@ std::optional<proto_error> parse_bot(const json& j, std::string_view type, field
   return std::nullopt;
 }
 
+// Quick play, series and tournaments: the server's competition part reads the fields.
+std::optional<proto_error> parse_competition(const json& j, std::string_view type, fields&,
+                                             client_message& msg) {
+  competition_msg m;
+  m.type = std::string(type);
+  m.body = j;
+  m.body.erase("type");
+  m.body.erase("id");
+  msg = std::move(m);
+  return std::nullopt;
+}
+
 struct message_kind {
   std::string_view type;
   body_parser parse;
 };
-constexpr std::array<message_kind, 22> message_kinds{{
+constexpr std::array<message_kind, 28> message_kinds{{
     {"hello", parse_hello},
     {"create_room", parse_create_room},
     {"list_rooms", parse_list_rooms},
@@ -300,6 +312,12 @@ constexpr std::array<message_kind, 22> message_kinds{{
     {"add_bot", parse_bot},
     {"remove_bot", parse_bot},
     {"authenticate", parse_authenticate},
+    {"seek", parse_competition},
+    {"cancel_seek", parse_competition},
+    {"create_tournament", parse_competition},
+    {"tournament", parse_competition},
+    {"get_tournament", parse_competition},
+    {"get_series", parse_competition},
 }};
 
 // The envelope: JSON, an object, its optional id; the error is set when it is not one.

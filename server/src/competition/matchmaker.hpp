@@ -22,6 +22,7 @@ struct seek_prefs {
   std::optional<std::vector<std::string>> expansions;  // sorted, unique ids; [] the base game
   std::optional<std::string> time_control;             // a named time control (time_controls.hpp)
   std::optional<bool> rated;
+  std::optional<int> best_of;  // seats 2 only: a series of 1, 3, 5 or 7 games
   std::int64_t bot_after_ms = 0;  // 0: never fill with bots
   bool operator==(const seek_prefs&) const = default;
 };
@@ -53,7 +54,8 @@ struct bot_option {
 
 // One table: its seekers in seat order (the longest waiting first), the bots that fill the rest
 // (levels), and the preferences settled for it: every open preference given its default (seats
-// 2, the base game, time control "rapid", rated true; a table with bots is never rated).
+// 2, the base game, time control "rapid", rated true, best_of 1; a table with bots is never rated
+// and plays one game).
 struct match {
   std::vector<std::string> players;
   std::vector<std::string> bots;

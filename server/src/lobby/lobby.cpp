@@ -25,31 +25,30 @@ constexpr auto loaded_linger = std::chrono::seconds(30);
 
 }  // namespace
 
-lobby::created lobby::create(const protocol::create_room_msg& m,
-                             std::weak_ptr<const client_link> creator) {
+lobby::checked lobby::check(const protocol::create_room_msg& m) const {
   json setup = m.setup;
   for (const char* key : {"players"}) setup.erase(key);
   if (!config_.allow_scripted_rooms && (setup.contains("seed") || setup.contains("script")))
-    return {nullptr, {"bad_setup", "this server does not accept seed or script in rooms"}};
+    return {{}, {"bad_setup", "this server does not accept seed or script in rooms"}};
   for (const auto& [key, value] : setup.items())
     if (key != "expansions" && key != "options" && key != "seed" && key != "script")
-      return {nullptr, {"bad_setup", "unknown setup key '" + key + "'"}};
+      return {{}, {"bad_setup", "unknown setup key '" + key + "'"}};
   // Validate now with two placeholder players, so that a bad room is refused at creation.
   json probe = setup;
   probe["players"] = json::array({{{"name", "a"}}, {{"name", "b"}}});
   auto parsed = protocol::parse_setup(probe);
-  if (!parsed.ok()) return {nullptr, parsed.error};
+  if (!parsed.ok()) return {{}, parsed.error};
   // A test's sample expansion (tests/expansions; only test binaries have it, in a test slot of the
   // registry) is played only where tests play: on a server that takes seeds and scripts.
   if (!config_.allow_scripted_rooms)
     for (const auto* module : all_modules())
       if (module && module->test_only && parsed.value->setup.expansions.has(module->id))
         return {
-            nullptr,
+            {},
             {"bad_setup", "expansion '" + std::string(module->name) +
                               "' is a test's: only a server with --allow-scripted true has it"}};
   if (auto g = new_game(parsed.value->setup); !g.ok())
-    return {nullptr, protocol::from_engine(g.err())};
+    return {{}, protocol::from_engine(g.err())};
 
   room_settings s;
   s.name = m.name;
@@ -60,8 +59,16 @@ lobby::created lobby::create(const protocol::create_room_msg& m,
   s.max_spectators = config_.max_spectators;
   s.setup = setup;
   auto match = match_options_from_json(m.match);
-  if (!match.ok()) return {nullptr, match.error};
+  if (!match.ok()) return {{}, match.error};
   s.match = *match.value;
+  return {std::move(s), {}};
+}
+
+lobby::created lobby::create(const protocol::create_room_msg& m,
+                             std::weak_ptr<const client_link> creator) {
+  auto [s, error] = check(m);
+  if (!error.code.empty()) return {nullptr, std::move(error)};
+  const json& setup = s.setup;
   if (store_ && store_->degraded())
     return {nullptr,
             {"storage_failed", "the server cannot store new rooms now: try again in a minute"}};
@@ -139,6 +146,65 @@ std::shared_ptr<room_entry> lobby::add(std::shared_ptr<room> r) {
 void lobby::save_clocks() {
   std::lock_guard lock(mutex_);
   for (const auto& [id, e] : rooms_) e->game_room->save_clock();
+}
+
+protocol::create_room_msg lobby::from_template(const json& t, int seats) {
+  protocol::create_room_msg m;
+  m.seats = seats;
+  m.setup = t.value("setup", json::object());
+  m.match = t.value("match", json());
+  m.name = t.value("name", std::string());
+  m.spectator_delay = t.value("spectator_delay", 0);
+  return m;
+}
+
+std::optional<protocol::proto_error> lobby::check_template(const json& t, int seats) const {
+  if (!t.is_object()) return protocol::proto_error{"bad_setup", "the room must be an object"};
+  for (const auto& [key, value] : t.items())
+    if (key != "setup" && key != "match" && key != "name" && key != "spectator_delay")
+      return protocol::proto_error{"bad_setup", "unknown room key '" + key + "'"};
+  if (t.contains("setup") && !t["setup"].is_object())
+    return protocol::proto_error{"bad_setup", "'setup' must be an object"};
+  if (t.contains("name") && (!t["name"].is_string() || t["name"].get_ref<const std::string&>().size() > 80))
+    return protocol::proto_error{"bad_setup", "'name' is a string of at most 80 bytes"};
+  if (t.contains("spectator_delay") &&
+      (!t["spectator_delay"].is_number_integer() || t["spectator_delay"].get<int>() < 0 ||
+       t["spectator_delay"].get<int>() > 20))
+    return protocol::proto_error{"bad_setup", "'spectator_delay' is 0..20 moves"};
+  if (seats < 2 || seats > 6) return protocol::proto_error{"bad_setup", "2 to 6 seats"};
+  auto [s, error] = check(from_template(t, seats));
+  if (!error.code.empty()) return error;
+  return std::nullopt;
+}
+
+lobby::arranged lobby::arrange(const json& room_template, const std::vector<room::seat_init>& seats,
+                               bool rated, int bot_pause_ms) {
+  if (auto bad = check_template(room_template, static_cast<int>(seats.size())))
+    return {{}, std::move(*bad)};
+  auto [s, error] = check(from_template(room_template, static_cast<int>(seats.size())));
+  s.rated = rated;
+  if (store_ && store_->degraded())
+    return {{}, {"storage_failed", "the server cannot store new rooms now: try again in a minute"}};
+  std::shared_ptr<room_entry> entry;
+  {
+    std::lock_guard lock(mutex_);
+    if (rooms_.size() >= config_.max_rooms && !make_space())
+      return {{}, {"server_full", "the server holds as many rooms as it may"}};
+    do s.id = random_hex(10);
+    while (rooms_.count(s.id));
+    s.seed = s.id + "/" + random_hex(16);
+    if (!s.setup.contains("seed") && !s.setup.contains("script")) s.secret = fairness::new_secret();
+    if (s.name.empty()) s.name = "Room " + s.id.substr(0, 4);
+    auto made = room::rematch_room(std::move(s), seats, &metrics_);
+    protocol::room_bot_settings bots;
+    bots.pause_ms = bot_pause_ms;
+    made->set_bot_settings(bots);
+    entry = add(std::move(made));
+  }
+  if (claim_) claim_(entry->game_room->id());  // a cluster's lease, before its first write
+  boost::asio::post(entry->strand, [entry] { entry->game_room->start_rematch(); });
+  spdlog::info("room {} arranged ({} seats)", entry->game_room->id(), seats.size());
+  return {entry->game_room->id(), {}};
 }
 
 std::string lobby::spawn_rematch(room_settings s, const std::vector<room::seat_init>& seats) {

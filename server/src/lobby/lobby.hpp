@@ -70,6 +70,21 @@ class lobby {
   };
   created create(const protocol::create_room_msg& m, std::weak_ptr<const client_link> creator);
 
+  // A room the server makes for players it brought together (quick play, a series' game, a
+  // tournament's table: competition/): `room_template` holds create_room's "setup", "match",
+  // "spectator_delay" and "name" (all optional), its seats are taken in order (players by id,
+  // bots by level; a player's seat has no token: its player resumes it signed in), and its game
+  // starts at once. The room's id, or an error (the template's, server_full, storage_failed).
+  struct arranged {
+    std::string room;
+    protocol::proto_error error;
+  };
+  arranged arrange(const nlohmann::json& room_template, const std::vector<room::seat_init>& seats,
+                   bool rated, int bot_pause_ms);
+  // The template's error, if any (bad_setup, bad_match_options, the engine's setup codes).
+  std::optional<protocol::proto_error> check_template(const nlohmann::json& room_template,
+                                                      int seats) const;
+
   // Rooms are written to `s` from now on (nullptr: memory only). Call before any room exists.
   void attach_store(store* s);
   // Rebuilds every unfinished room of the store (server start). False, with a message, when a
@@ -128,6 +143,13 @@ class lobby {
   void save_clocks();
 
  private:
+  // create_room's settings checked (room id, seed and secret not yet drawn).
+  struct checked {
+    room_settings settings;
+    protocol::proto_error error;
+  };
+  checked check(const protocol::create_room_msg& m) const;
+  static protocol::create_room_msg from_template(const nlohmann::json& t, int seats);
   bool make_space();  // under mutex_: drops one room nobody is connected to, looking at a few
   std::shared_ptr<room_entry> add(std::shared_ptr<room> r);  // under mutex_
   // A finished room's rematch: a new room with those seats, its game started; its id, or empty

@@ -144,6 +144,10 @@ class player_store {
                                                          std::int64_t offset, std::int64_t limit,
                                                          std::int64_t& total,
                                                          std::string& error) = 0;
+  // One finished game of the index, by room (seats with the names they had); `found` false when
+  // the room has not ended (or is unknown). Nothing on error.
+  virtual std::optional<game_summary> finished_game(const std::string& room, bool& found,
+                                                    std::string& error) = 0;
 };
 
 }  // namespace carcassonne::server

@@ -368,6 +368,31 @@ std::optional<std::vector<leaderboard_row>> sql_player_store::leaderboard(const 
   return out;
 }
 
+std::optional<game_summary> sql_player_store::finished_game(const std::string& room, bool& found,
+                                                            std::string& error) {
+  std::optional<game_summary> out;
+  found = false;
+  with_connection(
+      [&](sql::connection& db, std::string& why) {
+        auto r = db.run("SELECT finished_ms, pool, rated, seats FROM finished_games WHERE room = $1",
+                        {room}, why);
+        if (!r) return false;
+        game_summary g;
+        g.room = room;
+        if (!r->empty()) {
+          g.finished_ms = r->integer(0, 0);
+          g.pool = r->text(0, 1);
+          g.rated = r->integer(0, 2) != 0;
+          if (!parse_seats(r->text(0, 3), g, why)) return false;
+          found = true;
+        }
+        out = std::move(g);
+        return true;
+      },
+      error);
+  return out;
+}
+
 std::optional<std::vector<game_summary>> sql_player_store::games(
     const std::string& player, std::int64_t from_ms, std::int64_t to_ms, std::int64_t offset,
     std::int64_t limit, std::int64_t& total, std::string& error) {

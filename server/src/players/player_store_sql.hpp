@@ -84,6 +84,8 @@ class sql_player_store : public player_store {
                                                  std::int64_t to_ms, std::int64_t offset,
                                                  std::int64_t limit, std::int64_t& total,
                                                  std::string& error) override;
+  std::optional<game_summary> finished_game(const std::string& room, bool& found,
+                                            std::string& error) override;
 
  protected:
   // Runs `work` on the connection, one call at a time; false (with `error`) when it failed. A

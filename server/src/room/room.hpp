@@ -92,7 +92,10 @@ class room {
   void join(const client_ptr& c, const protocol::join_msg& m, const json& id,
             const std::string& player = {});
   void spectate(const client_ptr& c, const json& id);
-  void resume(const client_ptr& c, const protocol::resume_msg& m, const json& id);
+  // Without a token, a signed-in `player` resumes the seat that is theirs (a room the server
+  // arranged for them has no token to give).
+  void resume(const client_ptr& c, const protocol::resume_msg& m, const json& id,
+              const std::string& player = {});
   void leave(const client_ptr& c, const json& id);
   void start(const client_ptr& c, const json& id);
   void move(const client_ptr& c, protocol::move_msg m, const json& id);

@@ -67,12 +67,19 @@ void room::spectate(const client_ptr& c, const json& id) {
   broadcast({});
 }
 
-void room::resume(const client_ptr& c, const protocol::resume_msg& m, const json& id) {
+void room::resume(const client_ptr& c, const protocol::resume_msg& m, const json& id,
+                  const std::string& player) {
   if (moved_away_) return refuse_moved(c, id);
   const std::string hash = m.token.empty() ? std::string() : sha256_hex(m.token);
   auto it = std::find_if(seats_.begin(), seats_.end(), [&](const seat_slot& s) {
-    return s.taken && !hash.empty() && equal_constant_time(s.token_hash, hash);
+    if (!s.taken) return false;
+    if (hash.empty()) return !player.empty() && !s.bot && s.player == player;
+    return equal_constant_time(s.token_hash, hash);
   });
+  if (it == seats_.end() && hash.empty())
+    return fail(c, id, "bad_token",
+                player.empty() ? "resume needs the seat's token (or to be signed in as its player)"
+                               : "no seat of this room is yours");
   if (it == seats_.end()) return fail(c, id, "bad_token", "no seat of this room has that token");
   const int seat = static_cast<int>(it - seats_.begin());
   if (const int held = seat_of(c.get()); held >= 0 && held != seat)
@@ -85,7 +92,7 @@ void room::resume(const client_ptr& c, const protocol::resume_msg& m, const json
   }
   std::erase_if(spectators_, [&](const client_ptr& s) { return s == c; });
   it->client = c;
-  it->token = m.token;
+  if (!m.token.empty()) it->token = m.token;  // a resume by player shows none
   release_takeover(seat);
   c->set_room(settings_.id, true);
   spdlog::info("room {} seat {}: resumed", settings_.id, seat);

@@ -734,7 +734,8 @@ void websocket_session::on(const protocol::spectate_msg& m, const json& id) {
 
 void websocket_session::on(const protocol::resume_msg& m, const json& id) {
   if (not_elsewhere(m.room, id))
-    enter(m.room, id, [m, id](room& r, const client_ptr& c) { r.resume(c, m, id); });
+    enter(m.room, id, [m, id, player = player_ ? player_->id : std::string()](
+                          room& r, const client_ptr& c) { r.resume(c, m, id, player); });
 }
 
 void websocket_session::on(const protocol::leave_msg&, const json& id) {

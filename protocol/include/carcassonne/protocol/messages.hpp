@@ -92,10 +92,19 @@ struct history_msg {  // the events of the room's game so far, a page from move 
   int from = 0;
 };
 
+// Quick play, series and tournaments (docs/protocol.md §24): seek, cancel_seek,
+// create_tournament, tournament, get_tournament, get_series. The server's competition part reads
+// the fields of `body` (the message without "type" and "id").
+struct competition_msg {
+  std::string type;
+  json body;
+};
+
 using client_message =
     std::variant<hello_msg, create_room_msg, list_rooms_msg, join_msg, spectate_msg, leave_msg,
                  start_msg, move_msg, resume_msg, chat_msg, ping_msg, snapshot_msg, replay_msg,
-                 nonce_msg, history_msg, add_bot_msg, remove_bot_msg, match_msg, authenticate_msg>;
+                 nonce_msg, history_msg, add_bot_msg, remove_bot_msg, match_msg, authenticate_msg,
+                 competition_msg>;
 
 struct request {
   client_message message;
