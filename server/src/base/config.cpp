@@ -182,6 +182,16 @@ const std::vector<setting>& settings() {
       {"--session-days", "CARCASSONNE_SESSION_DAYS",
        "days a player's session lasts before signing in again (default 30)",
        [](config& c, const std::string& v) { return parse_number(v, 1, 3650, c.session_days); }},
+      {"--competition-tick-ms", "CARCASSONNE_COMPETITION_TICK_MS",
+       "how often the matchmaker runs and game results are looked for, ms (default 500)",
+       [](config& c, const std::string& v) {
+         return parse_number(v, 20, 10000, c.competition_tick_ms);
+       }},
+      {"--competition-bot-pause-ms", "CARCASSONNE_COMPETITION_BOT_PAUSE_MS",
+       "the bots' pause before each move in quick play and tournament games, ms (default 1000)",
+       [](config& c, const std::string& v) {
+         return parse_number(v, 0, 10000, c.competition_bot_pause_ms);
+       }},
       {"--require-account", "CARCASSONNE_REQUIRE_ACCOUNT",
        "join and create_room only for connections signed in as a player (default false)",
        [](config& c, const std::string& v) { return parse_bool(v, c.require_account); }},

@@ -67,7 +67,10 @@ struct config {
   std::string web_root;  // CARCASSONNE_WEB_ROOT: serve the page from disk (dev)
 
   // Accounts (docs/hosting.md "Accounts"); they live in the store's database (journal on).
-  int session_days = 30;         // CARCASSONNE_SESSION_DAYS: a session's lifetime
+  int session_days = 30;  // CARCASSONNE_SESSION_DAYS: a session's lifetime
+  // Quick play, series and tournaments (docs/hosting.md "Competition").
+  int competition_tick_ms = 500;        // the matchmaker's period, and the results' poll
+  int competition_bot_pause_ms = 1000;  // the bots' pause in the rooms the server arranges
   bool require_account = false;  // CARCASSONNE_REQUIRE_ACCOUNT: join/create only when signed in
   // Origins besides the server's own (the request's Host) whose pages may use a player's cookie:
   // comma-separated, e.g. "https://play.example.org" (CARCASSONNE_ALLOWED_ORIGINS).

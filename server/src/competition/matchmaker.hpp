@@ -22,7 +22,7 @@ struct seek_prefs {
   std::optional<std::vector<std::string>> expansions;  // sorted, unique ids; [] the base game
   std::optional<std::string> time_control;             // a named time control (time_controls.hpp)
   std::optional<bool> rated;
-  std::optional<int> best_of;  // seats 2 only: a series of 1, 3, 5 or 7 games
+  std::optional<int> best_of;     // seats 2 only: a series of 1, 3, 5 or 7 games
   std::int64_t bot_after_ms = 0;  // 0: never fill with bots
   bool operator==(const seek_prefs&) const = default;
 };

@@ -88,16 +88,11 @@ nlohmann::json to_json(const series& s) {
     games.push_back(std::move(j));
   }
   const auto points = series_points(s);
-  nlohmann::json j{{"id", s.id},
-                   {"best_of", s.best_of},
-                   {"players", s.players},
-                   {"names", s.names},
-                   {"bots", s.bots},
-                   {"room", s.room},
-                   {"rated", s.rated},
-                   {"games", std::move(games)},
-                   {"points", points},
-                   {"finished", s.finished}};
+  nlohmann::json j{{"id", s.id},           {"best_of", s.best_of},
+                   {"players", s.players}, {"names", s.names},
+                   {"bots", s.bots},       {"room", s.room},
+                   {"rated", s.rated},     {"games", std::move(games)},
+                   {"points", points},     {"finished", s.finished}};
   if (!s.tournament.empty()) j["tournament"] = s.tournament;
   if (s.finished) j["winner"] = s.winner < 0 ? nlohmann::json(nullptr) : nlohmann::json(s.winner);
   return j;

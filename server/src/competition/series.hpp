@@ -30,7 +30,7 @@ struct series {
   int best_of = 3;                     // 1, 3, 5 or 7
   std::array<std::string, 2> players;  // player ids (or a tournament's bot entrants)
   std::array<std::string, 2> names;
-  std::array<std::string, 2> bots;  // a bot entrant's level, "" a player
+  std::array<std::string, 2> bots;                 // a bot entrant's level, "" a player
   nlohmann::json room = nlohmann::json::object();  // the games' create_room template
   bool rated = true;
   std::string tournament;  // the tournament whose table it is, "" none

@@ -47,8 +47,7 @@ lobby::checked lobby::check(const protocol::create_room_msg& m) const {
             {},
             {"bad_setup", "expansion '" + std::string(module->name) +
                               "' is a test's: only a server with --allow-scripted true has it"}};
-  if (auto g = new_game(parsed.value->setup); !g.ok())
-    return {{}, protocol::from_engine(g.err())};
+  if (auto g = new_game(parsed.value->setup); !g.ok()) return {{}, protocol::from_engine(g.err())};
 
   room_settings s;
   s.name = m.name;
@@ -165,7 +164,8 @@ std::optional<protocol::proto_error> lobby::check_template(const json& t, int se
       return protocol::proto_error{"bad_setup", "unknown room key '" + key + "'"};
   if (t.contains("setup") && !t["setup"].is_object())
     return protocol::proto_error{"bad_setup", "'setup' must be an object"};
-  if (t.contains("name") && (!t["name"].is_string() || t["name"].get_ref<const std::string&>().size() > 80))
+  if (t.contains("name") &&
+      (!t["name"].is_string() || t["name"].get_ref<const std::string&>().size() > 80))
     return protocol::proto_error{"bad_setup", "'name' is a string of at most 80 bytes"};
   if (t.contains("spectator_delay") &&
       (!t["spectator_delay"].is_number_integer() || t["spectator_delay"].get<int>() < 0 ||

@@ -374,8 +374,9 @@ std::optional<game_summary> sql_player_store::finished_game(const std::string& r
   found = false;
   with_connection(
       [&](sql::connection& db, std::string& why) {
-        auto r = db.run("SELECT finished_ms, pool, rated, seats FROM finished_games WHERE room = $1",
-                        {room}, why);
+        auto r =
+            db.run("SELECT finished_ms, pool, rated, seats FROM finished_games WHERE room = $1",
+                   {room}, why);
         if (!r) return false;
         game_summary g;
         g.room = room;

@@ -9,6 +9,7 @@
 #include <atomic>
 #include <chrono>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <set>
@@ -17,6 +18,7 @@
 #include "base/metrics.hpp"
 #include "cluster/cluster_lobby.hpp"
 #include "cluster/cluster_member.hpp"
+#include "competition/competitions.hpp"
 #include "lobby/lobby.hpp"
 #include "oidc/oidc_client.hpp"
 #include "players/accounts.hpp"
@@ -53,7 +55,15 @@ struct shared_state {
   std::mutex sessions_mutex;
   std::set<std::weak_ptr<websocket_session>, std::owner_less<std::weak_ptr<websocket_session>>>
       sessions;
+  // The signed-in connections of each player (for match_found), under sessions_mutex.
+  std::multimap<std::string, std::weak_ptr<websocket_session>> player_sessions;
+  // Quick play, series and tournaments (docs/protocol.md §24): with accounts; declared last, so
+  // that it stops first.
+  std::unique_ptr<competition::competitions> competitions;
 };
+
+// Sends a frame to every connection of `player` here (any thread).
+void tell_player(shared_state& state, const std::string& player, const std::string& frame);
 
 // The public rooms a list_rooms or /api/rooms sees: this server's, or with --redis the cluster's.
 inline lobby::page list_public_rooms(const shared_state& s, const protocol::room_filter& f) {

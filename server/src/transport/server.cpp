@@ -151,9 +151,10 @@ struct server::impl {
 server::server(config c) : impl_(std::make_unique<impl>(std::move(c))) {}
 
 server::~server() {
-  impl_->state->lobby_view.reset();  // nothing published any more
-  impl_->state->cluster.reset();     // no more heartbeats: this instance's leases lapse
-  impl_->state->rooms.stop_bots();   // no search reaches a room or the I/O context after this
+  impl_->state->competitions.reset();  // no more rooms arranged, nobody told
+  impl_->state->lobby_view.reset();    // nothing published any more
+  impl_->state->cluster.reset();       // no more heartbeats: this instance's leases lapse
+  impl_->state->rooms.stop_bots();     // no search reaches a room or the I/O context after this
   // The clocks as they are now: a restart gives nobody back the time since the last move.
   impl_->state->rooms.save_clocks();
   // Commit what is queued while the rooms its callbacks reach still exist.
@@ -223,6 +224,39 @@ bool server::listen(std::string& error) {
   impl_->accept();
   impl_->sweep();
   join_cluster();
+  return start_competitions(error);
+}
+
+// Quick play, series and tournaments (docs/hosting.md "Competition"): with accounts, in the
+// store's database; one queue for the cluster on its Redis.
+bool server::start_competitions(std::string& error) {
+  auto& st = *impl_->state;
+  if (!st.players || st.competitions) return true;
+  auto db = competition::competition_store::open(st.cfg.store_location(), error);
+  if (!db) return error = "cannot open the competitions' tables: " + error, false;
+  std::unique_ptr<competition::seek_queue> queue = competition::make_memory_seek_queue();
+  competition::service_settings settings;
+  settings.tick = std::chrono::milliseconds(st.cfg.competition_tick_ms);
+  settings.bot_pause_ms = st.cfg.competition_bot_pause_ms;
+  // The bots quick play may seat, at their rating in duels (a level that never played a rated
+  // game starts where the docs say).
+  for (const auto& [level, start] :
+       {std::pair<const char*, double>{"random", 800.0}, {"greedy", 1200.0}, {"strong", 1500.0}}) {
+    double r = start;
+    std::string why;
+    if (auto rows = st.players->store().ratings_of(std::string("bot-") + level, why))
+      for (const auto& row : *rows)
+        if (row.pool == "duel" && row.games > 0) r = row.value.r;
+    settings.bots.push_back({level, r});
+  }
+  competition::service_hooks hooks;
+  hooks.tell = [s = impl_->state.get()](const std::string& player, const std::string& frame) {
+    tell_player(*s, player, frame);
+  };
+  st.competitions = std::make_unique<competition::competitions>(
+      st.rooms, *st.players, std::move(db), std::move(queue), std::move(settings),
+      std::move(hooks));
+  st.competitions->start();
   return true;
 }
 

@@ -306,6 +306,7 @@ class websocket_session : public client_link,
   void on(const protocol::add_bot_msg& m, const nlohmann::json& id);
   void on(const protocol::remove_bot_msg& m, const nlohmann::json& id);
   void on(const protocol::authenticate_msg& m, const nlohmann::json& id);
+  void on(const protocol::competition_msg& m, const nlohmann::json& id);
   // A join or create_room refused because the server wants players signed in: true when it was.
   bool refused_for_no_account(const nlohmann::json& id);
   // Refusals that leave the connection as it is: not in a room, or in another one.
@@ -469,7 +470,10 @@ class websocket_session : public client_link,
     {
       std::lock_guard lock(state_->sessions_mutex);
       state_->sessions.erase(weak_from_this());
+      if (player_) forget_player_session();
     }
+    if (player_ && state_->competitions)
+      state_->competitions->connection_closed(player_->id, serial_);
     // The room this connection is in, and the one it last asked to enter: that room may not
     // have told it yet (set_room is posted back), but it handles the disconnection after the
     // request, on the same strand, so a connection never stays in a room after it closed.
@@ -537,6 +541,22 @@ class websocket_session : public client_link,
   // request carried, for an `authenticate` without a token (the page's).
   std::optional<player_account> player_;
   std::string upgrade_session_;
+  // This connection's number, for the service that runs quick play (its seek ends with it).
+  const std::uint64_t serial_ = next_serial();
+  static std::uint64_t next_serial() {
+    static std::atomic<std::uint64_t> n{0};
+    return ++n;
+  }
+  // Under sessions_mutex: player_'s entry in player_sessions goes.
+  void forget_player_session() {
+    auto [first, last] = state_->player_sessions.equal_range(player_->id);
+    for (auto it = first; it != last; ++it)
+      if (!it->second.owner_before(weak_from_this()) &&
+          !weak_from_this().owner_before(it->second)) {
+        state_->player_sessions.erase(it);
+        return;
+      }
+  }
 };
 
 template <class Call>
@@ -720,11 +740,39 @@ void websocket_session::on(const protocol::authenticate_msg& m, const json& id) 
         self->state_->stats.rejected(who.error.code);
         return self->send_json(error_message({who.error.code, who.error.message}, id));
       }
+      {
+        std::lock_guard lock(self->state_->sessions_mutex);
+        if (self->player_) self->forget_player_session();
+        self->state_->player_sessions.emplace(who.value->id, self->weak_from_this());
+      }
       self->player_ = std::move(*who.value);
       self->send_json(reply("authenticated", id, {{"player", player_json(*self->player_)}}));
     });
   });
   if (!taken) refuse("too_busy", "too many account requests are waiting: try again shortly");
+}
+
+// Quick play, series and tournaments: the competition service answers, on its own thread.
+void websocket_session::on(const protocol::competition_msg& m, const json& id) {
+  using namespace protocol;
+  const auto refuse = [&](const std::string& code, const std::string& message) {
+    state_->stats.rejected(code);
+    send_json(error_message({code, message}, id));
+  };
+  if (!state_->competitions)
+    return refuse("competition_unavailable",
+                  "quick play and tournaments need the server's database (journal off)");
+  if (!player_)
+    return refuse("sign_in_required",
+                  "quick play and tournaments are for players: authenticate first");
+  state_->competitions->request(
+      *player_, serial_, m, id, [self = shared_from_this()](nlohmann::json answer) {
+        net::post(self->socket_.get_executor(), [self, answer = std::move(answer)] {
+          if (answer.value("type", "") == "error")
+            self->state_->stats.rejected(answer.value("code", "error"));
+          self->send_json(answer);
+        });
+      });
 }
 
 void websocket_session::on(const protocol::spectate_msg& m, const json& id) {
@@ -734,8 +782,10 @@ void websocket_session::on(const protocol::spectate_msg& m, const json& id) {
 
 void websocket_session::on(const protocol::resume_msg& m, const json& id) {
   if (not_elsewhere(m.room, id))
-    enter(m.room, id, [m, id, player = player_ ? player_->id : std::string()](
-                          room& r, const client_ptr& c) { r.resume(c, m, id, player); });
+    enter(m.room, id,
+          [m, id, player = player_ ? player_->id : std::string()](room& r, const client_ptr& c) {
+            r.resume(c, m, id, player);
+          });
 }
 
 void websocket_session::on(const protocol::leave_msg&, const json& id) {
@@ -913,6 +963,18 @@ void start_websocket_session(beast::tcp_stream stream, http::request<http::strin
                                             std::move(address), std::move(upgrade_session))
             ->run();
       });
+}
+
+void tell_player(shared_state& state, const std::string& player, const std::string& frame) {
+  std::vector<std::shared_ptr<websocket_session>> found;
+  {
+    std::lock_guard lock(state.sessions_mutex);
+    auto [first, last] = state.player_sessions.equal_range(player);
+    for (auto it = first; it != last; ++it)
+      if (auto s = it->second.lock()) found.push_back(std::move(s));
+  }
+  const auto shared = std::make_shared<const std::string>(frame);
+  for (const auto& s : found) s->deliver(shared);
 }
 
 void close_all_sessions(shared_state& state) {
