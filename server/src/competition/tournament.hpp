@@ -60,6 +60,9 @@ struct tournament_table {
   std::string series;                // the series' id when best_of > 1
   std::optional<std::vector<std::vector<double>>> results;
   bool void_table = false;  // could not start: every player gets half the table's points
+  // While it has no room: when advance() may offer it (again). Set when it is offered (a lease:
+  // a room being made is not asked for twice) and by table_failed.
+  std::int64_t next_try_ms = 0;
   bool operator==(const tournament_table&) const = default;
 };
 
@@ -69,6 +72,10 @@ struct tournament_round {
   std::int64_t started_ms = 0;
   std::vector<tournament_table> tables;
   std::vector<std::string> byes;  // sat out (Swiss: bye points; knockout: through)
+  // Knockout: the players the round was drawn from, in the order the bracket took them (the seeds
+  // for the first knockout round, then the winners slot by slot); the bracket's slot order is
+  // drawn again from it, and the first knockout round's is the seed order that breaks ties.
+  std::vector<std::string> bracket;
   bool finished = false;
   bool operator==(const tournament_round&) const = default;
 };
