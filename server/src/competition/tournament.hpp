@@ -105,7 +105,10 @@ using maybe_error = std::optional<tournament_error>;
 maybe_error check_settings(const tournament_settings& s, std::int64_t now_ms);
 
 // Players. Codes: registration_closed (started, finished, cancelled), already_registered,
-// tournament_full, not_registered, check_in_closed (before the window or after the start).
+// tournament_full, not_registered, check_in_closed (before the window or after the start),
+// not_running (a withdrawal from a tournament that is over). Before the start a withdrawal (or
+// the director's removal) frees the seat; after it, the player is removed. Bot entrants need no
+// check-in.
 maybe_error register_player(tournament& t, const participant& p);
 maybe_error withdraw(tournament& t, const std::string& player, std::int64_t now_ms);
 maybe_error check_in(tournament& t, const std::string& player, std::int64_t now_ms);
