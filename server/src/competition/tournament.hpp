@@ -60,6 +60,9 @@ struct tournament_table {
   std::string series;                // the series' id when best_of > 1
   std::optional<std::vector<std::vector<double>>> results;
   bool void_table = false;  // could not start: every player gets half the table's points
+  // While it has no room: when advance() may offer it (again). Set when it is offered (a lease:
+  // a room being made is not asked for twice) and by table_failed.
+  std::int64_t next_try_ms = 0;
   bool operator==(const tournament_table&) const = default;
 };
 
@@ -69,6 +72,10 @@ struct tournament_round {
   std::int64_t started_ms = 0;
   std::vector<tournament_table> tables;
   std::vector<std::string> byes;  // sat out (Swiss: bye points; knockout: through)
+  // Knockout: the players the round was drawn from, in the order the bracket took them (the seeds
+  // for the first knockout round, then the winners slot by slot); the bracket's slot order is
+  // drawn again from it, and the first knockout round's is the seed order that breaks ties.
+  std::vector<std::string> bracket;
   bool finished = false;
   bool operator==(const tournament_round&) const = default;
 };
@@ -98,7 +105,10 @@ using maybe_error = std::optional<tournament_error>;
 maybe_error check_settings(const tournament_settings& s, std::int64_t now_ms);
 
 // Players. Codes: registration_closed (started, finished, cancelled), already_registered,
-// tournament_full, not_registered, check_in_closed (before the window or after the start).
+// tournament_full, not_registered, check_in_closed (before the window or after the start),
+// not_running (a withdrawal from a tournament that is over). Before the start a withdrawal (or
+// the director's removal) frees the seat; after it, the player is removed. Bot entrants need no
+// check-in.
 maybe_error register_player(tournament& t, const participant& p);
 maybe_error withdraw(tournament& t, const std::string& player, std::int64_t now_ms);
 maybe_error check_in(tournament& t, const std::string& player, std::int64_t now_ms);
