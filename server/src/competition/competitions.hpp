@@ -31,8 +31,8 @@ namespace carcassonne::server::competition {
 struct service_settings {
   std::chrono::milliseconds tick{500};  // the matchmaker's period, and the results' poll
   window_rules window;
-  int bot_pause_ms = 1000;        // the bots' pause in the rooms the service makes
-  std::vector<bot_option> bots;   // the levels quick play may seat, with their ratings
+  int bot_pause_ms = 1000;       // the bots' pause in the rooms the service makes
+  std::vector<bot_option> bots;  // the levels quick play may seat, with their ratings
   std::int64_t max_bots_per_tournament = 256;
 };
 
@@ -45,7 +45,7 @@ struct service_hooks {
   // Cluster: takes or keeps this instance's lease of a series or tournament (only the holder runs
   // it). Unset: always this instance's.
   std::function<bool(const std::string& id)> claim;
-  std::string instance;  // this instance's id ("" one instance)
+  std::string instance;                  // this instance's id ("" one instance)
   std::function<std::int64_t()> now_ms;  // the wall clock (tests give a fake)
 };
 

@@ -99,6 +99,7 @@ std::shared_ptr<room_entry> lobby::add(std::shared_ptr<room> r) {
   const std::string id = r->id();
   auto entry = std::make_shared<room_entry>();
   entry->game_room = std::move(r);
+  entry->arranged = entry->game_room->arranged();
   entry->strand = serial_executor(executor_, config_);
   // Durability callbacks and bots' moves come back on the room's strand, while the room exists.
   const room::poster post = [weak = std::weak_ptr<room_entry>(entry)](std::function<void()> f) {
@@ -183,6 +184,7 @@ lobby::arranged lobby::arrange(const json& room_template, const std::vector<room
     return {{}, std::move(*bad)};
   auto [s, error] = check(from_template(room_template, static_cast<int>(seats.size())));
   s.rated = rated;
+  s.arranged = true;
   if (store_ && store_->degraded())
     return {{}, {"storage_failed", "the server cannot store new rooms now: try again in a minute"}};
   std::shared_ptr<room_entry> entry;
@@ -333,6 +335,8 @@ bool lobby::make_space() {
   for (auto it = order_.begin(); it != order_.end() && looked < eviction_look; ++it, ++looked) {
     auto r = rooms_.find(it->second);
     if (r == rooms_.end() || r->second->game_room->summary().connections != 0) continue;
+    if (r->second->arranged && r->second->game_room->summary().state != room_state::finished)
+      continue;
     forget_stored(*r->second->game_room);
     drop(it->second, "dropped to make space");
     return true;

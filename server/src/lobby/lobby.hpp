@@ -31,6 +31,9 @@ struct room_entry {
   boost::asio::any_io_executor strand;
   std::uint64_t order = 0;  // creation number: the key of the lobby's order
   bool is_public = true;
+  // Arranged by the server (quick play, series, tournaments): never dropped to make space before
+  // its game ends, as a series or a tournament waits for its result.
+  bool arranged = false;
   // The lobby's own timer for this room (expiry, eviction checks); used on the room's strand.
   room_timer_ptr lobby_timer;
   room_timer::handle expiry = 0;

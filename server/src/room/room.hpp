@@ -134,6 +134,7 @@ class room {
   // Thread-safe.
   room_summary summary() const;
   const std::string& id() const { return settings_.id; }
+  bool arranged() const { return settings_.arranged; }
   // No connection, and nobody can come back (waiting room emptied, or game over).
   bool abandoned() const;
 

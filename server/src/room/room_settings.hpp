@@ -30,6 +30,8 @@ struct room_settings {
   match_options match;  // clocks, timeouts, take-backs (docs/options.md "Match options")
   // Rated when the game ends, if every seat is a player and the seed is the seats' (a fair room).
   bool rated = true;
+  // Made by the server for players it brought together (lobby::arrange): kept until it ends.
+  bool arranged = false;
 };
 
 // What the lobby lists; readable from any thread.

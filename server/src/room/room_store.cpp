@@ -130,6 +130,7 @@ std::string room::stored_meta_rest() const {
   append_quoted(text, settings_.name);
   text += settings_.is_public ? R"(,"public":true)" : R"(,"public":false)";
   if (!settings_.rated) text += R"(,"rated":false)";
+  if (settings_.arranged) text += R"(,"arranged":true)";
   text += R"(,"seats":)";
   append_number(text, settings_.seats);
   text += R"(,"spectator_delay":)";
@@ -205,6 +206,7 @@ std::unique_ptr<room> room::restore(const stored_room& stored, metrics* m, std::
     s.name = meta.at("name").get<std::string>();
     s.is_public = meta.at("public").get<bool>();
     s.rated = meta.value("rated", true);
+    s.arranged = meta.value("arranged", false);
     s.seats = meta.at("seats").get<int>();
     s.spectator_delay = meta.at("spectator_delay").get<int>();
     s.max_spectators = meta.at("max_spectators").get<std::size_t>();

@@ -197,6 +197,33 @@ void serve_export(const std::shared_ptr<api_call>& call, const std::string& play
                 {"next", next < total ? json(next) : json()}});
 }
 
+// Tournaments and series (docs/protocol.md §24), read from the database.
+void serve_competition(const std::shared_ptr<api_call>& call, const std::string& kind,
+                       const std::string& id) {
+  auto* service = call->state.competitions.get();
+  if (!service) return call->fail({503, "competition_unavailable", "no competitions here"});
+  std::string error;
+  auto doc = service->document(kind, id, error);
+  if (!doc && !error.empty()) return call->fail({503, "storage_failed", "cannot be read now"});
+  if (!doc) return call->fail({404, "no_such_" + kind, "no " + kind + " '" + id + "'"});
+  call->answer({{kind, std::move(*doc)}});
+}
+
+void serve_competitions(const std::shared_ptr<api_call>& call, const std::string& kind,
+                        const std::string& player, std::int64_t offset, std::int64_t limit) {
+  auto* service = call->state.competitions.get();
+  if (!service) return call->fail({503, "competition_unavailable", "no competitions here"});
+  limit = std::clamp<std::int64_t>(limit, 1, 100);
+  offset = std::min<std::int64_t>(offset, 1'000'000);
+  std::string error;
+  auto page =
+      player.empty()
+          ? service->listing(kind, static_cast<int>(limit), static_cast<int>(offset), error)
+          : service->of_player(player, static_cast<int>(limit), static_cast<int>(offset), error);
+  if (!page) return call->fail({503, "storage_failed", "cannot be read now"});
+  call->answer({{player.empty() ? "tournaments" : "competitions", std::move(*page)}});
+}
+
 void serve_get(const std::shared_ptr<api_call>& call) {
   auto& acc = *call->state.players;
   const std::string_view path = call->path;
@@ -233,7 +260,14 @@ void serve_get(const std::shared_ptr<api_call>& call) {
       return page ? call->answer(*page.value) : call->fail(page.error);
     }
     if (what == "/export") return serve_export(call, player);
+    if (what == "/competitions") return serve_competitions(call, "", player, *offset, *limit);
   }
+  if (path == "/api/tournaments")
+    return serve_competitions(call, "tournament", "", *offset, *limit);
+  if (path.starts_with("/api/tournaments/"))
+    return serve_competition(call, "tournament", std::string(path.substr(17)));
+  if (path.starts_with("/api/series/"))
+    return serve_competition(call, "series", std::string(path.substr(12)));
   call->fail({404, "not_found", "no such route"});
 }
 
@@ -296,7 +330,8 @@ bool is_accounts_path(std::string_view path) {
   return path == "/api/guest" || path == "/api/sign-in" || path == "/api/sign-out" ||
          path == "/api/me" || path.starts_with("/api/me/") || path.starts_with("/api/players/") ||
          path.starts_with("/api/leaderboards/") || path == "/api/games" ||
-         path.starts_with("/auth/oidc/");
+         path == "/api/tournaments" || path.starts_with("/api/tournaments/") ||
+         path.starts_with("/api/series/") || path.starts_with("/auth/oidc/");
 }
 
 }  // namespace
