@@ -3,11 +3,14 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <iostream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <random>
 #include <set>
+#include <sstream>
 
+#include "carcassonne/app/commands.hpp"
 #include "competition/matchmaker.hpp"
 
 using namespace carcassonne::server::competition;
@@ -273,4 +276,20 @@ TEST_CASE("matchmaker: a thousand random seekers, every rule kept at every tick"
     }
     CHECK(matched > 800);
   }
+}
+
+TEST_CASE("matchmaker: bench-matchmaker accounts for every seeker, the same from the same seed") {
+  const auto bench = [] {
+    const std::vector<std::string> args{"bench-matchmaker", "--seekers", "200", "--seed", "5"};
+    std::ostringstream out, err;
+    REQUIRE(carcassonne::app::run_command(args, std::cin, out, err) == 0);
+    auto j = nlohmann::json::parse(out.str());
+    j.erase("cpu");  // timings vary
+    return j;
+  };
+  const auto first = bench();
+  CHECK(bench() == first);
+  CHECK(first["matched"].get<int>() + first["waiting_at_end"].get<int>() == 200);
+  CHECK(first["tables"].get<int>() * 6 >= first["matched"].get<int>());
+  CHECK(first["matched"].get<int>() > 150);
 }
