@@ -67,13 +67,15 @@ struct match {
 // The matches to make now from `queue`, no seeker in two. Seekers are taken oldest first (ties by
 // player id); each, if still free, considers the free compatible seekers by distance to its own
 // rating (ties: the older first) and adds each one that agrees with the preferences the group
-// has settled so far and fits every member's window, until the table is full (its seats: the
-// first member's that states them, else 2). A group that does not fill leaves its members in
-// the queue, unless the seeker that started it has waited bot_after_ms (> 0) or more: then the
-// group's members who have also waited their own bot_after_ms (> 0) sit at a table with bots in
-// the empty seats, each seat the bot_option nearest the mean rating of those members (ties: the
-// first in `bots`). `bots` empty: never bots. A seek with seats outside 2..6, or a second seek of
-// one player, is ignored. The result's order is the order in which the tables formed.
+// has settled so far and fits every member's window, until the table is full. A group settles
+// each preference as the first of its members to state it (the one that started it, then the
+// others in the order they joined); its seats, 2 when none states them. A group that does not
+// fill leaves its members in the queue, unless the seeker that started it has waited
+// bot_after_ms (> 0) or more: then those of its members who have also waited their own
+// bot_after_ms (> 0) sit at a table with bots in the empty seats (the preferences settled again
+// among them), each seat the bot_option nearest the mean rating of those members (ties: the
+// first in `bots`). `bots` empty: never bots. A seek with seats outside 2..6 is ignored, and so
+// is a player's second seek (the later). The result's order is the order the tables formed in.
 std::vector<match> find_matches(std::span<const seek> queue, std::int64_t now_ms,
                                 const window_rules& rules, std::span<const bot_option> bots);
 
