@@ -57,8 +57,9 @@ int run_command(std::span<const std::string> args, std::istream& in, std::ostrea
   if (args[0] == "loadtest") return run_loadtest(rest, out, err);
   if (args[0] == "backup") return run_backup(rest, out, err);
   if (args[0] == "admin") return run_admin(rest, out, err);
-  // Hidden: scripts/bench-players.sh.
+  // Hidden: scripts/bench-players.sh, scripts/bench-matchmaker.sh.
   if (args[0] == "bench-players") return run_bench_players(rest, out, err);
+  if (args[0] == "bench-matchmaker") return run_bench_matchmaker(rest, out, err);
   err << "carcassonne: unknown command '" << args[0] << "'\n\n" << usage;
   return 1;
 }

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cluster/directory.hpp"
+#include "cluster/redis_connection.hpp"
 
 namespace carcassonne::server {
 
@@ -79,39 +80,11 @@ struct reply {
   }
 };
 
-struct redis_address {
-  std::string host = "127.0.0.1", password;
-  int port = 6379, db = 0;
-};
-
-bool parse_redis_url(const std::string& url, redis_address& a) {
-  const std::string scheme = "redis://";
-  if (!url.starts_with(scheme)) return false;
-  std::string rest = url.substr(scheme.size());
-  if (const auto slash = rest.find('/'); slash != std::string::npos) {
-    const auto db = rest.substr(slash + 1);
-    if (!db.empty()) a.db = std::atoi(db.c_str());
-    rest.resize(slash);
-  }
-  if (const auto at = rest.rfind('@'); at != std::string::npos) {
-    const auto auth = rest.substr(0, at);
-    const auto colon = auth.find(':');
-    a.password = colon == std::string::npos ? auth : auth.substr(colon + 1);
-    rest = rest.substr(at + 1);
-  }
-  if (const auto colon = rest.rfind(':'); colon != std::string::npos) {
-    a.port = std::atoi(rest.substr(colon + 1).c_str());
-    rest.resize(colon);
-  }
-  if (!rest.empty()) a.host = rest;
-  return a.port > 0 && a.port < 65536;
-}
-
 }  // namespace
 
 struct room_directory::impl {
   options opts;
-  redis_address address;
+  redis::address address;
   std::mutex mutex;
   redisContext* c = nullptr;
   bool reachable = false;
@@ -184,7 +157,7 @@ struct room_directory::impl {
 std::unique_ptr<room_directory> room_directory::open(const options& o, std::string& error) {
   auto p = std::make_unique<impl>();
   p->opts = o;
-  if (!parse_redis_url(o.redis_url, p->address))
+  if (!redis::parse_url(o.redis_url, p->address))
     return error = "redis: bad URL '" + o.redis_url + "' (redis://host:port/db)", nullptr;
   std::string why;
   std::lock_guard lock(p->mutex);

@@ -4,11 +4,13 @@
 //
 // Seekers are compatible when every preference agrees, a preference left open ("any") agreeing
 // with every value. Each seeker accepts opponents within a rating window that widens with its
-// wait; a group forms only when every member's window holds every other member. After
-// `bot_after_ms` (the seeker's choice; 0 never), a seeker still waiting is given bots of the
-// nearest rating for its empty seats.
+// wait; a group forms only when every member's window holds every other member: for every pair
+// (a, b), |rating a - rating b| <= min(window a, window b). After `bot_after_ms` (the seeker's
+// choice; 0 never), a seeker still waiting is given bots of the nearest rating for its empty
+// seats.
 #pragma once
 #include <cstdint>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <span>
 #include <string>
@@ -38,7 +40,8 @@ struct seek {
   bool operator==(const seek&) const = default;
 };
 
-// The widening rating window: base + per_second × seconds waited, at most max.
+// The widening rating window: base + per_second × whole seconds waited (rounded down; none
+// before since_ms), at most max. A step each second, so the boundary is exact.
 struct window_rules {
   double base = 100.0;
   double per_second = 25.0;
@@ -64,13 +67,26 @@ struct match {
 };
 
 // The matches to make now from `queue`, no seeker in two. Seekers are taken oldest first (ties by
-// player id); each takes the compatible seekers nearest its rating that fit every window, as
-// many as its table needs. Every seeker whose wait passed its bot_after_ms and who found nobody
-// gets bots. `bots` empty: never bots.
+// player id); each, if still free, considers the free compatible seekers by distance to its own
+// rating (ties: the older first) and adds each one that agrees with the preferences the group
+// has settled so far and fits every member's window, until the table is full. A group settles
+// each preference as the first of its members to state it (the one that started it, then the
+// others in the order they joined); its seats, 2 when none states them. A group that does not
+// fill leaves its members in the queue, unless the seeker that started it has waited
+// bot_after_ms (> 0) or more: then those of its members who have also waited their own
+// bot_after_ms (> 0) sit at a table with bots in the empty seats (the preferences settled again
+// among them), each seat the bot_option nearest the mean rating of those members (ties: the
+// first in `bots`). `bots` empty: never bots. A seek with seats outside 2..6 is ignored, and so
+// is a player's second seek (the later). The result's order is the order the tables formed in.
 std::vector<match> find_matches(std::span<const seek> queue, std::int64_t now_ms,
                                 const window_rules& rules, std::span<const bot_option> bots);
 
 // Whether two preference sets can share a table (the matchmaker's first test).
 bool compatible(const seek_prefs& a, const seek_prefs& b);
+
+// A seek as the cluster's queue stores it (an object; open preferences absent) and back; nothing
+// when `j` is not one.
+nlohmann::json to_json(const seek& s);
+std::optional<seek> seek_from_json(const nlohmann::json& j);
 
 }  // namespace carcassonne::server::competition

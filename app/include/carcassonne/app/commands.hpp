@@ -36,6 +36,9 @@ int run_admin(std::span<const std::string> args, std::ostream& out, std::ostream
 // bench-players --store FILE|URL [--players N] [--games N] [--rounds K]: fills an empty database
 // and times the players' pages and a game's end (scripts/bench-players.sh); one JSON line.
 int run_bench_players(std::span<const std::string> args, std::ostream& out, std::ostream& err);
+// bench-matchmaker [--seekers N] [--seed S] [--end SECONDS]: the matchmaker on a simulated crowd
+// (scripts/bench-matchmaker.sh); one JSON line.
+int run_bench_matchmaker(std::span<const std::string> args, std::ostream& out, std::ostream& err);
 
 // loadtest [--host H] [--port P] --rooms R --clients-per-room C --duration S [--threads T]
 // [--expansions a,b|every] [--options JSON]: against a server started with --allow-scripted true.
