@@ -60,8 +60,8 @@ json get_json(std::uint16_t port, const std::string& target) {
 }
 
 // The tournament as the WebSocket gives it, read until `done` holds (or the deadline).
-json tournament_when(ws_client& c, const std::string& id, const std::function<bool(const json&)>& done,
-                  std::chrono::seconds limit) {
+json tournament_when(ws_client& c, const std::string& id,
+                     const std::function<bool(const json&)>& done, std::chrono::seconds limit) {
   const auto deadline = steady::now() + limit;
   for (;;) {
     const auto r = c.request({{"type", "get_tournament"}, {"tournament", id}});
@@ -176,9 +176,8 @@ TEST_CASE("e2e quick play: seekers meet and sit by player; refusals change nothi
     REQUIRE_MESSAGE(r["type"] == "seeking", r.dump());
     gone.ws->drop();
     anonymous.drop();
-    REQUIRE(eventually([&] {
-      return metric(http_get(port, "/metrics").body, "carcassonne_connections") == 2;
-    }));
+    REQUIRE(eventually(
+        [&] { return metric(http_get(port, "/metrics").body, "carcassonne_connections") == 2; }));
   }
   auto r = a.ws->request({{"type", "seek"}, {"time_control", "blitz"}, {"seats", 2}});
   REQUIRE_MESSAGE(r["type"] == "seeking", r.dump());
@@ -234,9 +233,14 @@ TEST_CASE("e2e Swiss: 32 bots over 5 rounds, checked against a recomputation") {
   auto director = signed_in(port);
   auto stranger = signed_in(port);
 
-  json settings{{"name", "Autumn Swiss"}, {"format", "swiss"},      {"rounds", 5},
-                {"table_size", 2},        {"max_players", 64},      {"round_gap_ms", 0},
-                {"room", timed_room()},   {"starts_ms", wall_ms() + 3'600'000}};
+  json settings{{"name", "Autumn Swiss"},
+                {"format", "swiss"},
+                {"rounds", 5},
+                {"table_size", 2},
+                {"max_players", 64},
+                {"round_gap_ms", 0},
+                {"room", timed_room()},
+                {"starts_ms", wall_ms() + 3'600'000}};
   auto made = director.ws->request({{"type", "create_tournament"}, {"tournament", settings}});
   REQUIRE_MESSAGE(made["type"] == "tournament_created", made.dump());
   const std::string id = made["tournament"]["id"];
@@ -270,8 +274,7 @@ TEST_CASE("e2e Swiss: 32 bots over 5 rounds, checked against a recomputation") {
   CHECK(t["rounds"].size() == 1);
   // One player removed, another given a bye: 31 play on, one bye a round.
   const std::string removed = t["participants"][4]["id"], rested = t["participants"][9]["id"];
-  CHECK(act(director, {{"action", "remove"}, {"player", removed}})["type"] ==
-        "tournament_updated");
+  CHECK(act(director, {{"action", "remove"}, {"player", removed}})["type"] == "tournament_updated");
   CHECK(act(director, {{"action", "bye"}, {"player", rested}})["type"] == "tournament_updated");
   CHECK(act(director, {{"action", "resume"}})["type"] == "tournament_updated");
   t = tournament_when(
@@ -337,8 +340,8 @@ TEST_CASE("e2e Swiss: 32 bots over 5 rounds, checked against a recomputation") {
   for (const auto& p : t["participants"]) names[p["id"]] = p["name"];
   for (const auto& round : t["rounds"])
     for (const auto& table : round["tables"]) {
-      const auto record = get_json(port, "/api/rooms/" + table["rooms"][0].get<std::string>() +
-                                             "/record");
+      const auto record =
+          get_json(port, "/api/rooms/" + table["rooms"][0].get<std::string>() + "/record");
       CHECK(record["setup"]["players"][0]["name"] == names[table["players"][0]]);
       CHECK(record["setup"]["players"][1]["name"] == names[table["players"][1]]);
     }
@@ -356,9 +359,9 @@ TEST_CASE("e2e tournament: a table that cannot start is void by rule, and the ev
   test_server server(config);
   const auto port = server.port();
   auto director = signed_in(port);
-  json settings{{"name", "Too big"},      {"format", "swiss"},      {"rounds", 1},
-                {"table_size", 2},        {"round_gap_ms", 0},      {"retry_ms", 100},
-                {"void_after_ms", 1000},  {"room", timed_room()},   {"starts_ms", wall_ms() + 60'000}};
+  json settings{{"name", "Too big"},     {"format", "swiss"},    {"rounds", 1},
+                {"table_size", 2},       {"round_gap_ms", 0},    {"retry_ms", 100},
+                {"void_after_ms", 1000}, {"room", timed_room()}, {"starts_ms", wall_ms() + 60'000}};
   auto made = director.ws->request({{"type", "create_tournament"}, {"tournament", settings}});
   REQUIRE_MESSAGE(made["type"] == "tournament_created", made.dump());
   const std::string id = made["tournament"]["id"];
@@ -387,10 +390,21 @@ TEST_CASE("e2e tournament: a table that cannot start is void by rule, and the ev
 TEST_CASE("e2e series: best of 3, its server killed with SIGKILL mid-game, carries on") {
   temp_dir dir("carcassonne-e2e-series");
   const auto port = free_port();
-  const std::vector<std::string> serve{
-      "serve",        "--address", "127.0.0.1", "--port", std::to_string(port), "--data-dir",
-      dir.str(),      "--log-level", "warn",    "--competition-tick-ms", "50",
-      "--message-rate", "100000",  "--message-burst", "100000"};
+  const std::vector<std::string> serve{"serve",
+                                       "--address",
+                                       "127.0.0.1",
+                                       "--port",
+                                       std::to_string(port),
+                                       "--data-dir",
+                                       dir.str(),
+                                       "--log-level",
+                                       "warn",
+                                       "--competition-tick-ms",
+                                       "50",
+                                       "--message-rate",
+                                       "100000",
+                                       "--message-burst",
+                                       "100000"};
   auto process = std::make_unique<child_process>(serve, dir.str() + "/server1.log");
   REQUIRE_MESSAGE(wait_listening(port, std::chrono::seconds(10)), process->output());
   auto a = signed_in(port);
@@ -419,7 +433,8 @@ TEST_CASE("e2e series: best of 3, its server killed with SIGKILL mid-game, carri
       REQUIRE_MESSAGE(r["type"] == "resumed", r.dump());
       t.seats.push_back(c);
     }
-    for (auto* c : t.seats) c->wait_view([](const json& v) { return !v["game"].is_null(); }, "game");
+    for (auto* c : t.seats)
+      c->wait_view([](const json& v) { return !v["game"].is_null(); }, "game");
     t.play(30);
     REQUIRE_FALSE(t.finished());
   }
@@ -459,7 +474,8 @@ TEST_CASE("e2e series: best of 3, its server killed with SIGKILL mid-game, carri
     REQUIRE(it != games.end());
     const int first_seat = g["first"];
     const int a_seat = first_seat == 0 ? 0 : 1;
-    const int score_a = (*it)["seats"][a_seat]["score"], score_b = (*it)["seats"][1 - a_seat]["score"];
+    const int score_a = (*it)["seats"][a_seat]["score"],
+              score_b = (*it)["seats"][1 - a_seat]["score"];
     CHECK(g["scores"] == json{score_a, score_b});
     const double r = score_a > score_b ? 1.0 : score_a < score_b ? 0.0 : 0.5;
     points[0] += r;

@@ -80,4 +80,13 @@ bool cluster_member::claim(const std::string& room) {
   return false;
 }
 
+std::vector<std::string> cluster_member::live_instances() {
+  std::lock_guard lock(mutex_);
+  std::vector<std::string> ids;
+  if (!directory_ || !reachable_) return ids;
+  std::string error;
+  for (const auto& i : directory_->instances(error)) ids.push_back(i.id);
+  return ids;
+}
+
 }  // namespace carcassonne::server

@@ -40,6 +40,8 @@ class cluster_member {
   // means the room must not be offered.
   bool claim(const std::string& room);
   const std::string& instance_id() const { return options_.instance_id; }
+  // The live instances' ids (empty when Redis cannot say now).
+  std::vector<std::string> live_instances();
 
  private:
   void beat();  // one heartbeat: (re)connects, registers, renews

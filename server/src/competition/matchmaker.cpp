@@ -21,6 +21,7 @@ void settle_into(seek_prefs& group, const seek_prefs& member) {
   if (!group.expansions) group.expansions = member.expansions;
   if (!group.time_control) group.time_control = member.time_control;
   if (!group.rated) group.rated = member.rated;
+  if (!group.best_of) group.best_of = member.best_of;
 }
 
 bool bots_due(const seek& s, std::int64_t now_ms) {
@@ -91,6 +92,7 @@ match table_of(const std::vector<candidate>& all, std::vector<std::size_t> group
   m.settled.expansions = settled.expansions.value_or(std::vector<std::string>{});
   m.settled.time_control = settled.time_control.value_or("rapid");
   m.settled.rated = m.bots.empty() && settled.rated.value_or(true);
+  m.settled.best_of = m.bots.empty() ? settled.best_of.value_or(1) : 1;
   return m;
 }
 
@@ -103,7 +105,8 @@ double window_of(const seek& s, std::int64_t now_ms, const window_rules& w) {
 
 bool compatible(const seek_prefs& a, const seek_prefs& b) {
   return agree(a.seats, b.seats) && agree(a.expansions, b.expansions) &&
-         agree(a.time_control, b.time_control) && agree(a.rated, b.rated);
+         agree(a.time_control, b.time_control) && agree(a.rated, b.rated) &&
+         agree(a.best_of, b.best_of);
 }
 
 std::vector<match> find_matches(std::span<const seek> queue, std::int64_t now_ms,
@@ -150,6 +153,7 @@ nlohmann::json to_json(const seek& s) {
   if (s.prefs.expansions) j["expansions"] = *s.prefs.expansions;
   if (s.prefs.time_control) j["time_control"] = *s.prefs.time_control;
   if (s.prefs.rated) j["rated"] = *s.prefs.rated;
+  if (s.prefs.best_of) j["best_of"] = *s.prefs.best_of;
   return j;
 }
 
@@ -200,6 +204,10 @@ std::optional<seek> seek_from_json(const nlohmann::json& j) {
   if (!open("rated")) {
     if (!j["rated"].is_boolean()) return std::nullopt;
     s.prefs.rated = j["rated"].get<bool>();
+  }
+  if (!open("best_of")) {
+    if (!j["best_of"].is_number_integer()) return std::nullopt;
+    s.prefs.best_of = j["best_of"].get<int>();
   }
   return s;
 }

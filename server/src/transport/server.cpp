@@ -10,6 +10,7 @@
 
 #include "base/allocator.hpp"
 #include "cluster/cluster_adoption.hpp"
+#include "cluster/seek_queue_redis.hpp"
 #include "transport/net.hpp"
 
 namespace carcassonne::server {
@@ -234,7 +235,15 @@ bool server::start_competitions(std::string& error) {
   if (!st.players || st.competitions) return true;
   auto db = competition::competition_store::open(st.cfg.store_location(), error);
   if (!db) return error = "cannot open the competitions' tables: " + error, false;
-  std::unique_ptr<competition::seek_queue> queue = competition::make_memory_seek_queue();
+  std::unique_ptr<competition::seek_queue> queue;
+  if (st.cluster) {
+    const auto ttl =
+        std::chrono::milliseconds(st.cfg.lease_ttl_ms > 0 ? st.cfg.lease_ttl_ms : 3000);
+    queue = make_redis_seek_queue(st.cfg.redis_url, st.cluster->instance_id(), ttl, error);
+    if (!queue) return error = "quick play's queue: " + error, false;
+  } else {
+    queue = competition::make_memory_seek_queue();
+  }
   competition::service_settings settings;
   settings.tick = std::chrono::milliseconds(st.cfg.competition_tick_ms);
   settings.bot_pause_ms = st.cfg.competition_bot_pause_ms;
@@ -253,6 +262,12 @@ bool server::start_competitions(std::string& error) {
   hooks.tell = [s = impl_->state.get()](const std::string& player, const std::string& frame) {
     tell_player(*s, player, frame);
   };
+  if (st.cluster) {
+    // One runner for each series and tournament in the cluster: the holder of its lease.
+    hooks.instance = st.cluster->instance_id();
+    hooks.live_instances = [s = impl_->state.get()] { return s->cluster->live_instances(); };
+    hooks.claim = [s = impl_->state.get()](const std::string& id) { return s->cluster->claim(id); };
+  }
   st.competitions = std::make_unique<competition::competitions>(
       st.rooms, *st.players, std::move(db), std::move(queue), std::move(settings),
       std::move(hooks));
