@@ -14,18 +14,26 @@ bool search_same_points(double a, double b) {
 }
 
 // A depth-first search for the first seating, in preference order, whose repeated meetings (the
-// sum over the tables' pairs of their earlier meetings) stay within `limit`.
+// sum over the tables' pairs of their earlier meetings) stay within `limit`. `fail_first`: each
+// table is headed by the player with the fewest unmet players left (not the best ranked), its
+// other seats going to the players nearest in rank: less faithful to the score groups, it finds
+// a seating where the rank order leads the search into a corner it cannot leave in its budget.
 class seating_search {
  public:
-  seating_search(const seating_problem& p, int limit, long budget)
-      : p_(p), n_(static_cast<int>(p.points.size())), limit_(limit), budget_(budget) {
+  seating_search(const seating_problem& p, int limit, long budget, bool fail_first)
+      : p_(p),
+        n_(static_cast<int>(p.points.size())),
+        limit_(limit),
+        budget_(budget),
+        fail_first_(fail_first) {
     seated_.assign(n_, 0);
     in_top_half_.assign(n_, 0);
     free_of_.assign(n_, 0);
     for (int a = 0; a < n_; ++a)
       for (int b = 0; b < n_; ++b)
         if (a != b && p_.met[a][b] == 0) ++free_of_[a];
-    tables_.resize(p_.sizes.size());
+    full_size_ = p_.sizes.empty() ? 0 : p_.sizes.front();
+    for (int size : p_.sizes) ++(size == full_size_ ? full_left_ : short_left_);
   }
 
   bool run() { return place(0); }
@@ -48,7 +56,7 @@ class seating_search {
   // Repeats still to come, at least: a player with fewer unmet players left than the smallest
   // table needs must meet someone again, and each repeated pair serves at most two such players.
   int repeats_ahead() const {
-    const int need = p_.sizes.empty() ? 0 : p_.sizes.back() - 1;
+    const int need = smallest_left() - 1;
     int missing = 0;
     for (int x = 0; x < n_; ++x)
       if (!seated_[x]) missing += std::max(0, need - free_of_[x]);
@@ -57,18 +65,49 @@ class seating_search {
 
   bool tick() { return ++nodes_ <= budget_; }
 
+  // The smallest table still to seat (the tables left: `full_left_` of the first size, then
+  // `short_left_` one seat short).
+  int smallest_left() const {
+    return short_left_ > 0 ? full_size_ - 1 : full_left_ > 0 ? full_size_ : 0;
+  }
+
   bool place(std::size_t table) {
-    if (table == p_.sizes.size()) return true;
+    if (full_left_ == 0 && short_left_ == 0) return true;
     if (cost_ + repeats_ahead() > limit_) return false;
     int head = 0;
     while (head < n_ && seated_[head]) ++head;
     if (head == n_) return false;
-    if (p_.dutch && p_.sizes[table] == 2) return place_duel(table, head);
-    seat(head);
-    tables_[table] = {head};
-    const bool ok = fill(table, head + 1, p_.sizes[table] - 1);
-    if (!ok) unseat(head);
-    return ok;
+    if (fail_first_)
+      for (int x = head + 1; x < n_; ++x)
+        if (!seated_[x] && free_of_[x] < free_of_[head]) head = x;
+    tables_.resize(table + 1);
+    std::vector<int> order;
+    for (int x = fail_first_ ? 0 : head + 1; x < n_; ++x)
+      if (!seated_[x] && x != head) order.push_back(x);
+    if (fail_first_)
+      std::stable_sort(order.begin(), order.end(),
+                       [&](int a, int b) { return std::abs(a - head) < std::abs(b - head); });
+    if (p_.dutch && !fail_first_) {
+      --full_left_;
+      if (place_duel(table, head)) return true;
+      ++full_left_;
+      return false;
+    }
+    // The head's table: a full one first, else one seat short (so a repeat can be avoided by
+    // seating the head at a short table).
+    for (int shortness = 0; shortness < 2; ++shortness) {
+      int& left = shortness == 0 ? full_left_ : short_left_;
+      if (left == 0) continue;
+      const int size = full_size_ - shortness;
+      --left;
+      seat(head);
+      tables_[table] = {head};
+      if (fill(table, order, 0, size - 1)) return true;
+      unseat(head);
+      ++left;
+      if (exhausted()) return false;
+    }
+    return false;
   }
 
   // Dutch: the head of a score group (its unseated players of one score) opens it: the top half
@@ -110,9 +149,10 @@ class seating_search {
 
   // A larger table: its other seats go to the next players in rank order (combinations in
   // lexicographic order), skipping a player who would meet a table-mate again.
-  bool fill(std::size_t table, int from, int left) {
+  bool fill(std::size_t table, const std::vector<int>& order, std::size_t from, int left) {
     if (left == 0) return place(table + 1);
-    for (int c = from; c < n_; ++c) {
+    for (std::size_t i = from; i < order.size(); ++i) {
+      const int c = order[i];
       if (seated_[c]) continue;
       if (!tick()) return false;
       int added = 0;
@@ -121,7 +161,7 @@ class seating_search {
       seat(c);
       cost_ += added;
       tables_[table].push_back(c);
-      if (fill(table, c + 1, left - 1)) return true;
+      if (fill(table, order, i + 1, left - 1)) return true;
       tables_[table].pop_back();
       cost_ -= added;
       unseat(c);
@@ -132,19 +172,20 @@ class seating_search {
   const seating_problem& p_;
   int n_, limit_;
   long budget_, nodes_ = 0;
+  bool fail_first_;
   int cost_ = 0;
+  int full_size_ = 0, full_left_ = 0, short_left_ = 0;
   std::vector<char> seated_, in_top_half_;
   std::vector<int> free_of_;
   std::vector<std::vector<int>> tables_;
 };
 
-// The last resort when the search runs out of budget: each table's head takes, one seat at a
-// time, the player it has met least (rank order breaking ties).
-std::vector<std::vector<int>> seat_greedily(const seating_problem& p, int& cost) {
+// The start of the repair (below): each table's head, the best ranked player left, takes one seat
+// at a time the player its table has met least (rank order breaking ties).
+std::vector<std::vector<int>> seat_greedily(const seating_problem& p) {
   const int n = static_cast<int>(p.points.size());
   std::vector<char> seated(n, 0);
   std::vector<std::vector<int>> tables;
-  cost = 0;
   for (int size : p.sizes) {
     std::vector<int> table;
     for (int x = 0; x < n && table.empty(); ++x)
@@ -162,7 +203,6 @@ std::vector<std::vector<int>> seat_greedily(const seating_problem& p, int& cost)
       if (best < 0) break;
       seated[best] = 1;
       table.push_back(best);
-      cost += best_added;
     }
     std::sort(table.begin(), table.end());
     tables.push_back(std::move(table));
@@ -170,25 +210,100 @@ std::vector<std::vector<int>> seat_greedily(const seating_problem& p, int& cost)
   return tables;
 }
 
+// A seating's repeats: the sum over its tables' pairs of their earlier meetings.
+int seating_cost(const seating_problem& p, const std::vector<std::vector<int>>& tables) {
+  int cost = 0;
+  for (const auto& t : tables)
+    for (std::size_t i = 0; i < t.size(); ++i)
+      for (std::size_t j = i + 1; j < t.size(); ++j) cost += p.met[t[i]][t[j]];
+  return cost;
+}
+
+// Repairs a seating, when the search ran out of budget, by the swap of two players (or the move
+// of one to a table a seat shorter) that removes the most repeats, the players closest in rank
+// among equal gains, until no swap or move removes any.
+std::vector<std::vector<int>> repair_seating(const seating_problem& p,
+                                             std::vector<std::vector<int>> tables) {
+  // x's meetings with the players of t but x and `skip`.
+  const auto met_at = [&](int x, const std::vector<int>& t, int skip) {
+    int sum = 0;
+    for (int m : t)
+      if (m != x && m != skip) sum += p.met[x][m];
+    return sum;
+  };
+  for (int cost = seating_cost(p, tables); cost > 0;) {
+    int best_gain = 0, best_gap = std::numeric_limits<int>::max();
+    std::size_t best_a = 0, best_b = 0, best_i = 0, best_j = 0;
+    bool best_is_move = false;
+    const auto consider = [&](int gain, int gap, std::size_t a, std::size_t i, std::size_t b,
+                              std::size_t j, bool move) {
+      if (gain > best_gain || (gain == best_gain && gain > 0 && gap < best_gap))
+        best_gain = gain, best_gap = gap, best_a = a, best_i = i, best_b = b, best_j = j,
+        best_is_move = move;
+    };
+    for (std::size_t a = 0; a < tables.size(); ++a)
+      for (std::size_t b = 0; b < tables.size(); ++b) {
+        if (a == b) continue;
+        const auto& ta = tables[a];
+        const auto& tb = tables[b];
+        for (std::size_t i = 0; i < ta.size(); ++i) {
+          const int x = ta[i];
+          const int x_here = met_at(x, ta, -1);
+          if (ta.size() == tb.size() + 1)
+            consider(x_here - met_at(x, tb, -1), std::numeric_limits<int>::max() - 1, a, i, b, 0,
+                     true);
+          if (b < a) continue;
+          for (std::size_t j = 0; j < tb.size(); ++j) {
+            const int y = tb[j];
+            const int gain = x_here + met_at(y, tb, -1) - met_at(y, ta, x) - met_at(x, tb, y);
+            consider(gain, std::abs(x - y), a, i, b, j, false);
+          }
+        }
+      }
+    if (best_gain <= 0) break;
+    if (best_is_move) {
+      tables[best_b].push_back(tables[best_a][best_i]);
+      tables[best_a].erase(tables[best_a].begin() + static_cast<std::ptrdiff_t>(best_i));
+    } else {
+      std::swap(tables[best_a][best_i], tables[best_b][best_j]);
+    }
+    cost -= best_gain;
+  }
+  for (auto& t : tables) std::sort(t.begin(), t.end());
+  std::sort(tables.begin(), tables.end());
+  return tables;
+}
+
 }  // namespace
 
 std::vector<std::vector<int>> seat_field(const seating_problem& problem) {
-  int greedy_cost = 0;
-  auto greedy = seat_greedily(problem, greedy_cost);
   long spent = 0;
-  // The fewest repeats first: allowance 0, then 1, ... up to what the greedy seating needs.
-  for (int limit = 0; limit <= greedy_cost && spent < seating_budget_total; ++limit) {
-    const long budget = std::min(seating_budget_per_allowance, seating_budget_total - spent);
-    seating_search search(problem, limit, budget);
-    const bool found = search.run();
-    spent += search.nodes();
-    if (found) {
-      auto tables = search.tables();
-      for (auto& t : tables) std::sort(t.begin(), t.end());
-      return tables;
+  const auto search = [&](int limit, std::vector<std::vector<int>>& tables) {
+    for (bool fail_first : {false, true}) {
+      const long budget = std::min(seating_budget_per_allowance, seating_budget_total - spent);
+      if (budget <= 0) return false;
+      seating_search s(problem, limit, budget, fail_first);
+      const bool found = s.run();
+      spent += s.nodes();
+      if (found) {
+        tables = s.tables();
+        for (auto& t : tables) std::sort(t.begin(), t.end());
+        if (fail_first) std::sort(tables.begin(), tables.end());
+        return true;
+      }
+      if (!s.exhausted()) return false;  // none within the limit: the other order finds none
     }
-  }
-  return greedy;
+    return false;
+  };
+  std::vector<std::vector<int>> tables;
+  if (search(0, tables)) return tables;
+  // No seating without a repeat, or none found within the budget: a repaired greedy seating
+  // bounds the repeats; the search then looks for fewer, the fewest first.
+  auto repaired = repair_seating(problem, seat_greedily(problem));
+  const int repaired_cost = seating_cost(problem, repaired);
+  for (int limit = 1; limit < repaired_cost && spent < seating_budget_total; ++limit)
+    if (search(limit, tables)) return tables;
+  return repaired;
 }
 
 }  // namespace carcassonne::server::competition
