@@ -175,6 +175,18 @@ TEST_CASE("swiss: tables of 3, short by one seat rather than a bye, and the fewe
         swiss_text(tables_t{{"b", "a", "d"}, {"e", "f", "c"}}));
 }
 
+TEST_CASE("swiss: fields too small for a table, and no field") {
+  CHECK(pair_swiss_round(std::vector<entrant>{}, {}, 2) == round_pairing{});
+  // Two players and tables of 6: a table of 2 would be four seats short, so both sit out.
+  const auto two = pair_swiss_round(swiss_field(2), {}, 6);
+  CHECK(two.tables.empty());
+  CHECK(two.byes == std::vector<std::string>{"a", "b"});
+  // Eight at tables of 6: one table of 6 and two byes (a second table of 2 would be too short).
+  const auto eight = pair_swiss_round(swiss_field(8), {}, 6);
+  CHECK(swiss_text(eight.tables) == "a b c d e f");
+  CHECK(eight.byes == std::vector<std::string>{"g", "h"});
+}
+
 TEST_CASE("knockout: duels of 8 and 16, the standard bracket") {
   const auto eight = seeds(8);
   const auto r1 = first_knockout_round(eight, 2);
@@ -233,6 +245,9 @@ TEST_CASE("knockout: tables of 3 and 4, seeds dealt in a snake") {
   CHECK(swiss_text(first_knockout_round(seeds(5), 4).slots) ==
         swiss_text(seed_slots({{1}, {2, 3, 4, 5}})));
   CHECK(knockout_rounds(5, 4) == 2);
+  // Fewer than k - 1: one table, the final.
+  CHECK(swiss_text(first_knockout_round(seeds(3), 6).slots) == swiss_text(seed_slots({{1, 2, 3}})));
+  CHECK(knockout_rounds(3, 6) == 1);
   // Later rounds: consecutive groups, the last shorter or a bye.
   CHECK(swiss_text(next_knockout_round(seeds(7), 3).slots) ==
         swiss_text(seed_slots({{1, 2, 3}, {4, 5, 6}, {7}})));

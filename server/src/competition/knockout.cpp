@@ -57,6 +57,8 @@ knockout_round first_duel_round(std::span<const std::string> seeded) {
 
 knockout_round first_table_round(std::span<const std::string> seeded, int table_size) {
   const int n = static_cast<int>(seeded.size());
+  // Too few for a table one seat short: they all play the final at once.
+  if (n < table_size - 1) return {{std::vector<std::string>(seeded.begin(), seeded.end())}};
   const auto layout = layout_tables(n, table_size);
   // The top seeds sit out (byes); the short tables are the ones of the next best seeds.
   auto sizes = layout.sizes;
@@ -102,6 +104,8 @@ int knockout_rounds(int n, int table_size) {
     int field = 1;
     while (field < n) field *= 2;
     slots = field / 2;
+  } else if (n < k - 1) {
+    return 1;
   } else {
     const auto layout = layout_tables(n, k);
     slots = layout.sit_out + static_cast<int>(layout.sizes.size());
