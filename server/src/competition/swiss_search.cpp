@@ -298,10 +298,11 @@ std::vector<std::vector<int>> seat_field(const seating_problem& problem) {
   std::vector<std::vector<int>> tables;
   if (search(0, tables)) return tables;
   // No seating without a repeat, or none found within the budget: a repaired greedy seating
-  // bounds the repeats; the search then looks for fewer, the fewest first.
+  // bounds the repeats; the search then looks for as few, the fewest first (its order keeps the
+  // score groups better than the repair does).
   auto repaired = repair_seating(problem, seat_greedily(problem));
   const int repaired_cost = seating_cost(problem, repaired);
-  for (int limit = 1; limit < repaired_cost && spent < seating_budget_total; ++limit)
+  for (int limit = 1; limit <= repaired_cost && spent < seating_budget_total; ++limit)
     if (search(limit, tables)) return tables;
   return repaired;
 }
