@@ -7,6 +7,12 @@
 // round's tables are filled by seeds in a snake (1..k, then back), and a field that does not
 // fill whole tables gets tables one seat short, or byes for the top seeds when a table would
 // fall below 2 players.
+// Precisely: the first round's tables are those of the Swiss pairing (the fewest players left
+// out so that the others fill tables of k or k - 1, in the fewest tables); the players left out
+// are the top seeds, with a bye; the short tables are those of the next best seeds; a field
+// smaller than k - 1 plays one table. The slots are in bracket order: the later rounds' groups
+// of consecutive slots are each a snake of the slots' seeds, recursively, so the top seeds meet
+// as late as they can (for duels on a power of two, the standard bracket).
 #pragma once
 #include <optional>
 #include <span>

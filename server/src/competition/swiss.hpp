@@ -67,6 +67,15 @@ struct round_pairing {
 //   fill whole tables, the lowest ranked players who have had no bye yet sit out (a table of
 //   3-6 players may also be short by one seat instead: a table is never below 2, and never more
 //   than one seat short of table_size).
+//   Precisely: the fewest players sit out so that the others fill tables of table_size or one
+//   seat short, in the fewest tables (so a short table is preferred to a bye; fewer than
+//   table_size - 1 players, or a single one, all sit out); those who sit out are the players
+//   with the fewest byes so far, the lowest ranked first. The search then tries the pairings in
+//   the order above (for duels, each unpaired best player takes the first opponent it has not
+//   met: its group's bottom half in order, then the rest of its group, then lower groups) and
+//   keeps the first with no repeat; it is bounded, and then takes the fewest repeats it finds.
+// - Seats: at each table the player who sat first least often for its number of games takes
+//   the first seat (first seats x table size - games, lowest first), the higher ranked on a tie.
 round_pairing pair_swiss_round(std::span<const entrant> active, const swiss_history& history,
                                int table_size, std::span<const std::string> requested_byes = {});
 
