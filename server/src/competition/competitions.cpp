@@ -93,6 +93,7 @@ void competitions::tick() {
   std::vector<std::string> running;
   for (const auto& [id, t] : tournaments_) running.push_back(id);
   for (const auto& id : running) run_tournament(id, now);
+  forget_ended();
   if (hooks_.claim && now - last_adoption_ms_ >= 3000) adopt(now);
 }
 
@@ -471,16 +472,21 @@ void competitions::run_tournament(const std::string& id, std::int64_t now) {
   auto& t = it->second;
   const auto step = advance(t, now);
   for (const auto& ref : step.start) start_table(t, ref, now);
-  if (step.changed || !step.start.empty()) {
-    if (!save(t)) return;
-  }
-  it = tournaments_.find(id);
-  if (it != tournaments_.end() && (it->second.phase == tournament_phase::finished ||
-                                   it->second.phase == tournament_phase::cancelled)) {
-    spdlog::info("tournament {} {}", id,
-                 it->second.phase == tournament_phase::finished ? "finished" : "cancelled");
-    tournaments_.erase(it);
-    versions_.erase(id);
+  if (step.changed || !step.start.empty()) save(t);
+}
+
+// Finished and cancelled tournaments leave memory (the store has them), after the tick.
+void competitions::forget_ended() {
+  for (auto it = tournaments_.begin(); it != tournaments_.end();) {
+    const auto phase = it->second.phase;
+    if (phase != tournament_phase::finished && phase != tournament_phase::cancelled) {
+      ++it;
+      continue;
+    }
+    spdlog::info("tournament {} {}", it->first,
+                 phase == tournament_phase::finished ? "finished" : "cancelled");
+    versions_.erase(it->first);
+    it = tournaments_.erase(it);
   }
 }
 
@@ -651,12 +657,15 @@ json competitions::tournament_action(const player_account& who, const json& body
     // Lost to the runner's own save (or the database failed): nothing changed; try again.
     return bad("storage_failed", "the tournament changed meanwhile or cannot be stored: try again");
   }
-  json state = to_json(*t);
-  if (loaded)
+  if (loaded) {
     versions_.erase(tid);  // not run here: the runner reloads it (fenced)
-  else
-    run_tournament(tid, now);
-  return reply("tournament_updated", id, {{"tournament", std::move(state)}});
+    return reply("tournament_updated", id, {{"tournament", to_json(*t)}});
+  }
+  run_tournament(tid, now);
+  const auto it = tournaments_.find(tid);  // gone when the store refused it
+  if (it == tournaments_.end())
+    return bad("storage_failed", "the tournament changed meanwhile or cannot be stored: try again");
+  return reply("tournament_updated", id, {{"tournament", to_json(it->second)}});
 }
 
 json competitions::read_request(const std::string& kind, const json& body, const json& id) {

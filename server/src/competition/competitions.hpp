@@ -96,6 +96,7 @@ class competitions {
   void poll_results();
   void room_ended(const std::string& room, const game_summary& g);
   void run_tournament(const std::string& id, std::int64_t now);
+  void forget_ended();
   void adopt(std::int64_t now);
 
   // Requests.
