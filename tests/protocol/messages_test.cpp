@@ -57,6 +57,14 @@ TEST_CASE("every client message type parses with its fields") {
   auto r = parse_as<resume_msg>(R"({"type":"resume","room":"r","token":"abc","last_seq":3})");
   CHECK(r.token == "abc");
   CHECK(r.last_seq == 3u);
+  CHECK(parse_as<resume_msg>(R"({"type":"resume","room":"r"})").token.empty());
+  // Quick play and tournaments: the fields go to the server's competition part as they are.
+  auto seek = parse_as<competition_msg>(R"({"type":"seek","id":4,"seats":3,"best_of":3})");
+  CHECK(seek.type == "seek");
+  CHECK(seek.body == json{{"seats", 3}, {"best_of", 3}});
+  for (const char* t :
+       {"cancel_seek", "create_tournament", "tournament", "get_tournament", "get_series"})
+    CHECK(parse_as<competition_msg>(json{{"type", t}}.dump()).type == t);
   CHECK(parse_as<chat_msg>(R"({"type":"chat","text":"hi"})").text == "hi");
   parse_as<ping_msg>(R"({"type":"ping"})");
   parse_as<snapshot_msg>(R"({"type":"snapshot"})");
@@ -116,7 +124,9 @@ TEST_CASE("malformed messages give stable codes and never throw") {
   CHECK(code_of(R"({"type":"move"})") == "bad_message");
   CHECK(code_of(R"({"type":"move","move":[]})") == "bad_message");
   CHECK(code_of(R"({"type":"move","move":{},"seq":-1})") == "bad_message");
-  CHECK(code_of(R"({"type":"resume","room":"r"})") == "bad_message");
+  // Without a token: a signed-in player's own seat (the room decides, protocol.md §24).
+  CHECK(code_of(R"({"type":"resume","room":"r"})") == "ok");
+  CHECK(code_of(R"({"type":"resume","room":"r","token":7})") == "bad_message");
   CHECK(code_of(R"({"type":"resume","room":"r","token":"t","last_seq":"3"})") == "bad_message");
   CHECK(code_of(R"({"type":"chat"})") == "bad_message");
   CHECK(code_of(R"({"type":"chat","text":")" + std::string(501, 'c') + R"("})") == "bad_message");
