@@ -233,7 +233,11 @@ TEST_CASE("e2e quick play: seekers meet and sit by player; refusals change nothi
 
 TEST_CASE("e2e Swiss: 32 bots over 5 rounds, checked against a recomputation") {
   temp_dir dir("carcassonne-e2e-swiss");
-  test_server server(competition_config(dir.str()));
+  auto config = competition_config(dir.str());
+  // A bot's game lasts over 2 s (a pause before each of its 140-odd moves): the director's pause
+  // lands while round 1 is played.
+  config.competition_bot_pause_ms = 20;
+  test_server server(config);
   const auto port = server.port();
   auto director = signed_in(port);
   auto stranger = signed_in(port);
@@ -369,7 +373,8 @@ TEST_CASE("e2e tournament: a table that cannot start is void by rule, and the ev
   auto director = signed_in(port);
   json settings{{"name", "Too big"},     {"format", "swiss"},    {"rounds", 1},
                 {"table_size", 2},       {"round_gap_ms", 0},    {"retry_ms", 100},
-                {"void_after_ms", 1000}, {"room", timed_room()}, {"starts_ms", wall_ms() + 60'000}};
+                {"void_after_ms", 1000}, {"room", timed_room()}, {"starts_ms", wall_ms() + 60'000},
+                {"featured", 1},         {"featured_delay", 3}};
   auto made = director.ws->request({{"type", "create_tournament"}, {"tournament", settings}});
   REQUIRE_MESSAGE(made["type"] == "tournament_created", made.dump());
   const std::string id = made["tournament"]["id"];
@@ -385,6 +390,15 @@ TEST_CASE("e2e tournament: a table that cannot start is void by rule, and the ev
   CHECK(act({{"action", "add_bots"}, {"count", 6}, {"level", "random"}})["type"] ==
         "tournament_updated");
   CHECK(act({{"action", "start"}})["type"] == "tournament_updated");
+  // The top board is watched with the spectator delay, the other without.
+  json playing;
+  REQUIRE(eventually([&] {
+    playing = director.ws->request({{"type", "list_rooms"}, {"state", "playing"}})["rooms"];
+    return playing.size() == 2;
+  }));
+  std::multiset<int> delays;
+  for (const auto& room : playing) delays.insert(room["spectator_delay"].get<int>());
+  CHECK(delays == std::multiset<int>{0, 3});
   // Three tables, room for two: the third is tried again, then void; the event still ends.
   const auto t = tournament_when(
       *director.ws, id, [](const json& j) { return j["phase"] == "finished"; },

@@ -23,8 +23,9 @@ void play(series& s, const std::string& room, int ann, int bob, bool ann_forfeit
   REQUIRE(order);
   game_started(s, room);
   const bool ann_first = (*order)[0] == 0;
-  REQUIRE(game_ended(s, room, ann_first ? std::array{ann, bob} : std::array{bob, ann},
-                     ann_first ? std::array{ann_forfeits, false} : std::array{false, ann_forfeits}));
+  REQUIRE(
+      game_ended(s, room, ann_first ? std::array{ann, bob} : std::array{bob, ann},
+                 ann_first ? std::array{ann_forfeits, false} : std::array{false, ann_forfeits}));
 }
 
 }  // namespace series_tests

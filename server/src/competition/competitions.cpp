@@ -503,7 +503,9 @@ void competitions::start_table(tournament& t, const table_ref& ref, std::int64_t
     if (who == t.participants.end()) return table_failed(t, ref, now);
     seats.push_back({who->bot.empty() ? who->id : std::string(), who->name, who->bot, ""});
   }
-  const json room = competition_room(t.settings.room);
+  json room = competition_room(t.settings.room);
+  if (ref.table < t.settings.featured && t.settings.featured_delay > 0)
+    room["spectator_delay"] = t.settings.featured_delay;
   if (t.settings.table_size == 2 && t.settings.best_of > 1 && seats.size() == 2) {
     series s;
     s.id = random_hex(10);
@@ -537,6 +539,25 @@ void competitions::start_table(tournament& t, const table_ref& ref, std::int64_t
               {"tournament", t.id}, {"round", ref.round}, {"rated", t.settings.rated}};
   std::string error;
   queue_->announce(notice.dump(), error);
+}
+
+std::vector<std::string> competitions::rooms_in_play(const tournament& t,
+                                                     const std::string& player) const {
+  std::vector<std::string> rooms;
+  if (t.rounds.empty()) return rooms;
+  for (const auto& table : t.rounds.back().tables) {
+    if (table.results || table.void_table ||
+        std::find(table.players.begin(), table.players.end(), player) == table.players.end())
+      continue;
+    if (!table.series.empty()) {
+      const auto s = series_.find(table.series);
+      if (s != series_.end() && !s->second.games.empty() && !s->second.games.back().scores)
+        rooms.push_back(s->second.games.back().room);
+    } else if (!table.rooms.empty()) {
+      rooms.push_back(table.rooms.back());
+    }
+  }
+  return rooms;
 }
 
 json competitions::create_tournament(const player_account& who, const json& body, const json& id) {
@@ -612,6 +633,10 @@ json competitions::tournament_action(const player_account& who, const json& body
     refused = resume(*t, who.id, now);
   } else if (action == "remove") {
     refused = remove_player(*t, who.id, target);
+    // The game under way is the removed player's to lose: it resigns there (a room of this
+    // instance; on another the player's clock settles it).
+    if (!refused)
+      for (const auto& room : rooms_in_play(*t, target)) rooms_.resign_player(room, target);
   } else if (action == "bye") {
     refused = award_bye(*t, who.id, target);
   } else if (action == "start") {

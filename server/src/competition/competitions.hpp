@@ -114,6 +114,8 @@ class competitions {
   std::optional<std::string> make_series(series s);
   void start_series_game(series& s);
   void series_game_ended(series& s, const std::string& room, const game_summary& g);
+  // The rooms where `player` plays a game of the tournament's last round now.
+  std::vector<std::string> rooms_in_play(const tournament& t, const std::string& player) const;
   // A tournament's table: its room or series made now, or its failure noted.
   void start_table(tournament& t, const table_ref& ref, std::int64_t now);
 

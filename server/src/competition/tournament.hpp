@@ -39,6 +39,11 @@ struct tournament_settings {
   std::int64_t retry_ms = 5000, void_after_ms = 60000;
   bool rated = true;
   std::string director;  // player id of the tournament's director (its creator)
+  // Featured tables: the first `featured` tables of each round (the top boards) are watched with
+  // a spectator delay of `featured_delay` moves (docs/protocol.md §13), so that a stream shows
+  // nothing a player could use.
+  int featured = 1;
+  int featured_delay = 0;
   bool operator==(const tournament_settings&) const = default;
 };
 

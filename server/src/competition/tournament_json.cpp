@@ -106,10 +106,10 @@ bool tj_has_keys(const json& j, std::initializer_list<const char*> keys) {
   return true;
 }
 
-constexpr std::array<const char*, 16> setting_keys{
+constexpr std::array<const char*, 18> setting_keys{
     "name",        "format",        "rounds", "top",       "table_size",  "best_of",
     "max_players", "min_players",   "room",   "starts_ms", "check_in_ms", "round_gap_ms",
-    "retry_ms",    "void_after_ms", "rated",  "director"};
+    "retry_ms",    "void_after_ms", "rated",  "director",  "featured",    "featured_delay"};
 
 // The settings' keys read and typed (ranges are check_ranges'): an error message, or empty.
 std::string read_settings(const json& j, tournament_settings& s) {
@@ -132,7 +132,8 @@ std::string read_settings(const json& j, tournament_settings& s) {
       !tj_read(j, "max_players", s.max_players) || !tj_read(j, "min_players", s.min_players) ||
       !tj_read(j, "starts_ms", s.starts_ms) || !tj_read(j, "check_in_ms", s.check_in_ms) ||
       !tj_read(j, "round_gap_ms", s.round_gap_ms) || !tj_read(j, "retry_ms", s.retry_ms) ||
-      !tj_read(j, "void_after_ms", s.void_after_ms))
+      !tj_read(j, "void_after_ms", s.void_after_ms) || !tj_read(j, "featured", s.featured) ||
+      !tj_read(j, "featured_delay", s.featured_delay))
     return "the numbers of a tournament's settings are integers";
   s.room = j["room"];
   return {};
@@ -154,7 +155,9 @@ json settings_json(const tournament_settings& s) {
           {"retry_ms", s.retry_ms},
           {"void_after_ms", s.void_after_ms},
           {"rated", s.rated},
-          {"director", s.director}};
+          {"director", s.director},
+          {"featured", s.featured},
+          {"featured_delay", s.featured_delay}};
 }
 
 json results_json(const std::optional<std::vector<std::vector<double>>>& r) {
@@ -236,6 +239,9 @@ maybe_error check_ranges(const tournament_settings& s) {
     return bad_tournament("'retry_ms' is 100 ms to 1 minute");
   if (s.void_after_ms < 0 || s.void_after_ms > hour_ms)
     return bad_tournament("'void_after_ms' is 0 to 1 hour");
+  if (s.featured < 0 || s.featured > 64) return bad_tournament("'featured' is 0 to 64 tables");
+  if (s.featured_delay < 0 || s.featured_delay > 20)
+    return bad_tournament("'featured_delay' is 0 to 20 moves");
   return check_room(s.room);
 }
 

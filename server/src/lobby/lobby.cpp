@@ -209,6 +209,12 @@ lobby::arranged lobby::arrange(const json& room_template, const std::vector<room
   return {entry->game_room->id(), {}};
 }
 
+void lobby::resign_player(const std::string& room_id, const std::string& player) {
+  auto e = find(room_id);
+  if (!e) return;
+  boost::asio::post(e->strand, [e, player] { e->game_room->resign_player(player); });
+}
+
 std::string lobby::spawn_rematch(room_settings s, const std::vector<room::seat_init>& seats) {
   std::shared_ptr<room_entry> entry;
   {

@@ -84,6 +84,8 @@ class lobby {
   };
   arranged arrange(const nlohmann::json& room_template, const std::vector<room::seat_init>& seats,
                    bool rated, int bot_pause_ms);
+  // On the room's strand: its seat of `player` resigns (room::resign_player), if the room is here.
+  void resign_player(const std::string& room, const std::string& player);
   // The template's error, if any (bad_setup, bad_match_options, the engine's setup codes).
   std::optional<protocol::proto_error> check_template(const nlohmann::json& room_template,
                                                       int seats) const;

@@ -108,6 +108,9 @@ class room {
   void add_bot(const client_ptr& c, const protocol::add_bot_msg& m, const json& id);
   void remove_bot(const client_ptr& c, const protocol::remove_bot_msg& m, const json& id);
   void disconnected(const client_ptr& c);
+  // The seat of `player` resigns, as if it had sent `resign` (a tournament's director removed
+  // the player): false when no seat of the player is still in play.
+  bool resign_player(const std::string& player);
   // resign, undo, undo_answer, rematch (room_match.cpp, room_undo.cpp, room_rematch.cpp).
   void match_action(const client_ptr& c, const protocol::match_msg& m, const json& id);
 

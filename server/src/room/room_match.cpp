@@ -210,6 +210,17 @@ void room::check_away() {
   if (game_->finished) spdlog::info("room {}: every seat is gone, the game ends", settings_.id);
 }
 
+bool room::resign_player(const std::string& player) {
+  if (player.empty() || !game_ || game_->finished || moved_away_ || storage_failed_) return false;
+  for (std::size_t i = 0; i < seats_.size(); ++i) {
+    if (seats_[i].player != player || seats_[i].bot) continue;
+    if (has_forfeited(*game_, static_cast<seat_t>(i))) return false;
+    forfeit_seats(with_bots_if_no_person_left(static_cast<std::uint8_t>(1u << i)), "resign", false);
+    return true;
+  }
+  return false;
+}
+
 void room::match_action(const client_ptr& c, const protocol::match_msg& m, const json& id) {
   using kind = protocol::match_msg::kind;
   const int seat = seat_of(c.get());
