@@ -80,16 +80,16 @@ void competitions::arm_tick() {
   });
 }
 
-void competitions::tick_now() {
-  tick();
-  impl_->io.restart();
-  impl_->io.poll();  // notices posted by the memory queue's announce
-}
-
 void competitions::tick() {
   const std::int64_t now = hooks_.now_ms();
   matchmake(now);
   poll_results();
+  // A series whose next game found no room (the server full) tries again.
+  std::vector<std::string> waiting;
+  for (const auto& [id, s] : series_)
+    if (next_game(s)) waiting.push_back(id);
+  for (const auto& id : waiting)
+    if (auto it = series_.find(id); it != series_.end()) start_series_game(it->second);
   std::vector<std::string> running;
   for (const auto& [id, t] : tournaments_) running.push_back(id);
   for (const auto& id : running) run_tournament(id, now);

@@ -46,7 +46,7 @@ struct service_hooks {
   // it). Unset: always this instance's.
   std::function<bool(const std::string& id)> claim;
   std::string instance;                  // this instance's id ("" one instance)
-  std::function<std::int64_t()> now_ms;  // the wall clock (tests give a fake)
+  std::function<std::int64_t()> now_ms;  // the wall clock
 };
 
 class competitions {
@@ -77,10 +77,6 @@ class competitions {
                                         std::string& error);
   std::optional<nlohmann::json> of_player(const std::string& player, int limit, int offset,
                                           std::string& error);
-
-  // Runs one tick now (tests, with a fake clock), on the caller's thread: the service's thread
-  // must not be running (start() not called).
-  void tick_now();
 
  private:
   struct room_owner {
