@@ -475,7 +475,13 @@ TEST_CASE("e2e series: best of 3, its server killed with SIGKILL mid-game, carri
             "authenticated");
   }
   play_out(room2, in_order(!a_first), 12);
-  auto doc = get_json(port, "/api/series/" + series)["series"];
+  // Game 2's result is stored at the service's next tick; only then is it known whether game 3
+  // follows (a 2-0 series ends without one).
+  json doc;
+  REQUIRE(eventually([&] {
+    doc = get_json(port, "/api/series/" + series)["series"];
+    return doc["games"].size() >= 2 && doc["games"][1].contains("result");
+  }));
   if (!doc["finished"].get<bool>()) {
     const json third = frame_where(
         *a.ws, [](const json& m) { return m["type"] == "match_found" && m["game"] == 3; },
