@@ -6,7 +6,8 @@
 //
 //   node tests/web/quickplay_test.mjs http://127.0.0.1:PORT path/to/carcassonne ARTIFACTS_DIR
 //
-// Ann (desktop) presses Play now, seeks and cancels: the server has no seek of hers left. Then Ann
+// Ann (desktop) presses Play now, seeks and cancels: the server has no seek of hers left; a search
+// whose connection closes is told as ended. Then Ann
 // and Bob (a 390 × 844 phone) seek blitz, best of 3: both land in the same room on opposite
 // seats, the header says "Game 1 of best of 3", both names and the board show; Ann places her
 // tile by tapping and resigns; both are offered "Next game" and take it: game 2, seats swapped.
@@ -85,6 +86,13 @@ async function main() {
   const again = await ann.evaluate(() => window.carcassonne.conn.request({ type: 'cancel_seek' }));
   if (again.code !== 'no_seek') throw new Error(`after Cancel the server still has a seek: ${JSON.stringify(again)}`);
   step('a search shown with its time, then cancelled: the server has no seek left');
+  // A closed connection ends the search (the server drops that connection's seek): the page says so.
+  await seekBlitzSeries(ann);
+  await ann.evaluate(() => window.carcassonne.conn.ws.close());
+  await ann.locator('.notice', { hasText: 'the search for a game stopped' }).waitFor();
+  await ann.locator('#play-now').waitFor();
+  await ann.waitForFunction(() => window.carcassonne.conn.welcomed && window.carcassonne.conn.player !== null);
+  step('a search ended by a closed connection: told, Play now offered again');
 
   // ---- Two seekers, one room: opposite seats, the series in the header.
   await seekBlitzSeries(ann);
@@ -200,6 +208,7 @@ async function main() {
   await series.click();
   await ann.locator('#series-score', { hasText: '0 – 1' }).waitFor();
   await ann.locator(`#series .game-item[data-room="${room1}"] [data-action=record]`).waitFor();
+  await ann.locator(`#series .game-item[data-room="${room1}"] .game-winner`, { hasText: `won by ${bobName}` }).waitFor();
   await shot(ann, '05-series');
   step('Ann\'s profile lists the tournament and the series; the series shows 0 – 1 and game 1\'s record');
 }

@@ -14,10 +14,11 @@ export class QuickPlay extends EventTarget {
     this.conn = conn;
     this.since = null;  // performance.now() when the search started, or null
     this.nonce = null;  // the search's nonce (docs/fairness.md): its room's seat's
+    // A socket closed, or a new one (a sign-in opens one): the server forgot the seek.
     conn.addEventListener('status', (e) => {
-      if (e.detail.state !== 'closed' || this.since === null) return;
+      if (e.detail.state === 'open' || this.since === null) return;
       this.stop();
-      conn.notice('The connection dropped: the search for a game stopped. Press Play now again.', 'error');
+      conn.notice('The connection was closed: the search for a game stopped. Press Play now again.', 'error');
     });
   }
 
