@@ -14,7 +14,7 @@
 // Bob reloads and is back on his seat without a token. A director (a third page's guest, over
 // its WebSocket) makes a one-round Swiss of 3 bots and at most 4 players: Ann registers from its
 // page, Bob is refused (full, in the server's words); the director starts it, Ann's page goes to
-// her table (resigned at once), and Bob's page shows the standings, the round's tables and a
+// her table (and back to it with Play from the tournament's page; resigned), and Bob's page shows the standings, the round's tables and a
 // record link that answers the game's record. Ann's profile lists the series and the tournament.
 // Exit 0 on success, 1 with a message on failure.
 import { join } from 'node:path';
@@ -181,9 +181,14 @@ async function main() {
   const tableRoom = await roomOf(ann);
   await inGame(ann, tableRoom, [annName]);
   await ann.locator('#room-title', { hasText: 'Round 1' }).waitFor();
+  // Away to the tournament's page and back to her table with Play.
+  await ann.goto(`${base}/#tournament=${tid}`);
+  await ann.click(`table.round tr.me [data-action=play]`);
+  await ann.waitForFunction((r) => window.carcassonne.conn.room === r && window.carcassonne.conn.inRoom && window.carcassonne.conn.mode === 'seat', tableRoom);
+  await inGame(ann, tableRoom, [annName]);
   await ann.click('#resign');
   await ann.waitForFunction(() => window.carcassonne.conn.view?.game?.status === 'finished');
-  step(`Ann's page went to her table (${tableRoom}) at the start; she resigned`);
+  step(`Ann's page went to her table (${tableRoom}) at the start, and back with Play from the tournament's page; she resigned`);
 
   // Bob's page (refreshed while running): standings, the round's tables, a record that opens.
   await bob.locator('#standings tbody tr').nth(3).waitFor();
