@@ -1,5 +1,5 @@
 // The lobby's account panel (docs/web.md "Accounts"): who plays on this page, links to their
-// profile ("My games") and the leaderboards, and the small forms: sign up (a guest claims a
+// profile ("My games"), the leaderboards and the tournaments, and the small forms: sign up (a guest claims a
 // name with a password), sign in by name or with the server's OpenID Connect provider, sign
 // out. The server's refusals are shown as it words them (bad_name, weak_password, name_taken,
 // bad_credentials, too_many_attempts and its wait).
@@ -24,6 +24,7 @@ function contents(account) {
   const links = el('div', { class: 'form-row' },
     el('a', { class: 'button-link', href: `#player=${encodeURIComponent(p.id)}`, id: 'my-games' }, 'My games'),
     el('a', { class: 'button-link', href: '#leaderboard=duel', id: 'leaderboards' }, 'Leaderboards'),
+    el('a', { class: 'button-link', href: '#tournaments', id: 'tournaments-link' }, 'Tournaments'),
     p.guest ? providerLink(account.methods) : null,
     p.guest ? null : el('button', { type: 'button', id: 'sign-out', onclick: (e) => busy(e.target, error, () => account.signOut()) }, 'Sign out'));
   const error = el('p', { class: 'error-text', role: 'alert', id: 'account-error' });

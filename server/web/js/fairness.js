@@ -27,10 +27,15 @@ async function sha256(bytes) { return hex(new Uint8Array(await crypto.subtle.dig
 // The nonce this page sends when it joins `room`: 16 random bytes as 32 hex digits, kept so that
 // the page can find it among the revealed nonces.
 export function nonceFor(room) {
-  const nonce = hex(crypto.getRandomValues(new Uint8Array(16)));
+  const nonce = freshNonce();
   remember(room, { nonce });
   return nonce;
 }
+
+// A seek's nonce (quickplay.js): the room is not known yet; adoptNonce keeps it for the room
+// the match_found names.
+export const freshNonce = () => hex(crypto.getRandomValues(new Uint8Array(16)));
+export function adoptNonce(room, nonce) { remember(room, { nonce }); }
 
 // A rematch's nonce (docs/fairness.md "Rematches"), sent with this seat's offer or acceptance in
 // the finished room `room`, kept with the rematch's commitment shown there (the same one for a

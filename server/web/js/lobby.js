@@ -1,4 +1,4 @@
-// The lobby: your name, the public rooms (list_rooms, refreshed while the lobby is shown) with
+// The lobby: Play now (quickplay.js, with accounts), your name, the public rooms (list_rooms, refreshed while the lobby is shown) with
 // Join and Watch, and the form that creates a room: seats, public or private, spectator delay,
 // expansions and their rule options (docs/options.md).
 import { matchForm, matchSummary } from './clocks.js';
@@ -6,11 +6,12 @@ import { el, clear } from './dom.js';
 import { EXPANSIONS, OPTIONS, expansionName, optionWords } from './names.js';
 import { botsFormPart, roomBotsNote } from './bots.js';
 import { accountPanel } from './account_panel.js';
+import { playNowCard } from './quickplay.js';
 
 const REFRESH_MS = 5000;
 const MAX_ROWS = 40;
 
-// ctx: {conn, account, name, setName(name), create(request, sit), join(roomId, name), watch(roomId)}
+// ctx: {conn, account, quick (QuickPlay), name, setName(name), create(request, sit), join(roomId, name), watch(roomId)}
 // With accounts (ctx.account.available) the player plays under the account's name, shown in the
 // account panel; without, under the name typed here.
 export function renderLobby(ctx) {
@@ -20,6 +21,7 @@ export function renderLobby(ctx) {
   const name = () => (withAccount && ctx.account.player?.name) || nameInput.value.trim() || 'Player';
   const rooms = roomsTable(ctx, name);
   const node = el('div', { class: 'page lobby' },
+    withAccount && ctx.quick ? playNowCard(ctx.quick) : null,
     withAccount ? accountPanel(ctx.account)
       : el('section', { class: 'card wide' }, el('label', { for: 'player-name' }, 'Your name '), nameInput),
     el('section', { class: 'card' }, el('h2', {}, 'Public rooms'), rooms.note, rooms.table),

@@ -2,8 +2,10 @@
 // signed in (account.js: before the connection opens, so that its upgrade carries the session
 // cookie), and the screen for the address: the lobby at "/", a room at "/#room=ID" (waiting
 // room, then the game), a player's profile at "/#player=ID", the leaderboards at
-// "/#leaderboard=POOL"; "/#signin-error=CODE" is a failed OpenID Connect sign-in, told in a
-// notice. A room is entered with the seat token kept for it (resume) or else as a
+// "/#leaderboard=POOL", the tournaments at "/#tournaments", one at "/#tournament=ID", a series
+// at "/#series=ID"; "/#signin-error=CODE" is a failed OpenID Connect sign-in, told in a notice.
+// A room is entered with the seat token kept for it (resume), or signed in without a token for
+// a seat the server arranged (match_found: quick play, series, tournaments), or else as a
 // spectator.
 import { el, clear } from './dom.js';
 import { Connection } from './protocol.js';
@@ -13,14 +15,17 @@ import { renderLobby } from './lobby.js';
 import { renderWaitingRoom } from './room.js';
 import { GameScreen } from './game.js';
 import * as store from './store.js';
-import { installFairness, adoptRematch } from './fairness.js';
+import { installFairness, adoptRematch, adoptNonce } from './fairness.js';
 import { Account, signInErrorText } from './account.js';
 import { renderProfile } from './profile.js';
 import { renderLeaderboard } from './leaderboard.js';
+import { QuickPlay, arrangedOf, arrangedText } from './quickplay.js';
+import { renderTournaments, renderTournament, renderSeries } from './tournaments.js';
 
 const app = document.getElementById('app');
 const conn = new Connection(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`);
 const account = new Account(conn);
+const quick = new QuickPlay(conn);
 const createdHere = new Set();  // rooms this page created: their creator, seated or not
 let screen = { kind: 'none' };
 
@@ -74,6 +79,7 @@ function showLobby() {
   show('lobby', renderLobby({
     conn,
     account,
+    quick,
     name: store.playerName(),
     setName: (n) => n && store.setPlayerName(n),
     async create(request, sit, name) {
@@ -116,9 +122,13 @@ async function route() {
       if (conn.mode === 'seat' && conn.view?.room?.state === 'waiting') store.forgetSeat(conn.room);
       await conn.leave();
     }
-    const player = fromHash('player'), pool = fromHash('leaderboard');
-    if (player) showPage('profile', renderProfile(player, account.player?.id ?? null));
-    else if (pool) showPage('leaderboard', renderLeaderboard(pool, account.player?.id ?? null));
+    const player = fromHash('player'), pool = fromHash('leaderboard'), tournament = fromHash('tournament'), series = fromHash('series');
+    const me = account.player?.id ?? null;
+    if (player) showPage('profile', renderProfile(player, me));
+    else if (pool) showPage('leaderboard', renderLeaderboard(pool, me));
+    else if (tournament) showPage('tournament', renderTournament(tournament, { conn, account, playSeat }));
+    else if (series) showPage('series', renderSeries(series));
+    else if (location.hash === '#tournaments') showPage('tournaments', renderTournaments());
     else showLobby();
     return;
   }
@@ -126,7 +136,9 @@ async function route() {
   if (conn.room === room && conn.inRoom) { render(); return; }
   if (conn.room && conn.room !== room) await conn.leave();
   message('Entering the room…', false);
-  const answer = await conn.enterRoom(room, store.seatOf(room)?.token ?? null).catch(() => null);
+  // A seat the server arranged has no token: the signed-in socket resumes it (§12).
+  const seat = store.seatOf(room);
+  const answer = await conn.enterRoom(room, seat?.token ?? null, !!seat?.token || (!!seat?.arranged && account.signedIn)).catch(() => null);
   if (answer === null && !conn.welcomed) message('Connecting to the server…', false);
 }
 
@@ -136,7 +148,8 @@ function render(events = []) {
   // For tests and the curious: the view's sequence number and state, on the page.
   app.dataset.seq = conn.seq;
   app.dataset.state = view.room.state;
-  document.getElementById('room-title').textContent = view.room.name;
+  const part = arrangedText(store.seatOf(view.room.id)?.arranged);
+  document.getElementById('room-title').textContent = part ? `${part} — ${view.room.name}` : view.room.name;
   if (view.game) {
     if (screen.kind !== 'game' || screen.room !== view.room.id) {
       const game = new GameScreen(conn);
@@ -192,11 +205,42 @@ conn.addEventListener('rematch', (e) => {
   store.setSeat(e.detail.room, { token: e.detail.token, creator: false });
   location.hash = `#room=${encodeURIComponent(e.detail.room)}`;
 });
-window.addEventListener('hashchange', () => route());
+
+// ---- a game the server arranged (docs/protocol.md §24): its seat is resumed without a token.
+// From the lobby or any other page the page goes there at once; from a game it offers "Next
+// game" in a banner, and goes by itself after NEXT_GAME_S unless this seat is still playing
+// the game shown.
+const NEXT_GAME_S = 15;
+let banner = null;
+function dropBanner() { if (banner) { clearTimeout(banner.timer); banner.node.remove(); banner = null; } }
+function playSeat(room, arranged = {}) {
+  dropBanner();
+  store.setSeat(room, { token: null, creator: false, arranged });
+  location.hash = `#room=${encodeURIComponent(room)}`;
+}
+conn.addEventListener('match', (e) => {
+  const m = e.detail;
+  const nonce = quick.stop();  // a match of this page's search: its seat has the seek's nonce
+  if (nonce && !m.series && !m.tournament) adoptNonce(m.room, nonce);  // a series' games take no seek nonce
+  const arranged = arrangedOf(m);
+  if (roomFromHash() === m.room) return;
+  const game = screen.kind === 'game' ? conn.view?.game : null;
+  if (!game) { playSeat(m.room, arranged); return; }
+  dropBanner();
+  store.setSeat(m.room, { token: null, creator: false, arranged });
+  const playing = conn.mode === 'seat' && game.status !== 'finished';
+  const what = arrangedText(arranged) || 'A new game';
+  const node = el('div', { class: 'match-banner', id: 'match-banner', role: 'alert', dataset: { room: m.room } },
+    el('span', {}, `${what} is ready`, playing ? '' : ` — going there in ${NEXT_GAME_S} s`),
+    el('button', { type: 'button', class: 'primary', id: 'next-game', onclick: () => playSeat(m.room, arranged) }, m.series ? 'Next game' : 'Go to the game'));
+  document.body.append(node);
+  banner = { node, timer: playing ? null : setTimeout(() => playSeat(m.room, arranged), NEXT_GAME_S * 1000) };
+});
+window.addEventListener('hashchange', () => { if (banner && roomFromHash() === banner.node.dataset.room) dropBanner(); route(); });
 // A name claimed (or another sign-in) shows at once where the player is named.
 account.addEventListener('change', () => { if (screen.kind === 'room') render(); });
 // For the browser test and the curious: the connection (its view, seq, socket).
-window.carcassonne = { conn, account };
+window.carcassonne = { conn, account, quick };
 installFairness(conn);
 
 try {

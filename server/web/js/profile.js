@@ -1,21 +1,25 @@
 // A player's page, /#player=ID (docs/web.md "Accounts"): the name, each pool's rating with a
-// sparkline of its history, and the finished games, newest first, a page at a time, each with
-// its seats, scores and result, a link to watch its replay (/#room=ID) and its record.
+// sparkline of its history, its series and tournaments (tournaments.js), and the finished games,
+// newest first, a page at a time, each with its seats, scores and result, a link to watch its
+// replay (/#room=ID) and its record.
 import { el, svg, clear } from './dom.js';
 import { get, paged, errorText } from './api.js';
 import { POOLS, poolName, ratingText, resultOf, dateText } from './players_text.js';
+import { competitionsPart } from './tournaments.js';
 
 const PAGE = 20;
 
 // me: the page's own player id (or null), to say "you".
 export function renderProfile(id, me) {
   const head = el('section', { class: 'card' }, el('p', { class: 'muted' }, 'Loading…'));
+  const competitions = el('section', { class: 'card', id: 'profile-competitions' });
   const games = el('section', { class: 'card', id: 'profile-games' });
-  const node = el('div', { class: 'page profile', id: 'profile', dataset: { player: id } }, head, games);
+  const node = el('div', { class: 'page profile', id: 'profile', dataset: { player: id } }, head, competitions, games);
   const path = `/api/players/${encodeURIComponent(id)}`;
   get(path).then((p) => {
     document.title = `${p.player.name} — Carcassonne`;
     clear(head).append(...profileHead(p, id === me));
+    competitionsPart(competitions, id);
     showGames(games, path, id, 0);
   }).catch((e) => clear(head).append(el('p', { role: 'alert' }, errorText(e)), el('a', { class: 'button-link', href: '#' }, 'Back to the lobby')));
   return node;

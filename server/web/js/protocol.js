@@ -4,10 +4,14 @@
 // takes its seat again with `resume` (or watches again with `spectate`). In a cluster, an
 // answer `moved` (docs/protocol.md §22) moves the connection to the instance it names, where the
 // request is asked again, once. A page signed in as a player (account.js) authenticates each
-// new socket with its cookie before anything else (docs/protocol.md §23); join and create_room
-// wait for that.
+// new socket with its cookie before anything else (docs/protocol.md §23); join, create_room,
+// resume and the competition messages (§24) wait for that. A seat the server arranged (quick
+// play, a series, a tournament: `match_found`) has no token: it is resumed signed in.
 
 import { nonceFor } from './fairness.js';
+
+// Requests that need the socket signed in first (a resume without a token names no seat else).
+const SIGNED_IN = new Set(['join', 'create_room', 'resume', 'seek', 'cancel_seek', 'create_tournament', 'tournament']);
 
 export function applyPatch(doc, ops) {
   const root = { '': structuredClone(doc) };
@@ -29,7 +33,7 @@ export function applyPatch(doc, ops) {
 
 // Events: 'status' {state: connecting|open|closed}, 'view' {events, snapshot}, 'chat' {frame},
 // 'notice' {text, kind} (server messages worth showing), 'membership' {type: seat | spectator |
-// left | replaced | lost_seat | refused, room, ...}.
+// left | replaced | lost_seat | refused, room, ...}, 'match' {frame} (`match_found`, §24).
 export class Connection extends EventTarget {
   constructor(url) {
     super();
@@ -45,7 +49,7 @@ export class Connection extends EventTarget {
     // Membership: what to come back to after a reconnection.
     this.room = null;          // room id
     this.mode = null;          // 'seat' | 'spectator' | null
-    this.token = null;         // seat token while seated
+    this.token = null;         // seat token while seated (null: a seat resumed signed in)
     this.view = null;
     this.seq = null;
     this.awaitingSnapshot = false;
@@ -115,6 +119,14 @@ export class Connection extends EventTarget {
     return asked;
   }
 
+  // The player this socket is signed in as, once any authenticate under way is answered (and
+  // asked again if the page has a player but the socket none); null when not signed in.
+  async signedIn() {
+    if (this.authPending) await this.authPending;
+    if (this.wantsAuth && this.welcomed && !this.player) await this.authenticate().catch(() => null);
+    return this.player;
+  }
+
   // A new socket at once (its upgrade carries the new session cookie after a sign-in or a
   // sign-out); resolves once it is welcomed, authenticated and back in its room.
   reopen() {
@@ -137,7 +149,7 @@ export class Connection extends EventTarget {
   // Resolves with the server's direct answer (which may be an `error` frame). A `moved` answer
   // is followed once: to the instance it names, where the same request is asked with `moved`.
   async request(message) {
-    if ((message.type === 'join' || message.type === 'create_room') && this.authPending) await this.authPending;
+    if (SIGNED_IN.has(message.type) && this.authPending) await this.authPending;
     const answer = await this.ask(message);
     if (answer.type !== 'moved' || message.moved || typeof answer.url !== 'string') return answer;
     await this.moveTo(answer.url);
@@ -192,6 +204,7 @@ export class Connection extends EventTarget {
         this.membership('replaced', { room: m.room });
         break;
       case 'rematch_ready': this.dispatchEvent(new CustomEvent('rematch', { detail: m })); break;
+      case 'match_found': this.dispatchEvent(new CustomEvent('match', { detail: m })); break;
       case 'goodbye': this.notice(`The server says goodbye: ${m.reason}. Reconnecting…`, 'error'); break;
       case 'error':
         if (m.code === 'room_moved') {
@@ -247,11 +260,12 @@ export class Connection extends EventTarget {
     this.dispatchEvent(new CustomEvent('membership', { detail: { type, ...detail } }));
   }
 
-  // Where this connection should be: in `room`, on the seat of `token`, or watching. Kept
-  // across reconnections (opened() comes back here).
-  async enterRoom(room, token = null) {
+  // Where this connection should be: in `room`, on the seat of `token` (or, `seated` without a
+  // token, on the signed-in player's seat), or watching. Kept across reconnections (opened()
+  // comes back here).
+  async enterRoom(room, token = null, seated = token !== null) {
     this.room = room;
-    this.mode = token ? 'seat' : 'spectator';
+    this.mode = seated ? 'seat' : 'spectator';
     this.token = token;
     this.view = null;
     this.seq = null;
@@ -281,7 +295,7 @@ export class Connection extends EventTarget {
     const room = this.room;
     this.inRoom = false;
     let answer = await this.enter(room, this.mode === 'seat'
-      ? { type: 'resume', room, token: this.token }
+      ? { type: 'resume', room, ...(this.token ? { token: this.token } : {}) }
       : { type: 'spectate', room });
     if (!answer) return null;  // moved on, or dropped: opened() retries
     if (answer.type === 'error' && answer.code === 'bad_token') {
