@@ -522,3 +522,73 @@ TEST_CASE("e2e series: best of 3, its server killed with SIGKILL mid-game, carri
   CHECK(get_json(port, "/api/players/" + b.id + "/competitions")["competitions"][0]["id"] ==
         series);
 }
+
+TEST_CASE("e2e Swiss then knockout: 8 bots, best-of-3 series at every table, a champion") {
+  temp_dir dir("carcassonne-e2e-knockout");
+  test_server server(competition_config(dir.str()));
+  const auto port = server.port();
+  auto director = signed_in(port);
+  json settings{{"name", "Winter Cup"},
+                {"format", "swiss_knockout"},
+                {"rounds", 2},
+                {"top", 4},
+                {"table_size", 2},
+                {"best_of", 3},
+                {"round_gap_ms", 0},
+                {"room", timed_room()},
+                {"starts_ms", wall_ms() + 60'000}};
+  auto made = director.ws->request({{"type", "create_tournament"}, {"tournament", settings}});
+  REQUIRE_MESSAGE(made["type"] == "tournament_created", made.dump());
+  const std::string id = made["tournament"]["id"];
+  const auto act = [&](json m) {
+    m["type"] = "tournament";
+    m["tournament"] = id;
+    return director.ws->request(m);
+  };
+  REQUIRE(act({{"action", "add_bots"}, {"count", 8}, {"level", "random"}})["type"] ==
+          "tournament_updated");
+  REQUIRE(act({{"action", "start"}})["type"] == "tournament_updated");
+  const auto t = tournament_when(
+      *director.ws, id, [](const json& j) { return j["phase"] == "finished"; },
+      std::chrono::seconds(300));
+
+  // Two Swiss rounds of 4 series, then the top 4 in a bracket: 1 v 4, 2 v 3, then the final.
+  REQUIRE(t["rounds"].size() == 4);
+  for (int r = 0; r < 4; ++r) CHECK(t["rounds"][r]["knockout"] == (r >= 2));
+  const auto& standings = t["standings"];
+  std::vector<std::string> seeds;
+  for (int i = 0; i < 4; ++i) seeds.push_back(standings[i]["id"]);
+  const auto& semis = t["rounds"][2]["tables"];
+  REQUIRE(semis.size() == 2);
+  const auto pair_of = [](const json& table) {
+    return std::set<std::string>{table["players"][0], table["players"][1]};
+  };
+  CHECK(pair_of(semis[0]) == std::set<std::string>{seeds[0], seeds[3]});
+  CHECK(pair_of(semis[1]) == std::set<std::string>{seeds[1], seeds[2]});
+  // A knockout table's winner: the series' winner, a drawn series the better seed.
+  const auto seed_of = [&](const json& player) {
+    return std::find(seeds.begin(), seeds.end(), player.get<std::string>()) - seeds.begin();
+  };
+  const auto winner_of = [&](const json& table) {
+    const double r = table["results"][0][1];
+    if (r != 0.5) return table["players"][r > 0.5 ? 0 : 1];
+    return table["players"][seed_of(table["players"][0]) < seed_of(table["players"][1]) ? 0 : 1];
+  };
+  // Every table is a series whose result is the table's; the winners meet in the final.
+  for (const auto& round : t["rounds"])
+    for (const auto& table : round["tables"]) {
+      REQUIRE_FALSE(table["series"].get<std::string>().empty());
+      const auto s = get_json(port, "/api/series/" + table["series"].get<std::string>())["series"];
+      CHECK(s["finished"] == true);
+      CHECK(s["tournament"] == id);
+      CHECK(s["games"].size() >= 2);
+      CHECK(s["games"].size() <= 3);
+      const double r0 = s["winner"].is_null() ? 0.5 : s["winner"] == 0 ? 1.0 : 0.0;
+      CHECK(s["players"][0] == table["players"][0]);  // the table's first player sat first
+      CHECK(table["results"][0][1].get<double>() == r0);
+      CHECK(table["results"][1][0].get<double>() == 1.0 - r0);
+    }
+  const auto& final_table = t["rounds"][3]["tables"][0];
+  CHECK(pair_of(final_table) == std::set<std::string>{winner_of(semis[0]), winner_of(semis[1])});
+  CHECK(t["champion"] == winner_of(final_table));
+}
