@@ -32,8 +32,9 @@ std::int64_t page_bound(int n) {
 
 std::unique_ptr<competition_store> competition_store::open(const std::string& location,
                                                            std::string& error) {
-  return is_postgres_url(location) ? open_postgres_competition_store(location, error)
-                                   : open_sqlite_competition_store(location, error);
+  auto db = sql::database::open(location, {competition_schema}, "the competitions' tables", error);
+  if (!db) return nullptr;
+  return std::make_unique<sql_competition_store>(std::move(db));
 }
 
 competition_store::saved sql_competition_store::save(const competition_doc& d, std::string& error) {

@@ -1,11 +1,10 @@
-// The competition store's statements, the same for both databases (store/sql.hpp); the backends
-// (competition_store_backends.cpp) own the connection, create the tables and run each call on it
-// under their lock.
+// The competition store's statements, the same for both databases (store/sql.hpp), on a connection
+// of its own (store/sql_database.hpp), which creates the tables.
 #pragma once
 #include <functional>
 
 #include "competition/competition_store.hpp"
-#include "store/sql.hpp"
+#include "store/sql_database.hpp"
 
 namespace carcassonne::server::competition {
 
@@ -27,8 +26,9 @@ CREATE TABLE IF NOT EXISTS competition_players(
 CREATE INDEX IF NOT EXISTS competition_players_by_player ON competition_players(player);
 )sql";
 
-class sql_competition_store : public competition_store {
+class sql_competition_store final : public competition_store {
  public:
+  explicit sql_competition_store(std::unique_ptr<sql::database> db) : db_(std::move(db)) {}
   saved save(const competition_doc& d, std::string& error) override;
   std::optional<competition_doc> load(const std::string& id, std::string& error) override;
   std::optional<std::vector<competition_doc>> unfinished(const std::string& kind,
@@ -38,22 +38,18 @@ class sql_competition_store : public competition_store {
   std::optional<std::vector<competition_doc>> of_player(const std::string& player, int limit,
                                                         int offset, std::string& error) override;
 
- protected:
+ private:
   // Runs `work` on the connection, one call at a time; false (with `error`) when it failed. A
   // connection found lost is made again and `work` runs once more.
-  using work_fn = std::function<bool(sql::connection&, std::string&)>;
-  virtual bool with_connection(const work_fn& work, std::string& error) = 0;
-
- private:
+  using work_fn = sql::database::work_fn;
+  bool with_connection(const work_fn& work, std::string& error) {
+    return db_->with_connection(work, error);
+  }
+  std::unique_ptr<sql::database> db_;
   // Documents (without players) from a query, then their players, in one read snapshot.
   std::optional<std::vector<competition_doc>> documents(const char* sql,
                                                         std::initializer_list<sql::value> params,
                                                         std::string& error);
 };
-
-std::unique_ptr<competition_store> open_sqlite_competition_store(const std::string& path,
-                                                                 std::string& error);
-std::unique_ptr<competition_store> open_postgres_competition_store(const std::string& url,
-                                                                   std::string& error);
 
 }  // namespace carcassonne::server::competition

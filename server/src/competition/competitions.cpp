@@ -453,15 +453,34 @@ void competitions::series_game_ended(series& s, const std::string& room, const g
   series_.erase(id);
   versions_.erase(id);
   if (tournament_id.empty()) return;
-  auto t = tournaments_.find(tournament_id);
-  if (t == tournaments_.end()) return;
-  for (const auto& round : t->second.rounds)
+  if (auto t = tournaments_.find(tournament_id); t != tournaments_.end()) {
+    if (series_into_table(t->second, id, r)) {
+      save(t->second);
+      run_tournament(tournament_id, hooks_.now_ms());
+    }
+    return;
+  }
+  // The tournament is run by another instance (a failover moved one and not the other): its
+  // stored document takes the result, fenced; its runner reads it back.
+  std::string error;
+  auto doc = db_->load(tournament_id, error);
+  if (!doc) return;
+  auto stored = tournament_from_json(json::parse(doc->state, nullptr, false));
+  if (!stored || !series_into_table(*stored, id, r)) return;
+  versions_[tournament_id] = doc->version;
+  save(*stored);
+  versions_.erase(tournament_id);
+}
+
+bool competitions::series_into_table(tournament& t, const std::string& series_id, double result) {
+  for (const auto& round : t.rounds)
     for (std::size_t i = 0; i < round.tables.size(); ++i)
-      if (round.tables[i].series == id && !round.tables[i].results) {
-        table_finished(t->second, {round.number, static_cast<int>(i)}, {{0.0, r}, {1.0 - r, 0.0}});
-        save(t->second);
-        return run_tournament(tournament_id, hooks_.now_ms());
+      if (round.tables[i].series == series_id && !round.tables[i].results) {
+        table_finished(t, {round.number, static_cast<int>(i)},
+                       {{0.0, result}, {1.0 - result, 0.0}});
+        return true;
       }
+  return false;
 }
 
 // ---- tournaments ----
@@ -806,14 +825,26 @@ void competitions::adopt(std::int64_t now) {
         if (!t) continue;
         versions_[d.id] = d.version;
         auto& held = tournaments_[d.id] = std::move(*t);
+        std::vector<std::pair<std::string, double>> ended;  // series over while nobody ran it
         for (const auto& round : held.rounds)
           for (std::size_t i = 0; i < round.tables.size(); ++i) {
             const auto& table = round.tables[i];
-            if (table.results || table.void_table || !table.series.empty() || table.rooms.empty())
+            if (table.results || table.void_table) continue;
+            if (!table.series.empty()) {
+              auto s = db_->load(table.series, error);
+              auto done =
+                  s ? series_from_json(json::parse(s->state, nullptr, false)) : std::nullopt;
+              if (done && done->finished) ended.emplace_back(table.series, series_result(*done));
               continue;
+            }
+            if (table.rooms.empty()) continue;
             rooms_of_[table.rooms.back()] = {
                 "tournament", d.id, {round.number, static_cast<int>(i)}};
           }
+        bool changed = false;
+        for (const auto& [series_id, result] : ended)
+          changed = series_into_table(held, series_id, result) || changed;
+        if (changed) save(held);
       }
       spdlog::info("competitions: {} {} taken up here", d.kind, d.id);
     }

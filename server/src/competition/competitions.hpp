@@ -112,6 +112,8 @@ class competitions {
   void series_game_ended(series& s, const std::string& room, const game_summary& g);
   // The rooms where `player` plays a game of the tournament's last round now.
   std::vector<std::string> rooms_in_play(const tournament& t, const std::string& player) const;
+  // A finished series' result into its tournament's table; false when no table awaits it.
+  bool series_into_table(tournament& t, const std::string& series_id, double result);
   // A tournament's table: its room or series made now, or its failure noted.
   void start_table(tournament& t, const table_ref& ref, std::int64_t now);
 

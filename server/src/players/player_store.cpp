@@ -1,13 +1,16 @@
 #include "players/player_store.hpp"
 
 #include "players/player_store_sql.hpp"
-#include "store/store.hpp"
+#include "store/game_index.hpp"
 
 namespace carcassonne::server {
 
+// The store's tables too: the pages read them, whichever of the two opens the database first.
 std::unique_ptr<player_store> player_store::open(const std::string& location, std::string& error) {
-  return is_postgres_url(location) ? open_postgres_player_store(location, error)
-                                   : open_sqlite_player_store(location, error);
+  auto db = sql::database::open(location, {players_schema, game_index_schema},
+                                "the players' tables", error);
+  if (!db) return nullptr;
+  return std::make_unique<sql_player_store>(std::move(db));
 }
 
 }  // namespace carcassonne::server

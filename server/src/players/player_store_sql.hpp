@@ -1,11 +1,10 @@
-// The player store's statements, the same for both databases (store/sql.hpp): the subclasses
-// (player_store_sqlite.cpp, player_store_postgres.cpp) own the connection, create the tables and
-// run each call on the connection under their lock.
+// The player store's statements, the same for both databases (store/sql.hpp), on a connection of
+// its own (store/sql_database.hpp), which creates the tables.
 #pragma once
 #include <functional>
 
 #include "players/player_store.hpp"
-#include "store/sql.hpp"
+#include "store/sql_database.hpp"
 
 namespace carcassonne::server {
 
@@ -41,8 +40,9 @@ CREATE TABLE IF NOT EXISTS sessions(
 CREATE INDEX IF NOT EXISTS sessions_by_player ON sessions(player);
 )sql";
 
-class sql_player_store : public player_store {
+class sql_player_store final : public player_store {
  public:
+  explicit sql_player_store(std::unique_ptr<sql::database> db) : db_(std::move(db)) {}
   bool create_player(const player_account& p, const std::string& key_hash,
                      std::string& error) override;
   std::optional<player_account> player_by_id(const std::string& id, std::string& error) override;
@@ -87,13 +87,15 @@ class sql_player_store : public player_store {
   std::optional<game_summary> finished_game(const std::string& room, bool& found,
                                             std::string& error) override;
 
- protected:
+ private:
   // Runs `work` on the connection, one call at a time; false (with `error`) when it failed. A
   // connection found lost is made again and `work` runs once more.
-  using work_fn = std::function<bool(sql::connection&, std::string&)>;
-  virtual bool with_connection(const work_fn& work, std::string& error) = 0;
+  using work_fn = sql::database::work_fn;
+  bool with_connection(const work_fn& work, std::string& error) {
+    return db_->with_connection(work, error);
+  }
 
- private:
+  std::unique_ptr<sql::database> db_;
   // `work` in a write transaction, rolled back when it returns false.
   bool in_transaction(const work_fn& work, std::string& error);
   std::optional<player_account> player_where(const char* sql, const std::string& key,
@@ -103,11 +105,5 @@ class sql_player_store : public player_store {
                          const std::string& name_key, const std::string* password_hash,
                          std::string& error);
 };
-
-// The two databases (player_store_sqlite.cpp, player_store_postgres.cpp); player_store::open
-// chooses.
-std::unique_ptr<player_store> open_sqlite_player_store(const std::string& path, std::string& error);
-std::unique_ptr<player_store> open_postgres_player_store(const std::string& url,
-                                                         std::string& error);
 
 }  // namespace carcassonne::server

@@ -1,30 +1,27 @@
-// The competition store on either database of the store, with a connection of its own: on the
-// SQLite file (WAL lets its reads run beside the store's writer; its writes wait for the writer's
-// lock up to busy_timeout), or on PostgreSQL (made again when PostgreSQL ended it, and the call
-// retried once on the new one).
+#include "store/sql_database.hpp"
+
 #include <libpq-fe.h>
 #include <sqlite3.h>
 
 #include <filesystem>
 #include <mutex>
+#include <optional>
+#include <vector>
 
-#include "competition/competition_store_sql.hpp"
 #include "store/sqlite_helpers.hpp"
 #include "store/store.hpp"
 
-namespace carcassonne::server::competition {
+namespace carcassonne::server::sql {
 
 namespace {
 
-class sqlite_competition_store final : public sql_competition_store {
+class sqlite_database final : public database {
  public:
-  explicit sqlite_competition_store(sqlite3* db) : db_(db), connection_(db) {}
-  ~sqlite_competition_store() override {
+  explicit sqlite_database(sqlite3* db) : db_(db), connection_(db) {}
+  ~sqlite_database() override {
     connection_.reset();  // its statements finalized before the connection closes
     sqlite3_close(db_);
   }
-
- protected:
   bool with_connection(const work_fn& work, std::string& error) override {
     std::lock_guard lock(mutex_);
     return work(*connection_, error);
@@ -32,21 +29,20 @@ class sqlite_competition_store final : public sql_competition_store {
 
  private:
   sqlite3* db_;
-  std::optional<sql::sqlite_connection> connection_;
+  std::optional<sqlite_connection> connection_;
   std::mutex mutex_;
 };
 
-// The store's own lock number (store_postgres.cpp): servers starting together create the tables
-// one after the other.
-constexpr const char* competition_schema_lock = "SELECT pg_advisory_xact_lock(7262053)";
+// The store's own lock number (store_postgres.cpp).
+constexpr const char* schema_lock = "SELECT pg_advisory_xact_lock(7262053)";
 
-PGconn* competition_connect(const std::string& url, std::string& error) {
+PGconn* connect(const std::string& url, std::string& error) {
   // connect_timeout: a database that does not answer fails the call instead of hanging it.
   const char* keys[] = {"dbname", "connect_timeout", nullptr};
   const char* values[] = {url.c_str(), "5", nullptr};
   PGconn* c = PQconnectdbParams(keys, values, 1);
   if (PQstatus(c) != CONNECTION_OK) {
-    error = sql::one_line_message(c);
+    error = one_line_message(c);
     PQfinish(c);
     return nullptr;
   }
@@ -55,26 +51,24 @@ PGconn* competition_connect(const std::string& url, std::string& error) {
   return c;
 }
 
-bool competition_exec(PGconn* c, const char* sql, std::string& error) {
+bool exec(PGconn* c, const char* sql, std::string& error) {
   PGresult* r = PQexec(c, sql);
   const auto status = r ? PQresultStatus(r) : PGRES_FATAL_ERROR;
   PQclear(r);
   if (status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK) return true;
-  error = sql::one_line_message(c);
+  error = one_line_message(c);
   return false;
 }
 
-class postgres_competition_store final : public sql_competition_store {
+class postgres_database final : public database {
  public:
-  postgres_competition_store(std::string url, PGconn* c) : url_(std::move(url)), conn_(c) {}
-  ~postgres_competition_store() override { PQfinish(conn_); }
-
- protected:
+  postgres_database(std::string url, PGconn* c) : url_(std::move(url)), conn_(c) {}
+  ~postgres_database() override { PQfinish(conn_); }
   bool with_connection(const work_fn& work, std::string& error) override {
     std::lock_guard lock(mutex_);
     for (int attempt = 0; attempt < 2; ++attempt) {
       if (!usable(error)) return false;
-      sql::postgres_connection c(conn_);
+      postgres_connection c(conn_);
       error.clear();
       if (work(c, error)) return true;
       if (c.alive()) return false;  // answered, with an error or a refusal
@@ -86,7 +80,7 @@ class postgres_competition_store final : public sql_competition_store {
   bool usable(std::string& error) {
     if (conn_ && PQstatus(conn_) == CONNECTION_OK) return true;
     PQfinish(conn_);
-    conn_ = competition_connect(url_, error);
+    conn_ = connect(url_, error);
     return conn_ != nullptr;
   }
 
@@ -95,10 +89,9 @@ class postgres_competition_store final : public sql_competition_store {
   std::mutex mutex_;
 };
 
-}  // namespace
-
-std::unique_ptr<competition_store> open_sqlite_competition_store(const std::string& path,
-                                                                 std::string& error) {
+std::unique_ptr<database> open_sqlite(const std::string& path,
+                                      std::initializer_list<const char*> schemas,
+                                      const std::string& tables, std::string& error) {
   const auto fail = [&](const std::string& what) {
     error = "database " + path + ": " + what;
     return nullptr;
@@ -115,34 +108,49 @@ std::unique_ptr<competition_store> open_sqlite_competition_store(const std::stri
     sqlite3_close(db);
     return fail("cannot open: " + why);
   }
-  auto s = std::make_unique<sqlite_competition_store>(db);
+  auto d = std::make_unique<sqlite_database>(db);
   sqlite3_busy_timeout(db, 5000);
   std::string why;
   const auto mode = sqlite::scalar(db, "PRAGMA journal_mode=WAL", why);
   if (!mode) return fail(why + " (not an SQLite database?)");
   if (*mode != "wal") return fail("cannot switch to WAL mode (journal_mode is " + *mode + ")");
   if (!sqlite::exec(db, "BEGIN IMMEDIATE", &why)) return fail(why);
-  if (!sqlite::exec(db, competition_schema, &why) || !sqlite::exec(db, "COMMIT", &why)) {
+  for (const char* schema : schemas)
+    if (!sqlite::exec(db, schema, &why)) {
+      sqlite::exec(db, "ROLLBACK");
+      return fail("cannot set up " + tables + ": " + why);
+    }
+  if (!sqlite::exec(db, "COMMIT", &why)) {
     sqlite::exec(db, "ROLLBACK");
-    return fail("cannot set up the competitions' tables: " + why);
+    return fail("cannot set up " + tables + ": " + why);
   }
-  return s;
+  return d;
 }
 
-std::unique_ptr<competition_store> open_postgres_competition_store(const std::string& url,
-                                                                   std::string& error) {
+std::unique_ptr<database> open_postgres(const std::string& url,
+                                        std::initializer_list<const char*> schemas,
+                                        const std::string& tables, std::string& error) {
   const auto fail = [&](const std::string& what) {
     error = "database " + redacted_url(url) + ": " + what;
     return nullptr;
   };
   std::string why;
-  PGconn* c = competition_connect(url, why);
+  PGconn* c = connect(url, why);
   if (!c) return fail("cannot connect: " + why + " (is PostgreSQL running?)");
-  auto s = std::make_unique<postgres_competition_store>(url, c);
-  if (!competition_exec(c, "BEGIN", why) || !competition_exec(c, competition_schema_lock, why) ||
-      !competition_exec(c, competition_schema, why) || !competition_exec(c, "COMMIT", why))
-    return fail("cannot set up the competitions' tables: " + why);
-  return s;
+  auto d = std::make_unique<postgres_database>(url, c);
+  bool ok = exec(c, "BEGIN", why) && exec(c, schema_lock, why);
+  for (const char* schema : schemas) ok = ok && exec(c, schema, why);
+  if (!ok || !exec(c, "COMMIT", why)) return fail("cannot set up " + tables + ": " + why);
+  return d;
 }
 
-}  // namespace carcassonne::server::competition
+}  // namespace
+
+std::unique_ptr<database> database::open(const std::string& location,
+                                         std::initializer_list<const char*> schemas,
+                                         const std::string& tables, std::string& error) {
+  return is_postgres_url(location) ? open_postgres(location, schemas, tables, error)
+                                   : open_sqlite(location, schemas, tables, error);
+}
+
+}  // namespace carcassonne::server::sql
