@@ -4,7 +4,9 @@
 // rounds due). Every change of a series or a tournament is stored before anyone is told of it,
 // fenced by the document's version (competition_store.hpp), so a restart or a failover carries
 // on from the store: a room's result is read from the index of finished games, which the room's
-// last save writes in its own transaction, never from memory.
+// last save writes in its own transaction, never from memory. The service's parts:
+// competitions.cpp (thread, tick, store, adoption, reads), competitions_quick_play.cpp,
+// competitions_series.cpp (and every awaited room's result), competitions_tournaments.cpp.
 #pragma once
 #include <nlohmann/json.hpp>
 
@@ -150,6 +152,7 @@ class competitions {
   std::map<std::string, std::uint64_t> versions_;  // stored version of each document run here
   std::map<std::string, room_owner> rooms_of_;     // rooms whose end is awaited
   std::int64_t last_adoption_ms_ = 0;
+  std::int64_t last_seek_ms_ = 0;  // the last seek's since_ms (arrival order)
 };
 
 }  // namespace carcassonne::server::competition

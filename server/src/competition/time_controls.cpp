@@ -26,4 +26,10 @@ std::optional<nlohmann::json> match_of(std::string_view time_control) {
   return m;
 }
 
+nlohmann::json competition_room(nlohmann::json room) {
+  room["match"]["timeout"] = "forfeit";
+  room["match"]["undo"] = "off";
+  return room;
+}
+
 }  // namespace carcassonne::server::competition

@@ -15,5 +15,8 @@ namespace carcassonne::server::competition {
 const std::vector<std::string>& time_control_names();
 // The room's "match" options (docs/options.md "Match options") of a named time control.
 std::optional<nlohmann::json> match_of(std::string_view time_control);
+// A series' or a tournament's room template with its match made a competition's: forfeited on
+// time, no take-backs (its clock is the template's).
+nlohmann::json competition_room(nlohmann::json room);
 
 }  // namespace carcassonne::server::competition
