@@ -114,10 +114,10 @@ constexpr std::array<const char*, 18> setting_keys{
 // The settings' keys read and typed (ranges are check_ranges'): an error message, or empty.
 std::string read_settings(const json& j, tournament_settings& s) {
   if (!j.is_object()) return "the tournament's settings must be an object";
-  for (const auto& [key, value] : j.items())
+  for (auto it = j.begin(); it != j.end(); ++it)  // (clang 14 lambdas take no bindings)
     if (std::find_if(setting_keys.begin(), setting_keys.end(),
-                     [&](const char* k) { return key == k; }) == setting_keys.end())
-      return "unknown tournament setting '" + key + "'";
+                     [&](const char* k) { return it.key() == k; }) == setting_keys.end())
+      return "unknown tournament setting '" + it.key() + "'";
   for (const char* required : {"name", "room", "starts_ms"})
     if (!j.contains(required)) return std::string("'") + required + "' is required";
   std::string format = "swiss";
