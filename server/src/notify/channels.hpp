@@ -16,7 +16,7 @@ namespace carcassonne::server::notify {
 struct outgoing_policy {
   bool allow_private = false;  // --notify-allow-private: loopback, RFC 1918, link-local, ULA...
   std::chrono::milliseconds timeout{5000};  // from the name lookup to the answer's last byte
-  std::string extra_ca_pem;  // certificates trusted besides the system's (tests: their own CA)
+  std::string extra_ca_pem;       // certificates trusted besides the system's (tests: their own CA)
   bool allow_plain_http = false;  // http:// (not https://) endpoints: tests only
 };
 
