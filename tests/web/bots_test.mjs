@@ -9,7 +9,8 @@
 // creates a room of two bots only: she watches it, starts it from the waiting room, and the
 // game plays to the end by itself; the bots are marked in the players panel, Eve sees the room
 // in the lobby with its bots, and the final scores shown are those of `carcassonne replay` on
-// the game's record. Exit 0 on success, 1 with a message on failure.
+// the game's record; the lobby's Finished filter lists the game with its replay. Exit 0 on
+// success, 1 with a message on failure.
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -63,7 +64,7 @@ async function main() {
   step(`bots-only room ${room} started`);
   await ann.locator('table.final').waitFor({ timeout: 120000 });
   await shot(ann, '02-bots-game-over');
-  const rows = await ann.$$eval('table.final tbody tr', (rs) => rs.map((r) => [Number(r.dataset.seat), Number(r.querySelector('.final-score').textContent)]));
+  const rows = await ann.$$eval('table.final td.final-score', (cs) => cs.map((c) => [Number(c.dataset.seat), Number(c.textContent)]));
   const shown = [];
   for (const [seat, score] of rows) shown[seat] = score;
 
@@ -74,6 +75,18 @@ async function main() {
   if (replayed.status !== 'finished' || JSON.stringify(replayed.scores) !== JSON.stringify(shown))
     throw new Error(`the page shows ${JSON.stringify(shown)}, the record replays to ${JSON.stringify(replayed)}`);
   step(`the bots played ${record.moves.length} moves to ${JSON.stringify(shown)}, as the record replays`);
+
+  // The finished game stays findable from the lobby: its Finished filter lists it, with its
+  // replay (the room's page and its final scores).
+  await eve.goto(`${base}/#`);
+  await eve.click('#filter-finished');
+  const listed = eve.locator(`#finished-games li[data-room="${room}"]`);
+  await listed.waitFor();
+  await listed.locator('[data-action=replay]').click();
+  await eve.locator('table.final').waitFor();
+  await eve.locator('#replay-open').waitFor();
+  await shot(eve, '03-finished-from-lobby');
+  step('the lobby\'s Finished filter lists the game, and its Replay opens the final scores');
 }
 
 t.run(main);

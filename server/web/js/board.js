@@ -116,6 +116,9 @@ export class Board extends EventTarget {
       L.paths.append(svg('polyline', { class: `bunny-path${p.choice ? ' choice' : ''}`, points: pts }));
     }
 
+    // The last move's pieces are marked: the tile placed last (outlined) and every figure that
+    // came since it was placed (a ring), until the next tile.
+    if (game.board.length !== this.turnBase?.tiles) this.turnBase = { tiles: game.board.length, figures: this.knownFigures };
     this.game = game;
     this.ui = ui;
     this.autoFit(game, ui);
@@ -214,6 +217,16 @@ export class Board extends EventTarget {
     this.apply();
   }
 
+  // Where a feature's spot is on the screen (client px), or null when off the board's view.
+  screenPoint(x, y, feature) {
+    const t = this.tiles?.get(`${x},${y}`);
+    if (!t) return null;
+    const [px, py] = featurePoint(x, y, t.tile, t.rotation, feature);
+    const r = this.svg.getBoundingClientRect();
+    const sx = r.left + px * this.view.scale + this.view.tx, sy = r.top + py * this.view.scale + this.view.ty;
+    return sx >= r.left && sx <= r.right && sy >= r.top && sy <= r.bottom ? [sx, sy] : null;
+  }
+
   // A square shown briefly (a log line clicked).
   locate({ x, y }) {
     const L = this.layers;
@@ -245,8 +258,10 @@ export class Board extends EventTarget {
       const fresh = this.knownFigures && !this.knownFigures.has(figKey) && !reducedMotion();
       // A follower in a field is a farmer: it lies down, as on the real board.
       const lying = f.figure !== 'shepherd' && /^field/.test(f.feature);
-      const g = svg('g', { transform: `translate(${px + n * 9 * grow} ${py - n * 3 * grow})`, class: 'placed-figure', dataset: { seat: f.seat, x: f.x, y: f.y, feature: f.feature, pose: lying ? 'lying' : 'standing' } },
+      const latest = !!this.turnBase?.figures && !this.turnBase.figures.has(figKey);
+      const g = svg('g', { transform: `translate(${px + n * 9 * grow} ${py - n * 3 * grow})`, class: `placed-figure${latest ? ' last-figure' : ''}`, dataset: { seat: f.seat, x: f.x, y: f.y, feature: f.feature, pose: lying ? 'lying' : 'standing' } },
         svg('title', { text: `${game.players?.[f.seat]?.name ?? `seat ${f.seat}`}: ${lying ? 'farmer' : f.figure === 'meeple' ? 'follower' : f.figure}${f.protected ? ', protected' : ''}` }),
+        latest ? svg('circle', { class: 'last-figure-ring', r: 13 * grow, cy: -4 * grow }) : null,
         svg('g', { class: fresh ? 'fresh-figure' : null }, figureShape(f.figure, seatColour(f.seat), { protectedMark: !!f.protected, scale: 1.1 * grow, lying })));
       L.figures.append(g);
     }

@@ -56,8 +56,8 @@ export const easter = {
   moves: { bunny: (m, on, toSide, side) => `Bunny: ${bunnyWay(m.path, side)}` },
   decisions: { bunny: 'move the bunny' },
   seatDetails: (game, p, el) => (game.eggs ? [el('span', { class: 'eggs' }, plural(game.eggs[p.seat], 'egg'))] : []),
-  // Extra columns of the final scores: [heading, cell(player)].
-  finalColumns: (game) => (game.eggs ? [['eggs', (p) => String(game.eggs[p.seat])]] : []),
+  // Extra rows of the final scores: [heading, cell(player)] (the eggs' points have their own).
+  finalColumns: (game) => (game.eggs ? [['eggs collected', (p) => String(game.eggs[p.seat])]] : []),
   drawFigures(game, board) {
     const U = board.unit;
     if (game.bunny) {
