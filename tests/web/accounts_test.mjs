@@ -98,6 +98,7 @@ async function main() {
   const room = new URL(zoe.url()).hash.replace(/^#room=/, '');
   await zoe.locator('.seats li[data-seat="0"]', { hasText: NAME }).waitFor();
   await zoe.click('[data-action=start]:not([disabled])');
+  await zoe.click('#sheet-toggle');  // on the phone, resigning is in the sheet
   await zoe.locator('#resign').click();
   await zoe.waitForFunction(() => window.carcassonne.conn.view?.game?.status === 'finished', null, { timeout: 30000 });
   step(`room ${room}: started and resigned`);
