@@ -9,13 +9,14 @@
 // creates a room of two bots only: she watches it, starts it from the waiting room, and the
 // game plays to the end by itself; the bots are marked in the players panel, Eve sees the room
 // in the lobby with its bots, and the final scores shown are those of `carcassonne replay` on
-// the game's record; the lobby's Finished filter lists the game with its replay. Exit 0 on
-// success, 1 with a message on failure.
+// the game's record; the lobby's Finished filter lists the game with its replay. Then a whole
+// game with all five expansions on a phone against a bot, its labels checked at every decision.
+// Exit 0 on success, 1 with a message on failure.
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
-import { playAs, webTest } from './harness.mjs';
+import { labelProblems, playAs, webTest } from './harness.mjs';
 
 const t = webTest('bots_test');
 const { base, binary, artifacts, step } = t;
@@ -89,4 +90,67 @@ async function main() {
   step('the lobby\'s Finished filter lists the game, and its Replay opens the final scores');
 }
 
-t.run(main);
+// A whole seeded game with all five expansions, on a phone against the greedy bot: Pia chooses at
+// random among what her page offers (a gift card, a circle with several moves, any move's
+// button, folded lists included; the tile where it first fits, sent as the page would), and at
+// every decision no two controls read the same for different moves.
+async function wholeGame(seed) {
+  const pia = await t.open('pia', { consoleErrors: true, phone: true });
+  let rng = [...seed].reduce((h, c) => Math.imul(h ^ c.charCodeAt(0), 16777619) >>> 0, 2166136261);
+  const random = () => { rng = (Math.imul(rng, 1664525) + 1013904223) >>> 0; return rng / 4294967296; };
+  await pia.goto(base);
+  await playAs(pia, 'Pia');
+  await pia.fill('#bot-count', '1');
+  await pia.selectOption('#bot-level', 'greedy');
+  await pia.fill('#bot-pause', '0');
+  for (const e of ['hills_and_sheep', 'gifts', 'peasant_revolts', 'easter', 'festival']) await pia.check(`#exp-${e}`);
+  await pia.locator('#create-form details summary').click();
+  await pia.fill('#scripted-setup', JSON.stringify({ seed }));
+  await pia.click('#create');
+  await pia.waitForFunction(() => /room=/.test(location.hash));
+  await pia.click('[data-action=start]:not([disabled])');
+  let decisions = 0, controls = 0;
+  const check = async () => {
+    const found = await labelProblems(pia);
+    controls += found.n;
+    if (found.out.length) {
+      await pia.screenshot({ path: join(artifacts, 'failure-labels.png') });
+      throw new Error(`${seed}: controls that read the same: ${found.out.join('; ')}`);
+    }
+  };
+  for (;;) {
+    await pia.waitForFunction(() => document.querySelector('.actions[data-decision]') || window.carcassonne.conn.view?.game?.status === 'finished', null, { timeout: 60000 });
+    if (await pia.evaluate(() => window.carcassonne.conn.view.game.status === 'finished')) break;
+    decisions++;
+    await check();
+    const before = await pia.evaluate(() => window.carcassonne.conn.seq);
+    const r = [random(), random()];
+    const done = await pia.evaluate(async ([a, b]) => {
+      const pick = (list) => list[Math.floor(b * list.length)];
+      const bar = document.querySelector('.actions[data-decision]');
+      const gifts = [...bar.querySelectorAll('button[data-action=open_gift]')];
+      const group = [...document.querySelectorAll('.layer-markers .marker:not(.marker-cluster)')].filter((m) => Number(m.dataset.count) > 1 && !m.classList.contains('selected'));
+      if (gifts.length && a < 0.5) { pick(gifts).click(); return 'gift'; }
+      if (group.length && a < 0.6) { pick(group).dispatchEvent(new MouseEvent('click', { bubbles: true })); return 'circle'; }
+      const moves = [...bar.querySelectorAll('button[data-move]')];
+      if (moves.some((m) => m.disabled)) return 'wait';  // the last move is still on its way
+      if (moves.length) { pick(moves).click(); return 'move'; }
+      const place = window.carcassonne.conn.view.game.legal_moves.find((m) => m.type === 'place_tile');
+      await window.carcassonne.conn.move(place);
+      return 'placed';
+    }, r);
+    if (done === 'wait') { await pia.waitForTimeout(30); continue; }
+    if (done === 'gift' || done === 'circle') {
+      // The card's targets, or the circle's moves first and the full list opened: checked next.
+      await pia.evaluate(() => { for (const d of document.querySelectorAll('.actions details.all-choices')) d.open = true; });
+      await check();
+      continue;
+    }
+    await pia.waitForFunction((s) => window.carcassonne.conn.seq > s, before, { timeout: 60000 });
+  }
+  await pia.locator('table.final').waitFor();
+  await pia.screenshot({ path: join(artifacts, 'bots-04-whole-game-phone.png') });
+  step(`${seed}: a whole game with all five expansions on a phone against the greedy bot, ${decisions} decisions, ${controls} labels, none alike for different moves`);
+}
+
+t.run(async () => { await main(); await wholeGame('bots-labels-1'); });

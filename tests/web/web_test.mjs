@@ -24,7 +24,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
-import { playAs } from './harness.mjs';
+import { labelProblems, playAs } from './harness.mjs';
 
 const require = createRequire(import.meta.url);
 const { chromium } = require('playwright-core');
@@ -316,21 +316,7 @@ async function clickMarkerFor(page, move, shotAs) {
 // and no move has two buttons (a circle's moves listed first are not listed again).
 const labelsChecked = { controls: 0 };
 async function checkLabels(page) {
-  const found = await page.evaluate(() => {
-    const out = [];
-    const buttons = [...document.querySelectorAll('.actions button[data-move]')].map((b) => [b.textContent.trim(), b.dataset.move]);
-    const circles = [...document.querySelectorAll('.layer-markers .marker:not(.marker-cluster)')].map((m) => [m.getAttribute('aria-label'), m.dataset.key]);
-    for (const [controls, kind] of [[buttons, 'button'], [circles, 'circle']]) {
-      const seen = new Map(), moves = new Set();
-      for (const [label, move] of controls) {
-        if (seen.has(label) && seen.get(label) !== move) out.push(`${kind}s "${label}" for ${seen.get(label)} and ${move}`);
-        seen.set(label, move);
-        if (moves.has(move)) out.push(`two ${kind}s for ${move}`);
-        moves.add(move);
-      }
-    }
-    return { out, n: buttons.length + circles.length };
-  });
+  const found = await labelProblems(page);
   labelsChecked.controls += found.n;
   if (found.out.length) {
     await page.screenshot({ path: join(artifacts, 'failure-labels.png') });
