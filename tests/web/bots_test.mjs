@@ -65,6 +65,7 @@ async function main() {
   step(`bots-only room ${room} started`);
   await ann.locator('table.final').waitFor({ timeout: 120000 });
   await shot(ann, '02-bots-game-over');
+  await readableTiles(ann, 63, 'the desktop at the end of the bots\' game');
   const rows = await ann.$$eval('table.final td.final-score', (cs) => cs.map((c) => [Number(c.dataset.seat), Number(c.textContent)]));
   const shown = [];
   for (const [seat, score] of rows) shown[seat] = score;
@@ -88,6 +89,15 @@ async function main() {
   await eve.locator('#replay-open').waitFor();
   await shot(eve, '03-finished-from-lobby');
   step('the lobby\'s Finished filter lists the game, and its Replay opens the final scores');
+}
+
+// Late in a game the board, following the game, keeps its tiles readable (it pans rather than
+// shrink them): at least `px` wide (⤢ still shows everything).
+async function readableTiles(page, px, what) {
+  await page.waitForTimeout(300);  // the last fit
+  const [size, tiles] = await page.evaluate(() => [document.querySelector('.board .placed').getBoundingClientRect().width, document.querySelectorAll('.board .placed').length]);
+  if (size < px) throw new Error(`${what}: ${tiles} tiles drawn ${size.toFixed(0)} px wide`);
+  step(`${what}: ${tiles} tiles drawn ${size.toFixed(0)} px wide`);
 }
 
 // A whole seeded game with all five expansions, on a phone against the greedy bot: Pia chooses at
@@ -149,6 +159,7 @@ async function wholeGame(seed) {
     await pia.waitForFunction((s) => window.carcassonne.conn.seq > s, before, { timeout: 60000 });
   }
   await pia.locator('table.final').waitFor();
+  await readableTiles(pia, 47, `${seed}: the phone at the end`);
   await pia.screenshot({ path: join(artifacts, 'bots-04-whole-game-phone.png') });
   step(`${seed}: a whole game with all five expansions on a phone against the greedy bot, ${decisions} decisions, ${controls} labels, none alike for different moves`);
 }

@@ -202,6 +202,9 @@ async function main() {
     const city = await p.locator('table.final tr[data-cat=city] td[data-seat="0"]').textContent();
     if (city !== '4') throw new Error(`${name}: Ann's cities show ${city} points, not 4`);
     await checkFinalTable(p, name);
+    // The score track: each seat's marker on its score.
+    const track = await p.$$eval('.score-track .track-mark', (ms) => ms.map((m) => Number(m.dataset.space)));
+    if (JSON.stringify(track) !== JSON.stringify(expected)) throw new Error(`${name}: the score track shows ${JSON.stringify(track)}`);
     await shot(p, `06-final-${name}`);
   }
   step(`final scores ${JSON.stringify(expected)} shown on all three pages`);
@@ -514,6 +517,18 @@ async function playRandom(players, seed) {
   step(`random game ${seed}: ${moves} moves by clicking, final scores ${scores[0]}`);
 }
 
+// The same decision on a 1366 × 768 desktop: the phone's page widened for the picture, then
+// narrowed back (the board fits itself to each size).
+async function desktopShot(page, name) {
+  await page.setViewportSize({ width: 1366, height: 768 });
+  await page.waitForFunction(() => innerWidth === 1366);
+  await page.waitForTimeout(150);
+  await page.screenshot({ path: join(artifacts, `${name}.png`) });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.waitForFunction(() => innerWidth === 390);
+  await page.waitForTimeout(150);
+}
+
 // A record of two players, from the lobby form to its last move.
 async function playRecord(file, players) {
   const record = JSON.parse(readFileSync(file, 'utf8'));
@@ -554,6 +569,7 @@ async function playRecord(file, players) {
     const kind = `phone-${decision ?? move.type}${detail}`;
     const shotAs = shotKinds.has(kind) ? null : kind;
     shotKinds.add(kind);
+    if (shotAs) await desktopShot(page, kind.replace(/^phone-/, 'desktop-'));
     await act(page, move, shotAs);
     await played(players, before);
   }
@@ -571,7 +587,7 @@ async function playRecord(file, players) {
 const shotKinds = new Set();
 try {
   await main();
-  step(`decision kinds shot on the phone: ${[...shotKinds].sort().join(', ')}; ${checked.targets} tap targets checked; ${labelsChecked.controls} labels checked`);
+  step(`decision kinds shot on the phone and a desktop: ${[...shotKinds].sort().join(', ')}; ${checked.targets} tap targets checked; ${labelsChecked.controls} labels checked`);
   console.log(`web_test: ok in ${((Date.now() - started) / 1000).toFixed(1)} s; screenshots in ${artifacts}`);
   await browser?.close();
   process.exit(0);

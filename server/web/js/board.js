@@ -12,6 +12,9 @@ import { seatColour } from './names.js';
 const UNIT = 100;  // one square, in SVG units
 export const TARGET_PX = 44;  // the smallest choice to tap, in CSS pixels
 const MAX_SCALE = 3;
+// Following the game, a tile is never drawn smaller than this (CSS px): a phone's screen (its
+// smaller side under 500 px) and a wider one.
+const MIN_TILE_PX = { phone: 48, wide: 64 };
 const reducedMotion = () => window.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
 
 // Moves markers apart (a few relaxation rounds) until no two centres are closer than `gap`.
@@ -48,7 +51,7 @@ export class Board extends EventTarget {
       el('div', { class: 'zoom' },
         zoomButton('+', 'zoom in', () => this.zoomBy(1.25)),
         zoomButton('−', 'zoom out', () => this.zoomBy(0.8)),
-        zoomButton('⤢', 'show the whole board', () => this.fit())));
+        zoomButton('⤢', 'show the whole board', () => this.fit(undefined, undefined, true))));
     this.view = { scale: 0.8, tx: 0, ty: 0 };
     this.userMoved = false;
     this.lastBounds = null;
@@ -305,13 +308,17 @@ export class Board extends EventTarget {
     return [x0, y0, x1 + 1, y1 + 1];
   }
 
-  fit(game = this.lastGame, ui = this.lastUi) {
+  // The whole board in view (`whole`, the ⤢ button), or, following the game, as much of it as
+  // keeps tiles readable (MIN_TILE_PX) around the last tile placed: a large board pans.
+  fit(game = this.lastGame, ui = this.lastUi, whole = false) {
     if (!game) return;
     const [x0, y0, x1, y1] = this.bounds(game, ui);
     const [w, h] = this.size();
     // Leave room for the action bar along the bottom (as tall as it is now).
     const bottom = Math.min(this.bottomInset(), h * 0.6);
-    let scale = Math.min(1.2, Math.max(0.08, Math.min(w / ((x1 - x0 + 0.6) * UNIT), (h - bottom) / ((y1 - y0 + 0.6) * UNIT))));
+    const all = Math.min(w / ((x1 - x0 + 0.6) * UNIT), (h - bottom) / ((y1 - y0 + 0.6) * UNIT));
+    let scale = Math.min(1.2, Math.max(0.08, all));
+    if (!whole) scale = Math.max(scale, (Math.min(w, h) < 500 ? MIN_TILE_PX.phone : MIN_TILE_PX.wide) / UNIT);
     // Open squares are targets too: never smaller than one to tap (the board then pans).
     if (ui?.squares?.length) scale = Math.max(scale, (TARGET_PX + 2) / (UNIT - 6));  // a square is drawn 6 units smaller
     this.view = {
@@ -319,10 +326,10 @@ export class Board extends EventTarget {
       tx: w / 2 - ((x0 + x1) / 2) * UNIT * scale,
       ty: (h - bottom) / 2 - ((y0 + y1) / 2) * UNIT * scale,
     };
-    if (ui?.squares?.length && scale > Math.min(w / ((x1 - x0 + 0.6) * UNIT), (h - bottom) / ((y1 - y0 + 0.6) * UNIT))) {
-      // Too big to show whole: centre on the squares around the last tile placed.
-      const last = game.board[game.board.length - 1];
-      const near = ui.squares.reduce((b, s) => (Math.hypot(s.x - last.x, s.y - last.y) < Math.hypot(b.x - last.x, b.y - last.y) ? s : b), ui.squares[0]);
+    const last = game.board[game.board.length - 1];
+    if (last && scale > all * 1.001) {
+      // Too big to show whole: centre on the last tile placed, or the open squares nearest to it.
+      const near = ui?.squares?.length ? ui.squares.reduce((b, s) => (Math.hypot(s.x - last.x, s.y - last.y) < Math.hypot(b.x - last.x, b.y - last.y) ? s : b), ui.squares[0]) : last;
       this.view.tx = w / 2 - (near.x + 0.5) * UNIT * scale;
       this.view.ty = (h - bottom) / 2 - (near.y + 0.5) * UNIT * scale;
     }

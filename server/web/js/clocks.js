@@ -29,8 +29,9 @@ const asker = (conn) => async (request) => {
   if (answer.type === 'error') conn.notice(answer.message, 'error');
 };
 
-// Take-backs, in the action bar (in sight on every screen): Undo once the seat has moved in its
-// turn (the tile placed: at the start of a turn there is nothing of its own to take back), and
+// Take-backs, in the action bar (in sight on every screen): Undo while the seat decides on a
+// figure for the tile it has just placed (what the engine lets a seat take back, in practice:
+// at the start of a turn there is nothing of its own, and later steps follow a draw), and
 // an open request with Allow and Refuse for the seats asked, or who it waits for.
 // ctx: {conn, nameOf(seat)}; returns the elements to add to the bar (maybe none).
 export function takeBackPart(view, { conn, nameOf }) {
@@ -51,7 +52,7 @@ export function takeBackPart(view, { conn, nameOf }) {
   }
   const forfeited = (game.forfeited ?? []).includes(me);
   if (me !== null && game.status === 'playing' && !forfeited && room.match?.undo !== 'off' && !req
-      && game.awaiting?.seat === me && game.awaiting.decision !== 'place_tile')
+      && game.awaiting?.seat === me && game.awaiting.decision === 'figure')
     parts.push(el('button', { type: 'button', id: 'undo', class: 'undo', title: 'ask to take back the move you made this turn', onclick: () => ask({ type: 'undo' }) }, 'Undo'));
   return parts;
 }

@@ -1,4 +1,4 @@
-// The players panel: each seat's score, followers left, whether it is connected, whose turn it
+// The players panel: the score track, each seat's score, followers left, whether it is connected, whose turn it
 // is and who must act; the supply; each expansion's own lines (expansions.js); and, once the
 // game is over, the final scores.
 import { el } from './dom.js';
@@ -6,6 +6,7 @@ import { expansionName, seatColour, plural } from './names.js';
 import { collect } from './expansions.js';
 import { CATEGORIES } from './score_breakdown.js';
 import { seatBotMark } from './bots.js';
+import { scoreTrack } from './score_track.js';
 
 const category = (c) => CATEGORIES.find(([k]) => k === c) ?? [c, c, c];
 
@@ -37,7 +38,7 @@ export function renderPanel(view, { me, breakdown = null, final = true }) {
   if (game.discarded?.length) info.push(`discarded: ${game.discarded.join(', ')}`);
   const expansions = game.expansions.length ? game.expansions.map(expansionName).join(', ') : 'base game';
 
-  const parts = [el('h2', {}, 'Players'), players,
+  const parts = [el('h2', {}, 'Players'), scoreTrack(game.players), players,
     el('div', { class: 'game-info' }, info.map((t) => el('span', {}, t))),
     el('div', { class: 'game-info' }, el('span', {}, expansions),
       room.spectators ? el('span', {}, plural(room.spectators, 'spectator')) : null,
