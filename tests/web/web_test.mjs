@@ -295,6 +295,8 @@ async function clickMarkerFor(page, move, shotAs) {
   const key = markerKey(move);
   const own = page.locator(`.marker:not(.marker-cluster)[data-keys~="${key}"]`);
   for (let i = 0; i < 8 && !(await own.count()); i++) {
+    // One magnifier's tap zooms in until its circles stand apart: no magnifier in a magnifier.
+    if (i === 1) throw new Error(`a magnifier tapped showed another one over ${key}`);
     await checkTargets(page);
     await page.locator(`.marker-cluster[data-keys~="${key}"]`).click();
     // The zoom redraws the markers: give it time to, before looking for the next magnifier (a

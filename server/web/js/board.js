@@ -12,6 +12,10 @@ import { seatColour } from './names.js';
 const UNIT = 100;  // one square, in SVG units
 export const TARGET_PX = 44;  // the smallest choice to tap, in CSS pixels
 const MAX_SCALE = 3;
+// A circle's smallest radius in world units (zoomed in, circles stop shrinking on the tile):
+// two spots closer than two of them (and a little) stand apart only when spread at MAX_SCALE.
+const MIN_RING = 12;
+const apartScale = (d) => (d > 2 * MIN_RING + 2 ? (TARGET_PX + 6) / d : MAX_SCALE);
 // Following the game, a tile is never drawn smaller than this (CSS px): a phone's screen (its
 // smaller side under 500 px) and a wider one.
 const MIN_TILE_PX = { phone: 48, wide: 64 };
@@ -146,7 +150,7 @@ export class Board extends EventTarget {
   drawMarkers(markers) {
     const L = this.layers;
     clear(L.markers);
-    const r = Math.max(12, this.px(TARGET_PX / 2 + 1));
+    const r = Math.max(MIN_RING, this.px(TARGET_PX / 2 + 1));
     // Markers closer than one target: gathered into clusters (a magnifier), greedily.
     let clusters = [];
     for (const m of markers) {
@@ -207,7 +211,8 @@ export class Board extends EventTarget {
   magnify(items) {
     let d = Infinity;
     for (let i = 0; i < items.length; i++) for (let j = i + 1; j < items.length; j++) d = Math.min(d, Math.hypot(items[i].px - items[j].px, items[i].py - items[j].py));
-    const scale = Math.min(MAX_SCALE, Math.max(this.view.scale * 1.5, (TARGET_PX + 6) / Math.max(d, 1)));
+    // One tap is enough: straight to the zoom where they all stand apart (no magnifier in it).
+    const scale = Math.min(MAX_SCALE, Math.max(this.view.scale * 1.5, apartScale(d)));
     const cx = items.reduce((a, m) => a + m.px, 0) / items.length, cy = items.reduce((a, m) => a + m.py, 0) / items.length;
     this.centreOn(cx, cy, scale);
     this.userMoved = true;
@@ -347,7 +352,7 @@ export class Board extends EventTarget {
     const [bx0, bx1, by0, by1] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
     let d = Infinity;
     for (let i = 0; i < ms.length; i++) for (let j = i + 1; j < ms.length; j++) d = Math.min(d, Math.hypot(ms[i].px - ms[j].px, ms[i].py - ms[j].py));
-    const apart = ms.length > 1 ? (TARGET_PX + 6) / Math.max(d, 1) : 0;
+    const apart = ms.length > 1 ? apartScale(d) : 0;
     const whole = Math.min(w / (bx1 - bx0 + 0.9 * UNIT), usable / (by1 - by0 + 0.9 * UNIT));
     // As close as needed for the markers to stand apart, if they all fit; else they all fit
     // and the close ones become magnifiers.
