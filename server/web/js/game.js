@@ -138,7 +138,7 @@ export class GameScreen {
     next.textContent = '▶'; next.title = 'one move on'; next.id = 'replay-next';
     last.textContent = '»'; last.title = 'the end'; last.id = 'replay-last';
     for (const b of [first, back, next, last]) b.setAttribute('aria-label', b.title);
-    // The whole position in sight at every step (its bar is in: the board leaves room for it).
+    // Each position fitted anew (its bar is in: the board leaves room for it).
     clear(this.strip).append(renderStrip({ room: this.view.room, game }, { nameOf: (s) => game.players?.[s]?.name ?? `seat ${s}`, clock: null }));
     this.board.render(game, this.decisions.waitingUi(game));
     this.board.fit(game, {});
