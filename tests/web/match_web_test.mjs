@@ -88,7 +88,7 @@ async function main() {
   await bob.click('#sheet-toggle');
   for (const p of [ann, bob]) {
     await p.locator('.log li.undo', { hasText: 'Ann took back their last move.' }).waitFor();
-    await p.locator('.log li.taken-back', { hasText: 'Ann placed' }).waitFor();
+    await p.locator('.log li.taken-back', { hasText: 'Ann placed' }).locator('.taken-back-mark', { hasText: 'taken back' }).waitFor();
   }
   if (await ann.locator('#undo').count()) throw new Error('Undo is offered again once the move is taken back');
   await bob.locator('.log li', { hasText: 'Ann asks to take back their last move.' }).waitFor();

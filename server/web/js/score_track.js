@@ -21,6 +21,6 @@ export function scoreTrack(players) {
   });
   const ticks = [];
   for (let i = 0; i <= SPACES; i += 5) ticks.push(svg('line', { x1: i * STEP, x2: i * STEP, y1: 4, y2: i % 10 ? 8 : 12, class: 'track-tick' }));
-  return svg('svg', { class: 'score-track', viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-label': `score track: ${players.map((p) => `${p.name ?? `seat ${p.seat}`} ${p.score}`).join(', ')}` },
+  return svg('svg', { class: 'score-track', viewBox: `-6 0 ${W + 12} ${H}`, role: 'img', 'aria-label': `score track: ${players.map((p) => `${p.name ?? `seat ${p.seat}`} ${p.score}`).join(', ')}` },
     svg('rect', { x: 0, y: 4, width: W, height: 10, rx: 3, class: 'track-bg' }), ticks, marks);
 }
