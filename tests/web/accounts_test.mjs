@@ -98,9 +98,15 @@ async function main() {
   const room = new URL(zoe.url()).hash.replace(/^#room=/, '');
   await zoe.locator('.seats li[data-seat="0"]', { hasText: NAME }).waitFor();
   await zoe.click('[data-action=start]:not([disabled])');
+  await zoe.click('#sheet-toggle');  // on the phone, resigning is in the sheet
   await zoe.locator('#resign').click();
   await zoe.waitForFunction(() => window.carcassonne.conn.view?.game?.status === 'finished', null, { timeout: 30000 });
-  step(`room ${room}: started and resigned`);
+  // The fairness line is within reach on the phone: in the game's sheet (open at the end).
+  await zoe.locator('.side #fairness[data-fairness=verified]').waitFor();
+  await zoe.locator('#fairness').scrollIntoViewIfNeeded();
+  const fair = await zoe.locator('#fairness').boundingBox();
+  if (!fair || fair.y < 0 || fair.y + fair.height > 844) throw new Error(`the fairness line on the phone: ${JSON.stringify(fair)}`);
+  step(`room ${room}: started and resigned; the fairness line verified in the phone's sheet`);
 
   // ---- My games: one duel, provisional; the game with its result, replay and record.
   await zoe.click('#to-lobby');

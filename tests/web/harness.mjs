@@ -22,6 +22,26 @@ export async function playAs(page, name) {
   }, name);
 }
 
+// Controls of the game screen that read the same for different moves (the action bar's buttons,
+// folded lists included; the board's circles), and moves with two buttons: {out: [problems], n}.
+export function labelProblems(page) {
+  return page.evaluate(() => {
+    const out = [];
+    const buttons = [...document.querySelectorAll('.actions button[data-move]')].map((b) => [b.textContent.trim(), b.dataset.move]);
+    const circles = [...document.querySelectorAll('.layer-markers .marker:not(.marker-cluster)')].map((m) => [m.getAttribute('aria-label'), m.dataset.key]);
+    for (const [controls, kind] of [[buttons, 'button'], [circles, 'circle']]) {
+      const seen = new Map(), moves = new Set();
+      for (const [label, move] of controls) {
+        if (seen.has(label) && seen.get(label) !== move) out.push(`${kind}s "${label}" for ${seen.get(label)} and ${move}`);
+        seen.set(label, move);
+        if (moves.has(move)) out.push(`two ${kind}s for ${move}`);
+        moves.add(move);
+      }
+    }
+    return { out, n: buttons.length + circles.length };
+  });
+}
+
 // name: the scenario's name, the prefix of its log lines.
 export function webTest(name) {
   const [base, binary, artifacts] = process.argv.slice(2);

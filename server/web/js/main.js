@@ -16,6 +16,7 @@ import { renderWaitingRoom } from './room.js';
 import { GameScreen } from './game.js';
 import * as store from './store.js';
 import { installFairness, adoptRematch, adoptNonce } from './fairness.js';
+import { clearTurnSignal } from './turn_signal.js';
 import { Account, signInErrorText } from './account.js';
 import { renderProfile } from './profile.js';
 import { renderLeaderboard } from './leaderboard.js';
@@ -58,7 +59,13 @@ function show(kind, node, extra = {}) {
   screen = { kind, ...extra };
   // The game fills the window (the board pans, the panel scrolls); other screens scroll.
   document.body.classList.toggle('in-game', kind === 'game');
+  if (kind !== 'game') clearTurnSignal();
+  // The fairness line (fairness.js) goes with the game into its panel (on a phone, its sheet):
+  // under a game that fills the window it would be out of reach. (Found before the old screen,
+  // which may hold it, leaves the page.)
+  const fair = document.getElementById('fairness');
   clear(app).append(node);
+  if (fair) (node.querySelector('.fair-slot') ?? document.body).append(fair);
   const again = id && document.getElementById(id);
   if (again && again !== focused) {
     again.focus();
