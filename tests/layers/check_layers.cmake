@@ -12,6 +12,7 @@ set(may_store "base;ratings")
 set(may_outgoing "base")
 set(may_oidc "base;outgoing")
 set(may_players "base;ratings;store;oidc")
+set(may_notify "base;store;players;outgoing")
 set(may_fairness "base")
 set(may_match "base")
 set(may_bots "base")
@@ -21,8 +22,8 @@ set(may_lobby "base;ratings;store;oidc;players;fairness;match;bots;table;room")
 set(may_competition "base;ratings;store;oidc;players;fairness;match;bots;table;room;lobby")
 set(may_cluster "base;ratings;store;oidc;players;fairness;match;bots;table;room;lobby;competition")
 set(may_transport
-    "base;ratings;store;outgoing;oidc;players;fairness;match;bots;table;room;lobby;competition;cluster")
-set(parts base ratings store outgoing oidc players fairness match bots table room lobby competition cluster transport)
+    "base;ratings;store;outgoing;oidc;players;notify;fairness;match;bots;table;room;lobby;competition;cluster")
+set(parts base ratings store outgoing oidc players notify fairness match bots table room lobby competition cluster transport)
 
 set(failures "")
 
