@@ -34,7 +34,8 @@ struct delivery {
 // Whether `url` may be a push endpoint or webhook: https:// (http:// only with
 // allow_plain_http), no user information, and (unless allow_private) a host that is not this
 // server nor a private, loopback, link-local or unspecified address literal. Names are checked
-// again after resolution at send time. `why` when not.
+// again after resolution at send time. `why` when not; it begins with "a private address" when
+// the host is the reason (the API's `private_address`, else `bad_url`).
 bool url_acceptable(const std::string& url, const outgoing_policy& policy, std::string& why);
 
 // ---- Web Push ----
