@@ -48,7 +48,8 @@ t.run(async () => {
   expect(sw.script === `${base}/sw.js`, `the service worker is ${sw.script}`);
 
   step('vacation: 3 days, 30 more refused, back');
-  await page.goto(`${base}/#games`);
+  await page.click('#to-games-in-play');
+  await page.waitForFunction(() => location.hash === '#games');
   await page.locator('#vacation-status', { hasText: 'Not on vacation. 21 of 21 days left this year.' }).waitFor();
   await page.fill('#vacation-days', '3');
   await page.click('#vacation-take');
@@ -79,7 +80,7 @@ t.run(async () => {
   });
   await page.goto(base);  // no hash: the page opens on the games
   await page.waitForFunction(() => location.hash === '#games');
-  await page.locator(`#my-games tr[data-room="${room}"]`).waitFor();
+  await page.locator(`#games-in-play tr[data-room="${room}"]`).waitFor();
   step('notification settings: a checkbox saved');
   await page.locator('#notify-your_turn-push').waitFor();
   const was = await page.isChecked('#notify-your_turn-push');

@@ -24,7 +24,6 @@ export function renderLobby(ctx) {
     withAccount && ctx.quick ? playNowCard(ctx.quick) : null,
     withAccount ? accountPanel(ctx.account)
       : el('section', { class: 'card wide' }, el('label', { for: 'player-name' }, 'Your name '), nameInput),
-    withAccount ? el('p', { class: 'card wide' }, el('a', { href: '#games', id: 'to-my-games' }, 'My games, vacation and notifications')) : null,
     el('section', { class: 'card' }, el('h2', {}, 'Public rooms'), rooms.note, rooms.table),
     el('section', { class: 'card' }, el('h2', {}, 'Create a room'), createForm(ctx, nameInput, name, withAccount)));
   keepRefreshing(ctx.conn, node, rooms.refresh);

@@ -44,8 +44,8 @@ function gameRow(g, open) {
 }
 
 export function myGamesCard(open) {
-  const body = el('div', { id: 'my-games-body' }, el('p', { class: 'muted' }, 'Loading…'));
-  const node = el('section', { class: 'card wide', id: 'my-games' }, el('h2', {}, 'My games'), body);
+  const body = el('div', { id: 'games-in-play-body' }, el('p', { class: 'muted' }, 'Loading…'));
+  const node = el('section', { class: 'card wide', id: 'games-in-play' }, el('h2', {}, 'Games in play'), body);
   fetchMyGames().then((games) => {
     clear(body);
     if (games === null) return body.append(el('p', { class: 'muted' }, 'This server does not list your games.'));
