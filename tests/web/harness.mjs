@@ -42,6 +42,10 @@ export function labelProblems(page) {
   });
 }
 
+// Until the server lists a player's games (GET /api/me/games, issue 48's outbox work), the page's
+// look at them at start answers 404: not the page's error. Remove with that route.
+export const noGamesRoute = (m) => /\/api\/me\/games$/.test(m.location()?.url ?? '') && m.text().includes('404');
+
 // name: the scenario's name, the prefix of its log lines.
 export function webTest(name) {
   const [base, binary, artifacts] = process.argv.slice(2);
@@ -65,7 +69,7 @@ export function webTest(name) {
       const page = await (await browser.newContext(options)).newPage();
       page.setDefaultTimeout(15000);
       page.on('pageerror', (e) => errors.push(`${who}: ${e.message}`));
-      if (consoleErrors) page.on('console', (m) => { if (m.type() === 'error') errors.push(`${who} console: ${m.text()}`); });
+      if (consoleErrors) page.on('console', (m) => { if (m.type() === 'error' && !noGamesRoute(m)) errors.push(`${who} console: ${m.text()}`); });
       if (acceptDialogs) page.on('dialog', (d) => d.accept());
       return page;
     },

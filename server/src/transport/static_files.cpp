@@ -123,6 +123,9 @@ std::optional<static_file> find_static_file(std::string_view target, const std::
   if (target == "/" || target == "/index.html") return web_file("index.html", web_root);
   if (target == "/api/tiles") return tiles_json();
   if (target == "/api/options") return options_json();
+  // At the root: a service worker's scope is its folder (docs/web.md "Notifications").
+  if (target == "/sw.js") return web_file("sw.js", web_root);
+  if (target == "/manifest.webmanifest") return web_file("manifest.webmanifest", web_root);
   constexpr std::string_view prefix = "/static/";
   if (target.starts_with(prefix)) return web_file(target.substr(prefix.size()), web_root);
   return std::nullopt;

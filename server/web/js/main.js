@@ -3,7 +3,9 @@
 // cookie), and the screen for the address: the lobby at "/", a room at "/#room=ID" (waiting
 // room, then the game), a player's profile at "/#player=ID", the leaderboards at
 // "/#leaderboard=POOL", the tournaments at "/#tournaments", one at "/#tournament=ID", a series
-// at "/#series=ID"; "/#signin-error=CODE" is a failed OpenID Connect sign-in, told in a notice.
+// at "/#series=ID", the player's games with vacation and notification settings at "/#games" (the
+// page opens there when the list is not empty); "/#signin-error=CODE" is a failed OpenID Connect
+// sign-in, told in a notice; "/?room=ID" (a notification's link) is "/#room=ID".
 // A room is entered with the seat token kept for it (resume), or signed in without a token for
 // a seat the server arranged (match_found: quick play, series, tournaments), or else as a
 // spectator.
@@ -22,6 +24,8 @@ import { renderProfile } from './profile.js';
 import { renderLeaderboard } from './leaderboard.js';
 import { QuickPlay, arrangedOf, arrangedText } from './quickplay.js';
 import { renderTournaments, renderTournament, renderSeries } from './tournaments.js';
+import { renderMyGames, fetchMyGames } from './my_games.js';
+import { registerServiceWorker } from './notify_settings.js';
 
 const app = document.getElementById('app');
 const conn = new Connection(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`);
@@ -136,6 +140,7 @@ async function route() {
     else if (tournament) showPage('tournament', renderTournament(tournament, { conn, account, playSeat }));
     else if (series) showPage('series', renderSeries(series));
     else if (location.hash === '#tournaments') showPage('tournaments', renderTournaments());
+    else if (location.hash === '#games') showPage('games', renderMyGames({ open: openMyGame }));
     else showLobby();
     return;
   }
@@ -225,6 +230,11 @@ function playSeat(room, arranged = {}) {
   store.setSeat(room, { token: null, creator: false, arranged });
   location.hash = `#room=${encodeURIComponent(room)}`;
 }
+// A game of "My games": its seat by the token kept here, else resumed signed in (§12).
+function openMyGame(room) {
+  if (!store.seatOf(room)?.token) store.setSeat(room, { token: null, creator: false, arranged: {} });
+  location.hash = `#room=${encodeURIComponent(room)}`;
+}
 conn.addEventListener('match', (e) => {
   const m = e.detail;
   const nonce = quick.stop();  // a match of this page's search: its seat has the seek's nonce
@@ -262,6 +272,12 @@ if (signInError) {
   history.replaceState(null, '', location.pathname + location.search);
   notice(signInErrorText(signInError), 'error');
 }
+// A notification's link: "/?room=ID".
+const linked = new URLSearchParams(location.search).get('room');
+if (linked) history.replaceState(null, '', `/#room=${encodeURIComponent(linked)}`);
 await account.start();
 conn.connect();
+registerServiceWorker();
+// Signed in with games to play: the page opens on them.
+if (!location.hash && account.signedIn && (await fetchMyGames())?.length) history.replaceState(null, '', '/#games');
 route();
