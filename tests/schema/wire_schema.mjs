@@ -31,6 +31,10 @@ export function loadWireSchema() {
     room_summary: ajv.getSchema('view.json#/$defs/room_summary'),
   };
   return {
+    // Whether a reference such as "client.json#/$defs/hello" names a schema.
+    resolves(ref) {
+      try { return Boolean(ajv.getSchema(ref)); } catch { return false; }
+    },
     check(kind, value) {
       const validate = validators[kind];
       if (validate(value)) return null;
