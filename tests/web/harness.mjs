@@ -4,6 +4,7 @@
 // their errors, and the exit status (0 on success, 1 with the failure, 2 on a bad command line).
 import { createRequire } from 'node:module';
 import { mkdirSync } from 'node:fs';
+import { loadWireSchema } from '../schema/wire_schema.mjs';
 
 const require = createRequire(import.meta.url);
 const { chromium } = require('playwright-core');
@@ -46,6 +47,22 @@ export function labelProblems(page) {
 // look at them at start answers 404: not the page's error. Remove with that route.
 export const noGamesRoute = (m) => /\/api\/me\/games$/.test(m.location()?.url ?? '') && m.text().includes('404');
 
+// Every WebSocket frame the page sends and receives, checked against the wire schema
+// (docs/schema/): a frame that does not match is a page error (in `errors`).
+const wire = loadWireSchema();
+export function checkFrames(page, who, errors) {
+  page.on('websocket', (ws) => {
+    const check = (direction, payload) => {
+      let frame;
+      try { frame = JSON.parse(String(payload)); } catch { errors.push(`${who}: a ${direction} frame is not JSON`); return; }
+      const bad = wire.check(direction, frame);
+      if (bad) errors.push(`${who}: ${bad}: ${String(payload).slice(0, 300)}`);
+    };
+    ws.on('framesent', (f) => check('client', f.payload));
+    ws.on('framereceived', (f) => check('server', f.payload));
+  });
+}
+
 // name: the scenario's name, the prefix of its log lines.
 export function webTest(name) {
   const [base, binary, artifacts] = process.argv.slice(2);
@@ -69,6 +86,7 @@ export function webTest(name) {
       const page = await (await browser.newContext(options)).newPage();
       page.setDefaultTimeout(15000);
       page.on('pageerror', (e) => errors.push(`${who}: ${e.message}`));
+      checkFrames(page, who, errors);
       if (consoleErrors) page.on('console', (m) => { if (m.type() === 'error' && !noGamesRoute(m)) errors.push(`${who} console: ${m.text()}`); });
       if (acceptDialogs) page.on('dialog', (d) => d.accept());
       return page;
