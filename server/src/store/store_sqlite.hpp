@@ -61,6 +61,8 @@ class sqlite_store final : public store {
   bool prepare_writes(std::string& error);  // the writer's statements and what it knows
   bool apply(const store_write& w, std::string& error);
   bool append_move(const move_write& w, std::string& error);
+  template <typename Write>
+  bool room_rows(const std::string& room, const Write& w, std::string& error);
   bool end_game(const std::string& room);
   void forget_moves(const std::string& room);
   bool trim_journal(std::size_t appended);
