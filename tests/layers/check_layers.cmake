@@ -11,6 +11,7 @@ set(may_ratings "")
 set(may_store "base;ratings")
 set(may_oidc "base")
 set(may_players "base;ratings;store;oidc")
+set(may_notify "base;ratings;store;oidc;players")
 set(may_fairness "base")
 set(may_match "base")
 set(may_bots "base")
@@ -20,8 +21,8 @@ set(may_lobby "base;ratings;store;oidc;players;fairness;match;bots;table;room")
 set(may_competition "base;ratings;store;oidc;players;fairness;match;bots;table;room;lobby")
 set(may_cluster "base;ratings;store;oidc;players;fairness;match;bots;table;room;lobby;competition")
 set(may_transport
-    "base;ratings;store;oidc;players;fairness;match;bots;table;room;lobby;competition;cluster")
-set(parts base ratings store oidc players fairness match bots table room lobby competition cluster transport)
+    "base;ratings;store;oidc;players;notify;fairness;match;bots;table;room;lobby;competition;cluster")
+set(parts base ratings store oidc players notify fairness match bots table room lobby competition cluster transport)
 
 set(failures "")
 
