@@ -76,8 +76,12 @@ TEST_CASE("notices and my games ride a room's writes; a replayed write notifies 
     CHECK(durable);
     CHECK(nr_count(*n, "notices_pending") == 2);
 
-    // The same save again (a retry, a failover replaying it): nothing more.
-    s->submit(start, nullptr);
+    // The room's state written again with the same notices (a retry, a rebuilt room after a
+    // failover): nothing more.
+    save_room_write again{"r1", room_state::playing, R"({"k":1})"};
+    again.notices = {nr_turn("p1", 0, 0), nr_turn("p2", 1, 1)};
+    again.mine = nr_game(1, 1);
+    s->submit(again, nullptr);
     s->flush();
     CHECK(nr_count(*n, "notices_pending") == 2);
 
