@@ -19,7 +19,8 @@ struct real_channels {
   bool email_available = false;
 };
 
-// Nothing with `error` when the VAPID key file cannot be read or made.
+// The data directory is made when missing; when the VAPID key file cannot be read or made, a
+// warning is logged and Web Push is off (no key, no push sender).
 std::optional<real_channels> make_real_channels(const config& c, std::string& error);
 
 }  // namespace carcassonne::server::notify
