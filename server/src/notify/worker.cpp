@@ -65,6 +65,7 @@ void worker::wake() {
 }
 
 int worker::round() {
+  if (options_.before_round) options_.before_round();
   std::string error;
   if (!batch_due(error)) spdlog::warn("notifications: batching: {}", error);
   error.clear();

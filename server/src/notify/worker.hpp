@@ -45,6 +45,7 @@ struct worker_options {
   std::string instance = "local";  // claimed_by
   std::string page_url;  // the page's origin for links in mails and webhooks ("" relative)
   std::function<std::int64_t()> now_ms;  // the wall clock (tests: a fake one)
+  std::function<void()> before_round;    // SQLite: the store's guard of its -shm file
   std::function<std::string(const std::string& player, const std::string& channel,
                             const std::string& kind, const std::string& subscription)>
       unsubscribe_token;

@@ -48,6 +48,9 @@ class sqlite_store final : public store {
   std::vector<stored_room> unfinished_rooms(std::string& error) override;
   std::optional<stored_room> load(const std::string& id, std::string& error) override;
   void await_database_check() override;
+  // The -shm guard below, for other connections to the same file (the notification worker's,
+  // which reads every second): called before their reads. Thread-safe.
+  void keep_shm_whole();
 
  private:
   sqlite_store();  // defined where write_statements is
@@ -99,7 +102,6 @@ class sqlite_store final : public store {
   // SQLite maps the -shm file into memory: a file cut shorter under it (an outside truncate, a
   // cleaning tool) makes SQLite's next access to the cut part a SIGBUS, which would end the
   // process. Its size is checked before each commit and read, and given back when it shrank.
-  void keep_shm_whole();
   std::atomic<std::int64_t> shm_size_{0};  // the largest size seen
   sqlite3* write_db_ = nullptr;
   sqlite3* read_db_ = nullptr;

@@ -13,6 +13,7 @@
 #include "cluster/cluster_adoption.hpp"
 #include "cluster/seek_queue_redis.hpp"
 #include "notify/real_senders.hpp"
+#include "store/store_sqlite.hpp"
 #include "transport/net.hpp"
 
 namespace carcassonne::server {
@@ -240,6 +241,10 @@ bool server::start_notifications(std::string& error) {
   o.max_attempts = st.cfg.notify_max_attempts;
   o.instance = st.cfg.instance_id.empty() ? "i-" + random_hex(8) : st.cfg.instance_id;
   o.page_url = page_origin(st.cfg.public_url);
+  // An -shm file cut under the server is given its size back before the worker reads through it
+  // (store_sqlite.hpp), as before the store's own reads.
+  if (auto* sqlite = dynamic_cast<sqlite_store*>(st.db.get()))
+    o.before_round = [sqlite] { sqlite->keep_shm_whole(); };
   auto* service = st.notifications.get();
   o.unsubscribe_token = [service](const std::string& player, const std::string& channel,
                                   const std::string& kind, const std::string& subscription) {
