@@ -221,6 +221,34 @@ const std::vector<setting>& settings() {
          return (v.starts_with("https://") || v.starts_with("http://")) &&
                 (c.oidc_redirect_uri = v, true);
        }},
+      {"--notify-batch-s", "CARCASSONNE_NOTIFY_BATCH_S",
+       "seconds a player's first pending notification waits for others, to go as one message "
+       "(default 60)",
+       [](config& c, const std::string& v) { return parse_number(v, 0, 86400, c.notify_batch_s); }},
+      {"--notify-max-attempts", "CARCASSONNE_NOTIFY_MAX_ATTEMPTS",
+       "attempts of a notification before it is a dead letter (default 8)",
+       [](config& c, const std::string& v) {
+         return parse_number(v, 1, 100, c.notify_max_attempts);
+       }},
+      {"--notify-allow-private", "CARCASSONNE_NOTIFY_ALLOW_PRIVATE",
+       "webhooks and push endpoints may be at private and loopback addresses (default false: "
+       "tests only)",
+       [](config& c, const std::string& v) { return parse_bool(v, c.notify_allow_private); }},
+      {"--smtp", "CARCASSONNE_SMTP",
+       "the SMTP relay for notification mails: smtp://[user:password@]host[:port] or smtps://... "
+       "(default none: no mail)",
+       [](config& c, const std::string& v) {
+         return (v.starts_with("smtp://") || v.starts_with("smtps://")) && (c.smtp_url = v, true);
+       }},
+      {"--smtp-from", "CARCASSONNE_SMTP_FROM",
+       "the sender of notification mails, e.g. \"Carcassonne <games@example.org>\"",
+       [](config& c, const std::string& v) { return !v.empty() && (c.smtp_from = v, true); }},
+      {"--push-subject", "CARCASSONNE_PUSH_SUBJECT",
+       "the contact push services see (VAPID subject): mailto:... or https://...",
+       [](config& c, const std::string& v) {
+         return (v.starts_with("mailto:") || v.starts_with("https://")) &&
+                (c.push_subject = v, true);
+       }},
       {"--redis", "CARCASSONNE_REDIS",
        "join a cluster: the room directory in Redis at redis://host:port (docs/scaling.md)",
        [](config& c, const std::string& v) {

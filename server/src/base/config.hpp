@@ -82,6 +82,15 @@ struct config {
   std::string oidc_client_id;      // CARCASSONNE_OIDC_CLIENT_ID
   std::string oidc_client_secret;  // CARCASSONNE_OIDC_CLIENT_SECRET
   std::string oidc_redirect_uri;   // CARCASSONNE_OIDC_REDIRECT_URI: https://HOST/auth/oidc/callback
+  // Notifications (docs/hosting.md "Notifications"); with accounts. The VAPID key pair is the
+  // file vapid.pem in the data directory.
+  int notify_batch_s = 60;            // a player's notices wait this long for company
+  int notify_max_attempts = 8;        // then a delivery is a dead letter
+  bool notify_allow_private = false;  // webhooks and push endpoints at private addresses (tests)
+  std::string smtp_url;               // smtp://[user:password@]host[:port] or smtps://; "" no mail
+  std::string smtp_from;              // "Carcassonne <games@example.org>"
+  std::string push_subject;           // VAPID's sub: mailto: or https:
+  std::string vapid_path() const { return data_dir + "/vapid.pem"; }
 };
 
 // Parses flags (and environment variables, when `env` is true). On error or --help, returns

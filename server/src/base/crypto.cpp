@@ -2,6 +2,7 @@
 
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
+#include <openssl/hmac.h>
 #include <openssl/rand.h>
 
 #include <cstdio>
@@ -29,6 +30,15 @@ std::string random_hex(int hex_digits) {
   auto hex = to_hex(random_bytes(static_cast<std::size_t>(hex_digits + 1) / 2));
   hex.resize(static_cast<std::size_t>(hex_digits));
   return hex;
+}
+
+bytes hmac_sha256(std::string_view key, std::string_view data) {
+  bytes out(32);
+  unsigned int n = 0;
+  HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()),
+       reinterpret_cast<const unsigned char*>(data.data()), data.size(), out.data(), &n);
+  out.resize(n);
+  return out;
 }
 
 bytes sha256(std::string_view data) {

@@ -20,6 +20,9 @@ std::string random_hex(int hex_digits);
 bytes sha256(std::string_view data);
 std::string sha256_hex(std::string_view data);
 
+// HMAC-SHA256 (RFC 2104) of `data` under `key`: the 32-byte tag.
+bytes hmac_sha256(std::string_view key, std::string_view data);
+
 std::string to_hex(const bytes& b);
 // Lowercase or uppercase hex, an even number of digits; nothing otherwise.
 std::optional<bytes> from_hex(std::string_view hex);

@@ -3,6 +3,7 @@
 #include <set>
 
 #include "competition/competition_store_sql.hpp"
+#include "store/notify_rows.hpp"
 #include "store/store.hpp"
 
 namespace carcassonne::server::competition {
@@ -32,7 +33,8 @@ std::int64_t page_bound(int n) {
 
 std::unique_ptr<competition_store> competition_store::open(const std::string& location,
                                                            std::string& error) {
-  auto db = sql::database::open(location, {competition_schema}, "the competitions' tables", error);
+  auto db = sql::database::open(location, {competition_schema, notify_rows_schema},
+                                "the competitions' tables", error);
   if (!db) return nullptr;
   return std::make_unique<sql_competition_store>(std::move(db));
 }
@@ -76,6 +78,7 @@ competition_store::saved sql_competition_store::save(const competition_doc& d, s
                                  "VALUES($1, $2)",
                                  {d.id, p}, why)
                                .has_value();
+          done = done && write_room_rows(db, d.id, d.notices, nullptr, d.updated_ms, why);
         }
         if (done && db.commit(why)) return true;
         db.rollback();

@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "store/store.hpp"
+
 namespace carcassonne::server::competition {
 
 struct competition_doc {
@@ -24,7 +26,12 @@ struct competition_doc {
   std::uint64_t version = 0;         // 1 for the first save, then +1 per save
   std::int64_t updated_ms = 0;       // wall clock, for listings
   std::vector<std::string> players;  // player ids taking part (profiles list them)
-  bool operator==(const competition_doc&) const = default;
+  // Notifications written with the save (store/notify_rows.hpp), never read back.
+  std::vector<notice> notices;
+  bool operator==(const competition_doc& o) const {
+    return id == o.id && kind == o.kind && state == o.state && finished == o.finished &&
+           version == o.version && updated_ms == o.updated_ms && players == o.players;
+  }
 };
 
 class competition_store {

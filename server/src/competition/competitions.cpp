@@ -149,7 +149,8 @@ void competitions::request(const player_account& who, std::uint64_t connection,
 // ---- the store ----
 
 bool competitions::save(const std::string& kind, const std::string& id, const json& state,
-                        bool finished, std::vector<std::string> players) {
+                        bool finished, std::vector<std::string> players,
+                        std::vector<notice> notices) {
   competition_doc d;
   d.id = id;
   d.kind = kind;
@@ -158,6 +159,7 @@ bool competitions::save(const std::string& kind, const std::string& id, const js
   d.version = versions_[id] + 1;
   d.updated_ms = hooks_.now_ms();
   d.players = std::move(players);
+  d.notices = std::move(notices);
   std::string error;
   switch (db_->save(d, error)) {
     case competition_store::saved::yes:
@@ -181,12 +183,12 @@ bool competitions::save(const series& s) {
   return save("series", s.id, to_json(s), s.finished, std::move(players));
 }
 
-bool competitions::save(const tournament& t) {
+bool competitions::save(const tournament& t, std::vector<notice> notices) {
   std::vector<std::string> players;
   for (const auto& p : t.participants)
     if (p.bot.empty()) players.push_back(p.id);
   const bool over = t.phase == tournament_phase::finished || t.phase == tournament_phase::cancelled;
-  return save("tournament", t.id, to_json(t), over, std::move(players));
+  return save("tournament", t.id, to_json(t), over, std::move(players), std::move(notices));
 }
 
 void competitions::drop(const std::string& id) {

@@ -126,9 +126,12 @@ class competitions {
   // Stores a document (version + 1); false when it failed or another instance runs it (then the
   // document is dropped here).
   bool save(const std::string& kind, const std::string& id, const nlohmann::json& state,
-            bool finished, std::vector<std::string> players);
+            bool finished, std::vector<std::string> players, std::vector<notice> notices = {});
   bool save(const series& s);
-  bool save(const tournament& t);
+  bool save(const tournament& t, std::vector<notice> notices = {});
+  // The notices of the tables that start (competitions_tournaments.cpp).
+  std::vector<notice> round_notices(const tournament& t,
+                                    const std::vector<table_ref>& started) const;
   void drop(const std::string& id);
 
   // The room's seats for players (by id and name) and bots (by level), seat order.

@@ -21,7 +21,34 @@ void competitions::run_tournament(const std::string& id, std::int64_t now) {
   auto& t = it->second;
   const auto step = advance(t, now);
   for (const auto& ref : step.start) start_table(t, ref, now);
-  if (step.changed || !step.start.empty()) save(t);
+  if (step.changed || !step.start.empty()) save(t, round_notices(t, step.start));
+}
+
+// tournament_round for each player of a table that starts (server/src/notify), stored with the
+// tournament: a table offered again after a failure has the same keys, which are kept once.
+std::vector<notice> competitions::round_notices(const tournament& t,
+                                                const std::vector<table_ref>& started) const {
+  std::vector<notice> out;
+  for (const auto& ref : started)
+    for (const auto& round : t.rounds) {
+      if (round.number != ref.round || ref.table >= static_cast<int>(round.tables.size())) continue;
+      const auto& table = round.tables[static_cast<std::size_t>(ref.table)];
+      const std::string room = table.rooms.empty() ? std::string() : table.rooms.back();
+      if (room.empty()) continue;  // not made: told when it is
+      for (const auto& p : table.players) {
+        const auto who = std::find_if(t.participants.begin(), t.participants.end(),
+                                      [&](const participant& x) { return x.id == p; });
+        if (who == t.participants.end() || !who->bot.empty()) continue;
+        out.push_back({p, "tournament_round",
+                       t.id + ":" + std::to_string(ref.round) + ":tournament_round:" + p, room,
+                       json{{"name", t.settings.name},
+                            {"round", ref.round},
+                            {"tournament", t.id},
+                            {"clock", "correspondence"}}
+                           .dump()});
+      }
+    }
+  return out;
 }
 
 // Finished and cancelled tournaments leave memory (the store has them), after the tick.

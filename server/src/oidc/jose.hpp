@@ -14,9 +14,9 @@
 namespace carcassonne::server::oidc {
 
 // Base64 and base64url (base/base64.hpp), where the JOSE code has always found them.
-using server::base64_encode;
-using server::base64url_decode;
-using server::base64url_encode;
+using carcassonne::server::base64_encode;
+using carcassonne::server::base64url_decode;
+using carcassonne::server::base64url_encode;
 
 // The text of `object`'s member `name`; empty when absent or not a string (where nlohmann's
 // value() would throw).

@@ -293,6 +293,13 @@ class room {
   void journal_entry(const json& entry, const json& id, const event_log& events);
   std::uint8_t with_bots_if_no_person_left(std::uint8_t leaving) const;
   void forfeit_seats(std::uint8_t seats, const char* reason, bool on_timeout);
+  // Notifications (room_notices.cpp): every write carries the notices queued since the last
+  // one and the "my games" rows when they changed; write_notices() writes queued ones at once.
+  void add_room_rows(store_write& w);
+  const std::string* account_of(int seat) const;  // the seat's account to tell, if any
+  void add_notice(int seat, const char* kind, const std::string& what);
+  my_game my_game_now() const;
+  void write_notices();
   // Undo (room_undo.cpp).
   void request_undo(const client_ptr& c, int seat, const json& id);
   void answer_undo(const client_ptr& c, int seat, bool accept, const json& id);
@@ -390,6 +397,13 @@ class room {
   void refuse_moved(const client_ptr& c, const json& id);
   void stop_here(const protocol::proto_error& why);  // lease_lost and storage_lost
   std::function<void()> storage_lost_;
+
+  // Notifications (room_notices.cpp).
+  std::vector<notice> notices_;  // for the next write
+  std::string mine_written_;     // what the last "my games" rows said ("" none written)
+  int turn_seat_ = -1;           // the acting seat as last written
+  std::int64_t turn_since_ = 0;  // the journal length when it got the turn
+  bool over_told_ = false;       // game_over is written
 
   // Match state.
   std::vector<std::string> room_events_;   // room_event(): JSON texts, for the next broadcast

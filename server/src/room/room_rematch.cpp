@@ -36,6 +36,8 @@ void room::answer_rematch(const client_ptr& c, int seat, bool accept, const std:
     for (std::size_t i = 0; i < seats_.size(); ++i)
       if (seats_[i].bot) rematch_->answer(static_cast<int>(i), true);
     room_event(room_events::seat_event("rematch_offered", seat));
+    for (int i = 0; i < static_cast<int>(seats_.size()); ++i)
+      if (i != seat) add_notice(i, "rematch_offered", "rematch");
     if (timer_)  // who has not answered in time declines
       rematch_->timer = timer_->call_after(settings_.match.answer_time, [this] {
         if (!rematch_) return;
@@ -50,6 +52,7 @@ void room::answer_rematch(const client_ptr& c, int seat, bool accept, const std:
   rematch_->answer(seat, accept, nonce);
   send(c, protocol::reply("rematch_answered", id, {{"room", settings_.id}, {"accept", accept}}));
   settle_rematch();
+  write_notices();  // the offer's, unless settling wrote them
   broadcast({});
 }
 

@@ -28,6 +28,7 @@ void room::persist(store_write w) {
   if (!store_) return;
   if (const auto* m = std::get_if<move_write>(&w)) seq_claimed_ = std::max(seq_claimed_, m->seq);
   std::visit([g = lease_generation_.load()](auto& op) { op.generation = g; }, w);
+  add_room_rows(w);
   const auto n = outbox_.issue();
   store_->submit(std::move(w), [this, n, post = post_](write_result r) {
     post([this, n, r] {
@@ -282,6 +283,13 @@ std::unique_ptr<room> room::restore(const stored_room& stored, metrics* m, std::
       return fail("moves stored for a game that never started");
     }
     r->seq_claimed_ = r->seq_;
+    // What the store holds already: the rebuilt room tells of no turn or end again (and were it
+    // to, the same keys would be skipped).
+    if (r->game_) {
+      r->turn_seat_ = r->game_->finished ? -1 : static_cast<int>(to_act(*r->game_));
+      r->turn_since_ = r->stored_moves_;
+      r->over_told_ = r->game_->finished;
+    }
     r->end_unsaved_ = r->game_ && r->game_->finished && stored.state != room_state::finished;
     r->reset_room_part();
     r->publish_summary();

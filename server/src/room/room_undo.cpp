@@ -42,6 +42,9 @@ void room::request_undo(const client_ptr& c, int seat, const json& id) {
     return broadcast({});
   }
   undo_request_.emplace(seat, others);
+  for (int i = 0; i < static_cast<int>(seats_.size()); ++i)
+    if (others >> i & 1) add_notice(i, "undo_requested", "u" + std::to_string(stored_moves_));
+  write_notices();
   if (timer_)  // not answered in time: declined
     undo_request_->timer = timer_->call_after(settings_.match.answer_time, [this] {
       if (!undo_request_) return;

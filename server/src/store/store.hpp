@@ -71,12 +71,40 @@ struct game_end {
   std::vector<seat> seats;
 };
 
+// Rows a room writes with a write, in its transaction, for the notifications (server/src/notify):
+// `notice`s go to the outbox table `notifications` (store/notify_rows.hpp); a key already there is
+// skipped, so a write replayed after a failure or a failover notifies nobody twice.
+struct notice {
+  std::string player;  // the account told
+  std::string kind;    // your_turn, undo_requested, rematch_offered, game_over, tournament_round
+  std::string key;     // idempotency: "<room>:<what>:<kind>:<player>", unique
+  std::string room;
+  std::string data;  // JSON object text (the room's name, the seat, the clock kind...)
+};
+// "My games": the room as its seated accounts list it, written when any of it changed. One row
+// per seat with an account (`players`); a seat without one has none.
+struct my_game {
+  std::string name;
+  std::string state;      // waiting, playing, finished
+  int seats = 0;          // the room's number of seats (rows of seats beyond are removed)
+  int acting = -1;        // the seat whose decision it is, -1 none
+  std::int64_t turn = 0;  // the journal length when `acting` got the turn (your_turn's check)
+  std::string clock;      // none, fischer, per_decision, correspondence
+  std::int64_t deadline_ms = 0;  // wall clock of the acting seat's time running out, 0 none
+  std::string seat_list;         // JSON text [{"name":..., "player":...|null}]
+  std::string vacation = "[]";   // JSON text: the seats whose clocks a vacation pauses
+  std::int64_t updated_ms = 0;
+  std::vector<std::pair<int, std::string>> players;  // (seat, account)
+};
+
 struct save_room_write {  // insert or replace the room's row
   std::string id;
   room_state state = room_state::waiting;
   std::string meta;  // JSON text
   std::uint64_t generation = 0;
   std::optional<game_end> end;  // with the save that finishes the game
+  std::vector<notice> notices;
+  std::optional<my_game> mine;  // when it changed
 };
 struct move_write {  // append one move to the journal
   std::string room;
@@ -84,6 +112,8 @@ struct move_write {  // append one move to the journal
   std::string move, client_id;
   std::uint64_t seq = 0;
   std::uint64_t generation = 0;
+  std::vector<notice> notices;
+  std::optional<my_game> mine;  // when it changed
 };
 struct delete_room_write {  // forget a room that nobody can come back to
   std::string id;

@@ -2,10 +2,12 @@
 
 #include <spdlog/spdlog.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <map>
 
 #include "store/game_index.hpp"
+#include "store/notify_rows.hpp"
 #include "store/sql.hpp"
 
 namespace carcassonne::server {
@@ -140,7 +142,8 @@ std::unique_ptr<store> postgres_store::open(const store_options& options, std::s
   s->write_conn_ = connect(s->url_, why);
   if (!s->write_conn_) return fail("cannot connect: " + why + " (is PostgreSQL running?)");
   if (!exec(s->write_conn_, "BEGIN", why) || !exec(s->write_conn_, schema_lock, why) ||
-      !exec(s->write_conn_, schema, why) || !exec(s->write_conn_, game_index_schema, why))
+      !exec(s->write_conn_, schema, why) || !exec(s->write_conn_, game_index_schema, why) ||
+      !exec(s->write_conn_, notify_rows_schema, why))
     return fail("cannot set up the schema: " + why);
   result v(PQexec(s->write_conn_, "SELECT MAX(version) FROM carcassonne_schema"));
   if (!v.tuples_ok()) return fail(message_of(s->write_conn_));
@@ -286,19 +289,29 @@ bool postgres_store::apply(const store_write& w, std::string& error) {
                             lengths.data(), nullptr, 0));
     return r.command_ok() || (error = message_of(write_conn_), false);
   };
+  sql::postgres_connection index(write_conn_);
+  // The notices and "my games" rows a write carries (notify_rows.hpp): nothing for most.
+  const auto room_rows = [&](const std::string& room, const auto& op) {
+    if (op.notices.empty() && !op.mine) return true;
+    const auto now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                            std::chrono::system_clock::now().time_since_epoch())
+                            .count();
+    return write_room_rows(index, room, op.notices, op.mine ? &*op.mine : nullptr, now_ms, error);
+  };
   return std::visit(
       [&](const auto& op) {
         using T = std::decay_t<decltype(op)>;
         if constexpr (std::is_same_v<T, save_room_write>) {
           const std::string state(to_string(op.state));
-          sql::postgres_connection index(write_conn_);
           return run("save", {&op.id, &state, &op.meta}) &&
-                 (!op.end || write_game_end(index, op.id, *op.end, error));
+                 (!op.end || write_game_end(index, op.id, *op.end, error)) && room_rows(op.id, op);
         } else if constexpr (std::is_same_v<T, move_write>) {
           const auto n = std::to_string(op.index), seq = std::to_string(op.seq);
-          return run("append", {&op.room, &n, &op.move, &op.client_id, &seq});
+          return run("append", {&op.room, &n, &op.move, &op.client_id, &seq}) &&
+                 room_rows(op.room, op);
         } else {
-          return run("drop_moves", {&op.id}) && run("drop_room", {&op.id});
+          return run("drop_moves", {&op.id}) && run("drop_room", {&op.id}) &&
+                 forget_room_rows(index, op.id, error);
         }
       },
       w);

@@ -48,6 +48,9 @@ class sqlite_store final : public store {
   std::vector<stored_room> unfinished_rooms(std::string& error) override;
   std::optional<stored_room> load(const std::string& id, std::string& error) override;
   void await_database_check() override;
+  // The -shm guard below, for other connections to the same file (the notification worker's,
+  // which reads every second): called before their reads. Thread-safe.
+  void keep_shm_whole();
 
  private:
   sqlite_store();  // defined where write_statements is
@@ -61,6 +64,8 @@ class sqlite_store final : public store {
   bool prepare_writes(std::string& error);  // the writer's statements and what it knows
   bool apply(const store_write& w, std::string& error);
   bool append_move(const move_write& w, std::string& error);
+  template <typename Write>
+  bool room_rows(const std::string& room, const Write& w, std::string& error);
   bool end_game(const std::string& room);
   void forget_moves(const std::string& room);
   bool trim_journal(std::size_t appended);
@@ -97,7 +102,6 @@ class sqlite_store final : public store {
   // SQLite maps the -shm file into memory: a file cut shorter under it (an outside truncate, a
   // cleaning tool) makes SQLite's next access to the cut part a SIGBUS, which would end the
   // process. Its size is checked before each commit and read, and given back when it shrank.
-  void keep_shm_whole();
   std::atomic<std::int64_t> shm_size_{0};  // the largest size seen
   sqlite3* write_db_ = nullptr;
   sqlite3* read_db_ = nullptr;

@@ -2,7 +2,10 @@
 // writer's transactions, the journal of games in progress, ended games, and the trimming.
 #include <spdlog/spdlog.h>
 
+#include <chrono>
+
 #include "store/game_index.hpp"
+#include "store/notify_rows.hpp"
 #include "store/store_sqlite.hpp"
 
 namespace carcassonne::server {
@@ -96,7 +99,7 @@ bool set_up_schema(sqlite3* db, int found_version, std::string& error) {
   if (!exec(db, "BEGIN IMMEDIATE", &error)) return false;
   const bool ok =
       exec(db, schema, &error) && exec(db, game_index_schema, &error) &&
-      (found_version != 1 || convert_schema_1(db, error)) &&
+      exec(db, notify_rows_schema, &error) && (found_version != 1 || convert_schema_1(db, error)) &&
       exec(db, ("PRAGMA user_version=" + std::to_string(schema_version)).c_str(), &error) &&
       exec(db, "COMMIT", &error);
   if (!ok) exec(db, "ROLLBACK");
@@ -208,18 +211,32 @@ bool sqlite_store::apply(const store_write& w, std::string& error) {
           // A game that ends takes its moves out of the journal in the same transaction.
           return run(st.save.s) && run(st.save_state.s) &&
                  (op.state != room_state::finished || end_game(op.id)) &&
-                 (!op.end || write_game_end(st.index, op.id, *op.end, error));
+                 (!op.end || write_game_end(st.index, op.id, *op.end, error)) &&
+                 room_rows(op.id, op, error);
         } else if constexpr (std::is_same_v<T, move_write>) {
-          return append_move(op, error);
+          return append_move(op, error) && room_rows(op.room, op, error);
         } else {
           bind_static(st.drop_game.s, 1, op.id);
           bind_static(st.drop_room.s, 1, op.id);
-          if (!run(st.drop_game.s) || !run(st.drop_room.s)) return false;
+          if (!run(st.drop_game.s) || !run(st.drop_room.s) ||
+              !forget_room_rows(st.index, op.id, error))
+            return false;
           forget_moves(op.id);
           return true;
         }
       },
       w);
+}
+
+// The notices and "my games" rows a write carries (notify_rows.hpp): nothing to do for most.
+template <typename Write>
+bool sqlite_store::room_rows(const std::string& room, const Write& w, std::string& error) {
+  if (w.notices.empty() && !w.mine) return true;
+  const auto now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                          std::chrono::system_clock::now().time_since_epoch())
+                          .count();
+  return write_room_rows(statements_->index, room, w.notices, w.mine ? &*w.mine : nullptr, now_ms,
+                         error);
 }
 
 bool sqlite_store::append_move(const move_write& w, std::string& error) {

@@ -90,13 +90,12 @@ class http_session : public std::enable_shared_from_this<http_session> {
       return start_websocket_session(std::move(stream_), std::move(request), state_,
                                      std::move(lease));
     }
-    if (serve_accounts_api(request, *state_, peer_address(request),
-                           [self = shared_from_this()](http::response<http::string_body> res) {
-                             net::post(self->stream_.get_executor(),
-                                       [self, res = std::move(res)]() mutable {
-                                         self->respond(std::move(res));
-                                       });
-                           }))
+    const auto reply = [self = shared_from_this()](http::response<http::string_body> res) {
+      net::post(self->stream_.get_executor(),
+                [self, res = std::move(res)]() mutable { self->respond(std::move(res)); });
+    };
+    if (serve_notify_api(request, *state_, reply) ||
+        serve_accounts_api(request, *state_, peer_address(request), reply))
       return;
     respond(route(request));
   }

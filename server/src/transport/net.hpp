@@ -20,6 +20,8 @@
 #include "cluster/cluster_member.hpp"
 #include "competition/competitions.hpp"
 #include "lobby/lobby.hpp"
+#include "notify/service.hpp"
+#include "notify/worker.hpp"
 #include "oidc/oidc_client.hpp"
 #include "players/accounts.hpp"
 #include "store/store.hpp"
@@ -47,6 +49,9 @@ struct shared_state {
   std::unique_ptr<store> db;           // nullptr when the journal is off; outlives the rooms
   std::unique_ptr<accounts> players;   // in the store's database: nullptr when the journal is off
   std::unique_ptr<oidc::client> oidc;  // with --oidc-issuer
+  // Notifications (docs/hosting.md "Notifications"): with accounts; the worker stops first.
+  std::unique_ptr<notify::service> notifications;
+  std::unique_ptr<notify::worker> notify_worker;
   lobby rooms;
   std::unique_ptr<cluster_member> cluster;    // with --redis: this instance in the room directory
   std::unique_ptr<cluster_lobby> lobby_view;  // with --redis: every instance's public rooms
@@ -78,6 +83,10 @@ void start_http_session(tcp::socket socket, std::shared_ptr<shared_state> state)
 using http_reply = std::function<void(http::response<http::string_body>)>;
 bool serve_accounts_api(const http::request<http::string_body>& req, shared_state& state,
                         const std::string& address, http_reply reply);
+// The notifications' routes (notify_api.cpp, docs/protocol.md §23): /api/me/games,
+// /api/me/notifications, /api/me/push-subscriptions, /api/unsubscribe. Same contract.
+bool serve_notify_api(const http::request<http::string_body>& req, shared_state& state,
+                      http_reply reply);
 
 // Starts a WebSocket session from an upgrade request, holding its address's connection slot.
 void start_websocket_session(beast::tcp_stream stream, http::request<http::string_body> request,

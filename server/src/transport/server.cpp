@@ -9,8 +9,11 @@
 #include <vector>
 
 #include "base/allocator.hpp"
+#include "base/crypto.hpp"
 #include "cluster/cluster_adoption.hpp"
 #include "cluster/seek_queue_redis.hpp"
+#include "notify/real_senders.hpp"
+#include "store/store_sqlite.hpp"
 #include "transport/net.hpp"
 
 namespace carcassonne::server {
@@ -152,10 +155,11 @@ struct server::impl {
 server::server(config c) : impl_(std::make_unique<impl>(std::move(c))) {}
 
 server::~server() {
-  impl_->state->competitions.reset();  // no more rooms arranged, nobody told
-  impl_->state->lobby_view.reset();    // nothing published any more
-  impl_->state->cluster.reset();       // no more heartbeats: this instance's leases lapse
-  impl_->state->rooms.stop_bots();     // no search reaches a room or the I/O context after this
+  impl_->state->notify_worker.reset();  // a round under way ends first
+  impl_->state->competitions.reset();   // no more rooms arranged, nobody told
+  impl_->state->lobby_view.reset();     // nothing published any more
+  impl_->state->cluster.reset();        // no more heartbeats: this instance's leases lapse
+  impl_->state->rooms.stop_bots();      // no search reaches a room or the I/O context after this
   // The clocks as they are now: a restart gives nobody back the time since the last move.
   impl_->state->rooms.save_clocks();
   // Commit what is queued while the rooms its callbacks reach still exist.
@@ -201,6 +205,7 @@ bool server::open_accounts(std::string& error) {
       });
   if (!st.players->ensure_bot_accounts(error))
     return error = "cannot make the bots' accounts: " + error, false;
+  if (!start_notifications(error)) return false;
   if (st.cfg.oidc_issuer.empty()) return true;
   if (st.cfg.oidc_client_id.empty() || st.cfg.oidc_redirect_uri.empty())
     return error = "--oidc-issuer needs --oidc-client-id and --oidc-redirect-uri", false;
@@ -209,6 +214,56 @@ bool server::open_accounts(std::string& error) {
   if (auto bad = oidc::check_settings(settings_oidc))
     return error = "OpenID Connect settings: " + bad->message, false;
   st.oidc = std::make_unique<oidc::client>(std::move(settings_oidc));
+  return true;
+}
+
+namespace {
+
+// The page's origin for links in mails and webhooks, from the WebSocket URL clients reach
+// (ws://host:port/ws -> http://host:port); "" when not set (links relative to the page).
+std::string page_origin(const std::string& ws_url) {
+  const auto scheme = ws_url.find("://");
+  if (scheme == std::string::npos) return {};
+  const auto path = ws_url.find('/', scheme + 3);
+  const std::string http = ws_url.starts_with("wss://") ? "https" : "http";
+  return http +
+         ws_url.substr(scheme, path == std::string::npos ? std::string::npos : path - scheme);
+}
+
+}  // namespace
+
+// Notifications (docs/hosting.md "Notifications"): with accounts, in the store's database; the
+// worker runs on its own thread from the start.
+bool server::start_notifications(std::string& error) {
+  auto& st = *impl_->state;
+  auto channels = notify::make_real_channels(st.cfg, error);
+  if (!channels) return error = "notifications: " + error, false;
+  auto db = notify::notify_store::open(st.cfg.store_location(), error);
+  if (!db) return error = "cannot open the notifications' tables: " + error, false;
+  const auto secret = db->secret("unsubscribe", error);
+  if (!secret) return error = "notifications: the server's secret: " + error, false;
+  notify::service_settings settings;
+  settings.vapid_public_key = channels->vapid_public_key;
+  settings.email_available = channels->email_available;
+  settings.url_check = channels->url_check;
+  st.notifications = std::make_unique<notify::service>(std::move(db), std::move(settings), *secret);
+  notify::worker_options o;
+  o.batch_ms = std::int64_t{st.cfg.notify_batch_s} * 1000;
+  o.max_attempts = st.cfg.notify_max_attempts;
+  o.instance = st.cfg.instance_id.empty() ? "i-" + random_hex(8) : st.cfg.instance_id;
+  o.page_url = page_origin(st.cfg.public_url);
+  // An -shm file cut under the server is given its size back before the worker reads through it
+  // (store_sqlite.hpp), as before the store's own reads.
+  if (auto* sqlite = dynamic_cast<sqlite_store*>(st.db.get()))
+    o.before_round = [sqlite] { sqlite->keep_shm_whole(); };
+  auto* service = st.notifications.get();
+  o.unsubscribe_token = [service](const std::string& player, const std::string& channel,
+                                  const std::string& kind, const std::string& subscription) {
+    return service->token(player, channel, kind, subscription);
+  };
+  st.notify_worker =
+      std::make_unique<notify::worker>(service->store(), std::move(channels->send), std::move(o));
+  st.notify_worker->start();
   return true;
 }
 

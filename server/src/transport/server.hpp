@@ -40,8 +40,9 @@ class server {
  private:
   void join_cluster();      // the end of listen(), with --redis
   bool fails_over() const;  // --redis with a PostgreSQL store: rooms are adopted, not restored
-  bool open_accounts(std::string& error);       // in the store's database, after open_store
-  bool start_competitions(std::string& error);  // the end of listen(), with accounts
+  bool open_accounts(std::string& error);        // in the store's database, after open_store
+  bool start_notifications(std::string& error);  // with accounts
+  bool start_competitions(std::string& error);   // the end of listen(), with accounts
   struct impl;
   std::unique_ptr<impl> impl_;
 };
