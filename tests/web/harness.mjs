@@ -43,10 +43,6 @@ export function labelProblems(page) {
   });
 }
 
-// Until the server lists a player's games (GET /api/me/games, issue 48's outbox work), the page's
-// look at them at start answers 404: not the page's error. Remove with that route.
-export const noGamesRoute = (m) => /\/api\/me\/games$/.test(m.location()?.url ?? '') && m.text().includes('404');
-
 // Every WebSocket frame the page sends and receives, checked against the wire schema
 // (docs/schema/): a frame that does not match is a page error (in `errors`).
 const wire = loadWireSchema();
@@ -87,7 +83,7 @@ export function webTest(name) {
       page.setDefaultTimeout(15000);
       page.on('pageerror', (e) => errors.push(`${who}: ${e.message}`));
       checkFrames(page, who, errors);
-      if (consoleErrors) page.on('console', (m) => { if (m.type() === 'error' && !noGamesRoute(m)) errors.push(`${who} console: ${m.text()}`); });
+      if (consoleErrors) page.on('console', (m) => { if (m.type() === 'error') errors.push(`${who} console: ${m.text()}`); });
       if (acceptDialogs) page.on('dialog', (d) => d.accept());
       return page;
     },

@@ -24,7 +24,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
-import { checkFrames, labelProblems, playAs, noGamesRoute } from './harness.mjs';
+import { checkFrames, labelProblems, playAs } from './harness.mjs';
 
 const require = createRequire(import.meta.url);
 const { chromium } = require('playwright-core');
@@ -95,7 +95,7 @@ async function main() {
     const page = await context.newPage();
     page.setDefaultTimeout(TIMEOUT);
     page.on('pageerror', (e) => errors.push(`${name}: ${e.message}`));
-    page.on('console', (m) => { if (m.type() === 'error' && !noGamesRoute(m)) errors.push(`${name} console: ${m.text()}`); });
+    page.on('console', (m) => { if (m.type() === 'error') errors.push(`${name} console: ${m.text()}`); });
     checkFrames(page, name, errors);
     pages[name] = page;
   }

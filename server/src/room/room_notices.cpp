@@ -63,11 +63,21 @@ my_game room::my_game_now() const {
   g.clock = clock_name(settings_.match.clock);
   if (game_ && !game_->finished) g.acting = to_act(*game_);
   g.turn = turn_since_;
-  if (clock_.enabled() && timer_ && game_ && !game_->finished && clock_.running())
+  // A seat held by its player's vacation has no deadline while it lasts.
+  if (clock_.enabled() && timer_ && game_ && !game_->finished && clock_.counting())
     g.deadline_ms = wall_ms() + std::chrono::duration_cast<std::chrono::milliseconds>(
                                     clock_.deadline() - timer_->now())
                                     .count();
-  g.seat_list = "[";
+  if (clock_.enabled()) {
+    g.vacation.assign(1, '[');  // not = "[": GCC 12 sees a false -Wrestrict in that
+    for (int i = 0; i < static_cast<int>(seats_.size()); ++i)
+      if (clock_.held(i)) {
+        if (g.vacation.size() > 1) g.vacation += ',';
+        g.vacation += std::to_string(i);
+      }
+    g.vacation += ']';
+  }
+  g.seat_list.assign(1, '[');
   for (std::size_t i = 0; i < seats_.size(); ++i) {
     const auto& s = seats_[i];
     if (i) g.seat_list += ',';
@@ -110,7 +120,7 @@ void room::add_room_rows(store_write& w) {
   auto mine = my_game_now();
   std::string sig = mine.state + '|' + std::to_string(mine.acting) + '|' +
                     std::to_string(mine.turn) + '|' + std::to_string(mine.deadline_ms) + '|' +
-                    mine.seat_list + '|' + mine.name;
+                    mine.seat_list + '|' + mine.name + '|' + mine.vacation;
   const bool has_players = !mine.players.empty();
   const bool changed = sig != mine_written_ && (has_players || !mine_written_.empty());
   std::visit(
