@@ -18,7 +18,25 @@ function loadWs() {
   }
   fail('cannot load the "ws" package: apt-get install node-ws (scripts/install-deps.sh test)');
 }
-globalThis.WebSocket = loadWs();
+// Every frame the page's code sends and receives is checked against the wire schema (docs/schema/).
+const { loadWireSchema } = await import('../schema/wire_schema.mjs')
+  .catch((e) => fail(`cannot load the wire schema's validator (tests/schema/ensure_ajv.sh): ${e.message}`));
+const wire = loadWireSchema();
+const Ws = loadWs();
+globalThis.WebSocket = class CheckedWebSocket extends Ws {
+  constructor(...args) {
+    super(...args);
+    this.addEventListener('message', (e) => {
+      const bad = wire.check('server', JSON.parse(String(e.data)));
+      if (bad) fail(`received ${bad}`);
+    });
+  }
+  send(text) {
+    const bad = wire.check('client', JSON.parse(text));
+    if (bad) fail(`sent ${bad}`);
+    super.send(text);
+  }
+};
 const { Connection } = await import('../../server/web/js/protocol.js');
 
 const [door, owner, redisPort] = process.argv.slice(2);

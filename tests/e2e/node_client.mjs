@@ -17,6 +17,10 @@
 // and the choice of moves, so that a failure can be replayed. Exit 0 on success, 1 with a
 // message on any failure, including the overall timeout (E2E_TIMEOUT_MS, default 120000).
 // With E2E_TRAFFIC=FILE every frame sent and received is appended to FILE as JSON lines.
+// Every frame sent and received is validated against the wire schema (docs/schema/, Ajv from
+// tests/web/node_modules): a server frame that does not match fails the test, and a client frame
+// the schema rejects must be the one the server answers with a shape error (SHAPE_ERRORS), and
+// the other way round.
 import { createRequire } from 'node:module';
 import { appendFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
@@ -29,6 +33,14 @@ function loadWs() {
   }
   fatal('cannot load the "ws" package: apt-get install node-ws (scripts/install-deps.sh test)');
 }
+
+const { loadWireSchema } = await import('../schema/wire_schema.mjs').catch((e) => {
+  console.error(`node_client: FAIL: cannot load the wire schema's validator (tests/schema/ensure_ajv.sh): ${e.message}`);
+  process.exit(1);
+});
+const wire = loadWireSchema();
+// The codes by which the server refuses a message for its shape: exactly the schema's refusals.
+const SHAPE_ERRORS = new Set(['bad_message', 'unknown_type', 'malformed_move', 'bad_rotation']);
 
 const started = Date.now();
 const url = process.argv[2];
@@ -101,6 +113,7 @@ class Client {
     this.onUpdate = () => {};
     this.closed = null;      // {code, reason} once closed
     this.seqWaiters = [];    // [seq, resolve]: resolved once the view reaches seq
+    this.schemaVerdicts = new Map(); // request id -> the schema's refusal of it, or null
   }
 
   // Resolves once the view has applied the patch numbered `seq` (or a later snapshot).
@@ -131,6 +144,9 @@ class Client {
   send(message) {
     const text = JSON.stringify(message);
     this.log('send', text);
+    const refusal = wire.check('client', JSON.parse(text));
+    if (message.id !== undefined) this.schemaVerdicts.set(message.id, refusal);
+    else check(refusal === null, `${this.name}: sent ${refusal}`);
     this.ws.send(text);
   }
 
@@ -183,6 +199,16 @@ class Client {
     let m;
     try { m = JSON.parse(text); } catch { fatal(`${this.name}: a frame is not JSON: ${text.slice(0, 200)}`); }
     check(m && typeof m.type === 'string', `${this.name}: a frame without a type: ${text.slice(0, 200)}`);
+    const invalid = wire.check('server', m);
+    check(invalid === null, `${this.name}: received ${invalid}\n${text.slice(0, 400)}`);
+    if (m.id !== undefined && this.schemaVerdicts.has(m.id)) {
+      // The schema rejects exactly what the server rejects for its shape.
+      const refusal = this.schemaVerdicts.get(m.id);
+      this.schemaVerdicts.delete(m.id);
+      const shapeError = m.type === 'error' && SHAPE_ERRORS.has(m.code);
+      check(shapeError === (refusal !== null),
+        `${this.name}: schema and server disagree on request ${m.id}: schema ${refusal ?? 'accepts it'}; server ${text.slice(0, 300)}`);
+    }
     this.frames.push(m);
     // Errors without an id answer nothing this client asked for on purpose (rate_limited, bad_json).
     check(m.type !== 'error' || m.id !== undefined, `${this.name}: unexpected error ${text}`);
@@ -202,6 +228,9 @@ class Client {
       check(Array.isArray(m.patch) && Array.isArray(m.events), `${this.name}: bad patch frame`);
       this.view = applyPatch(this.view, m.patch);
       this.seq = m.seq;
+      // The patches' values are typed by the view they make: check the view they made.
+      const badView = wire.check('view', this.view);
+      check(badView === null, `${this.name}: the view after patch ${m.seq}: ${badView}`);
       for (const e of m.events) check(typeof e.type === 'string', `${this.name}: an event without a type`);
     }
     if (m.id !== undefined && this.pending.has(m.id)) {
@@ -280,6 +309,10 @@ for (const m of await Promise.all(chats)) check(m.seat === 0 && m.name === 'Ann'
 // The rooms over HTTP.
 const http = await httpGet('/api/rooms');
 check(http.status === 200 && JSON.parse(http.body).rooms.some((r) => r.id === room), '/api/rooms');
+for (const summary of JSON.parse(http.body).rooms) {
+  const bad = wire.check('room_summary', summary);
+  check(bad === null, `/api/rooms: ${bad}`);
+}
 
 // ---- The game. `hold` stops the automatic players while a check needs a quiet room.
 let hold = true;

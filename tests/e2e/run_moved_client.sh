@@ -27,6 +27,7 @@ if ! command -v redis-server >/dev/null; then
   echo "run_moved_client: skipped: redis-server is not installed (scripts/install-deps.sh test)"
   exit 77
 fi
+"$here/../schema/ensure_ajv.sh" || fail "Ajv could not be installed (npm ci in tests/web)"
 export NODE_PATH="/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}"
 
 # A loopback port nothing listens on (the instances must know their public URL before binding).

@@ -15,6 +15,8 @@ test_name=run_node_client
 command -v node >/dev/null || fail "node is not installed (scripts/install-deps.sh test)"
 # Debian's node-ws (scripts/install-deps.sh test) lives in /usr/share/nodejs, which the nodesource
 # build of node does not search by itself.
+# Ajv for the wire schema (tests/schema/wire_schema.mjs), from tests/web's pinned packages.
+"$here/../schema/ensure_ajv.sh" || fail "Ajv could not be installed (npm ci in tests/web)"
 export NODE_PATH="/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}"
 
 start_server "$bin"

@@ -48,7 +48,8 @@ TEST_CASE(
   const std::map<std::string, std::string> types{{".html", "text/html; charset=utf-8"},
                                                  {".css", "text/css; charset=utf-8"},
                                                  {".js", "text/javascript; charset=utf-8"},
-                                                 {".svg", "image/svg+xml"}};
+                                                 {".svg", "image/svg+xml"},
+                                                 {".webmanifest", "application/manifest+json"}};
   int files = 0;
   std::set<std::string> served;
   for (const auto& entry : fs::recursive_directory_iterator(web_dir)) {
@@ -64,6 +65,15 @@ TEST_CASE(
     ++files;
   }
   CHECK(files >= 10);
+  // The service worker and the manifest at the root too: a worker's scope is its folder.
+  for (const std::string rel : {"sw.js", "manifest.webmanifest"}) {
+    CAPTURE(rel);
+    const auto r = http_get(port, "/" + rel);
+    CHECK(r.status == 200);
+    CHECK(header(r, "content-type") == types.at(fs::path(rel).extension().string()));
+    CHECK(r.body == read_file(web_dir / rel));
+  }
+  CHECK(json::parse(read_file(web_dir / "manifest.webmanifest"))["start_url"] == "/");
 
   // Every module a script imports is served too (a wrong path would break the page).
   const std::regex import_re(R"(from '\./([a-z_]+\.js)')");

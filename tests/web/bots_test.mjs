@@ -9,12 +9,14 @@
 // creates a room of two bots only: she watches it, starts it from the waiting room, and the
 // game plays to the end by itself; the bots are marked in the players panel, Eve sees the room
 // in the lobby with its bots, and the final scores shown are those of `carcassonne replay` on
-// the game's record. Exit 0 on success, 1 with a message on failure.
+// the game's record; the lobby's Finished filter lists the game with its replay. Then a whole
+// game with all five expansions on a phone against a bot, its labels checked at every decision.
+// Exit 0 on success, 1 with a message on failure.
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
-import { playAs, webTest } from './harness.mjs';
+import { labelProblems, playAs, webTest } from './harness.mjs';
 
 const t = webTest('bots_test');
 const { base, binary, artifacts, step } = t;
@@ -63,7 +65,8 @@ async function main() {
   step(`bots-only room ${room} started`);
   await ann.locator('table.final').waitFor({ timeout: 120000 });
   await shot(ann, '02-bots-game-over');
-  const rows = await ann.$$eval('table.final tbody tr', (rs) => rs.map((r) => [Number(r.dataset.seat), Number(r.querySelector('.final-score').textContent)]));
+  await readableTiles(ann, 63, 'the desktop at the end of the bots\' game');
+  const rows = await ann.$$eval('table.final td.final-score', (cs) => cs.map((c) => [Number(c.dataset.seat), Number(c.textContent)]));
   const shown = [];
   for (const [seat, score] of rows) shown[seat] = score;
 
@@ -74,6 +77,91 @@ async function main() {
   if (replayed.status !== 'finished' || JSON.stringify(replayed.scores) !== JSON.stringify(shown))
     throw new Error(`the page shows ${JSON.stringify(shown)}, the record replays to ${JSON.stringify(replayed)}`);
   step(`the bots played ${record.moves.length} moves to ${JSON.stringify(shown)}, as the record replays`);
+
+  // The finished game stays findable from the lobby: its Finished filter lists it, with its
+  // replay (the room's page and its final scores).
+  await eve.goto(`${base}/#`);
+  await eve.click('#filter-finished');
+  const listed = eve.locator(`#finished-games li[data-room="${room}"]`);
+  await listed.waitFor();
+  await listed.locator('[data-action=replay]').click();
+  await eve.locator('table.final').waitFor();
+  await eve.locator('#replay-open').waitFor();
+  await shot(eve, '03-finished-from-lobby');
+  step('the lobby\'s Finished filter lists the game, and its Replay opens the final scores');
 }
 
-t.run(main);
+// Late in a game the board, following the game, keeps its tiles readable (it pans rather than
+// shrink them): at least `px` wide (⤢ still shows everything).
+async function readableTiles(page, px, what) {
+  await page.waitForTimeout(300);  // the last fit
+  const [size, tiles] = await page.evaluate(() => [document.querySelector('.board .placed').getBoundingClientRect().width, document.querySelectorAll('.board .placed').length]);
+  if (size < px) throw new Error(`${what}: ${tiles} tiles drawn ${size.toFixed(0)} px wide`);
+  step(`${what}: ${tiles} tiles drawn ${size.toFixed(0)} px wide`);
+}
+
+// A whole seeded game with all five expansions, on a phone against the greedy bot: Pia chooses at
+// random among what her page offers (a gift card, a circle with several moves, any move's
+// button, folded lists included; the tile where it first fits, sent as the page would), and at
+// every decision no two controls read the same for different moves.
+async function wholeGame(seed) {
+  const pia = await t.open('pia', { consoleErrors: true, phone: true });
+  let rng = [...seed].reduce((h, c) => Math.imul(h ^ c.charCodeAt(0), 16777619) >>> 0, 2166136261);
+  const random = () => { rng = (Math.imul(rng, 1664525) + 1013904223) >>> 0; return rng / 4294967296; };
+  await pia.goto(base);
+  await playAs(pia, 'Pia');
+  await pia.fill('#bot-count', '1');
+  await pia.selectOption('#bot-level', 'greedy');
+  await pia.fill('#bot-pause', '0');
+  for (const e of ['hills_and_sheep', 'gifts', 'peasant_revolts', 'easter', 'festival']) await pia.check(`#exp-${e}`);
+  await pia.locator('#create-form details summary').click();
+  await pia.fill('#scripted-setup', JSON.stringify({ seed }));
+  await pia.click('#create');
+  await pia.waitForFunction(() => /room=/.test(location.hash));
+  await pia.click('[data-action=start]:not([disabled])');
+  let decisions = 0, controls = 0;
+  const check = async () => {
+    const found = await labelProblems(pia);
+    controls += found.n;
+    if (found.out.length) {
+      await pia.screenshot({ path: join(artifacts, 'failure-labels.png') });
+      throw new Error(`${seed}: controls that read the same: ${found.out.join('; ')}`);
+    }
+  };
+  for (;;) {
+    await pia.waitForFunction(() => document.querySelector('.actions[data-decision]') || window.carcassonne.conn.view?.game?.status === 'finished', null, { timeout: 60000 });
+    if (await pia.evaluate(() => window.carcassonne.conn.view.game.status === 'finished')) break;
+    decisions++;
+    await check();
+    const before = await pia.evaluate(() => window.carcassonne.conn.seq);
+    const r = [random(), random()];
+    const done = await pia.evaluate(async ([a, b]) => {
+      const pick = (list) => list[Math.floor(b * list.length)];
+      const bar = document.querySelector('.actions[data-decision]');
+      const gifts = [...bar.querySelectorAll('button[data-action=open_gift]')];
+      const group = [...document.querySelectorAll('.layer-markers .marker:not(.marker-cluster)')].filter((m) => Number(m.dataset.count) > 1 && !m.classList.contains('selected'));
+      if (gifts.length && a < 0.5) { pick(gifts).click(); return 'gift'; }
+      if (group.length && a < 0.6) { pick(group).dispatchEvent(new MouseEvent('click', { bubbles: true })); return 'circle'; }
+      const moves = [...bar.querySelectorAll('button[data-move]')];
+      if (moves.some((m) => m.disabled)) return 'wait';  // the last move is still on its way
+      if (moves.length) { pick(moves).click(); return 'move'; }
+      const place = window.carcassonne.conn.view.game.legal_moves.find((m) => m.type === 'place_tile');
+      await window.carcassonne.conn.move(place);
+      return 'placed';
+    }, r);
+    if (done === 'wait') { await pia.waitForTimeout(30); continue; }
+    if (done === 'gift' || done === 'circle') {
+      // The card's targets, or the circle's moves first and the full list opened: checked next.
+      await pia.evaluate(() => { for (const d of document.querySelectorAll('.actions details.all-choices')) d.open = true; });
+      await check();
+      continue;
+    }
+    await pia.waitForFunction((s) => window.carcassonne.conn.seq > s, before, { timeout: 60000 });
+  }
+  await pia.locator('table.final').waitFor();
+  await readableTiles(pia, 47, `${seed}: the phone at the end`);
+  await pia.screenshot({ path: join(artifacts, 'bots-04-whole-game-phone.png') });
+  step(`${seed}: a whole game with all five expansions on a phone against the greedy bot, ${decisions} decisions, ${controls} labels, none alike for different moves`);
+}
+
+t.run(async () => { await main(); await wholeGame('bots-labels-1'); });

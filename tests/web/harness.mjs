@@ -4,6 +4,7 @@
 // their errors, and the exit status (0 on success, 1 with the failure, 2 on a bad command line).
 import { createRequire } from 'node:module';
 import { mkdirSync } from 'node:fs';
+import { loadWireSchema } from '../schema/wire_schema.mjs';
 
 const require = createRequire(import.meta.url);
 const { chromium } = require('playwright-core');
@@ -20,6 +21,46 @@ export async function playAs(page, name) {
     if (account.player.guest) await account.claim(n, `${n} plays the web tests`);
     return account.player.name;
   }, name);
+}
+
+// Controls of the game screen that read the same for different moves (the action bar's buttons,
+// folded lists included; the board's circles), and moves with two buttons: {out: [problems], n}.
+export function labelProblems(page) {
+  return page.evaluate(() => {
+    const out = [];
+    const buttons = [...document.querySelectorAll('.actions button[data-move]')].map((b) => [b.textContent.trim(), b.dataset.move]);
+    const circles = [...document.querySelectorAll('.layer-markers .marker:not(.marker-cluster)')].map((m) => [m.getAttribute('aria-label'), m.dataset.key]);
+    for (const [controls, kind] of [[buttons, 'button'], [circles, 'circle']]) {
+      const seen = new Map(), moves = new Set();
+      for (const [label, move] of controls) {
+        if (seen.has(label) && seen.get(label) !== move) out.push(`${kind}s "${label}" for ${seen.get(label)} and ${move}`);
+        seen.set(label, move);
+        if (moves.has(move)) out.push(`two ${kind}s for ${move}`);
+        moves.add(move);
+      }
+    }
+    return { out, n: buttons.length + circles.length };
+  });
+}
+
+// Until the server lists a player's games (GET /api/me/games, issue 48's outbox work), the page's
+// look at them at start answers 404: not the page's error. Remove with that route.
+export const noGamesRoute = (m) => /\/api\/me\/games$/.test(m.location()?.url ?? '') && m.text().includes('404');
+
+// Every WebSocket frame the page sends and receives, checked against the wire schema
+// (docs/schema/): a frame that does not match is a page error (in `errors`).
+const wire = loadWireSchema();
+export function checkFrames(page, who, errors) {
+  page.on('websocket', (ws) => {
+    const check = (direction, payload) => {
+      let frame;
+      try { frame = JSON.parse(String(payload)); } catch { errors.push(`${who}: a ${direction} frame is not JSON`); return; }
+      const bad = wire.check(direction, frame);
+      if (bad) errors.push(`${who}: ${bad}: ${String(payload).slice(0, 300)}`);
+    };
+    ws.on('framesent', (f) => check('client', f.payload));
+    ws.on('framereceived', (f) => check('server', f.payload));
+  });
 }
 
 // name: the scenario's name, the prefix of its log lines.
@@ -45,7 +86,8 @@ export function webTest(name) {
       const page = await (await browser.newContext(options)).newPage();
       page.setDefaultTimeout(15000);
       page.on('pageerror', (e) => errors.push(`${who}: ${e.message}`));
-      if (consoleErrors) page.on('console', (m) => { if (m.type() === 'error') errors.push(`${who} console: ${m.text()}`); });
+      checkFrames(page, who, errors);
+      if (consoleErrors) page.on('console', (m) => { if (m.type() === 'error' && !noGamesRoute(m)) errors.push(`${who} console: ${m.text()}`); });
       if (acceptDialogs) page.on('dialog', (d) => d.accept());
       return page;
     },

@@ -57,7 +57,8 @@ async function seekBlitzSeries(page) {
 async function inGame(page, room, names) {
   await page.waitForFunction((r) => window.carcassonne.conn.room === r && window.carcassonne.conn.view?.game, room);
   await page.locator('.board').first().waitFor();
-  for (const n of names) await page.locator('.players li .name', { hasText: n }).waitFor();
+  // (On the phone the players panel is in the closed sheet: there, only in the page.)
+  for (const n of names) await page.locator('.players li .name', { hasText: n }).waitFor({ state: 'attached' });
 }
 
 async function main() {

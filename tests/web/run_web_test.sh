@@ -2,8 +2,9 @@
 # Runs the browser test (tests/web/web_test.mjs, or another scenario of tests/web) against a
 # real server:
 #   tests/web/run_web_test.sh path/to/carcassonne [ARTIFACTS_DIR] [SCENARIO.mjs]
-# Installs what it needs when it is missing: Debian's chromium (apt-get) and playwright-core
-# (npm ci, pinned by package-lock.json, into tests/web/node_modules). Starts
+# Installs what it needs when it is missing: Debian's chromium (apt-get) and playwright-core and
+# Ajv (npm ci, pinned by package-lock.json, into tests/web/node_modules; every frame of the
+# pages is checked against the wire schema, harness.mjs). Starts
 # `carcassonne serve --port 0 --allow-scripted true` on loopback, reads the port from the log,
 # waits for /healthz, runs the test, stops the server with SIGTERM. Screenshots go to
 # ARTIFACTS_DIR (default: web-artifacts beside the binary). Exits with the test's status, or 77
@@ -28,11 +29,11 @@ if ! command -v chromium >/dev/null; then
     skip "chromium is not installed and could not be installed (scripts/install-deps.sh test)"
 fi
 command -v node >/dev/null && command -v npm >/dev/null || skip "node and npm are needed (scripts/install-deps.sh test)"
-if [ ! -f "$here/node_modules/playwright-core/package.json" ]; then
+if [ ! -f "$here/node_modules/playwright-core/package.json" ] || [ ! -f "$here/node_modules/ajv-formats/package.json" ]; then
   # One installer at a time (two build trees may run their tests at once).
   (
     flock 9
-    [ -f "$here/node_modules/playwright-core/package.json" ] ||
+    [ -f "$here/node_modules/playwright-core/package.json" ] && [ -f "$here/node_modules/ajv-formats/package.json" ] ||
       (cd "$here" && npm ci --no-audit --no-fund --prefer-offline --loglevel=error) >&2
   ) 9>"$here/.npm-install.lock" || skip "npm ci of playwright-core failed"
 fi

@@ -24,7 +24,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
-import { playAs } from './harness.mjs';
+import { checkFrames, labelProblems, playAs, noGamesRoute } from './harness.mjs';
 
 const require = createRequire(import.meta.url);
 const { chromium } = require('playwright-core');
@@ -95,7 +95,8 @@ async function main() {
     const page = await context.newPage();
     page.setDefaultTimeout(TIMEOUT);
     page.on('pageerror', (e) => errors.push(`${name}: ${e.message}`));
-    page.on('console', (m) => { if (m.type() === 'error') errors.push(`${name} console: ${m.text()}`); });
+    page.on('console', (m) => { if (m.type() === 'error' && !noGamesRoute(m)) errors.push(`${name} console: ${m.text()}`); });
+    checkFrames(page, name, errors);
     pages[name] = page;
   }
   const { ann, bob, eve, pia } = pages;
@@ -147,14 +148,35 @@ async function main() {
       await shot(eve, '04-spectator-phone');
       if (await eve.locator('.fresh-tile, .fresh-figure').count()) throw new Error('the page animates under prefers-reduced-motion');
     }
+    if (i === 1) {
+      // Ann's city scored: the points float to her score, except under reduced motion (Eve);
+      // Bob's turn shows in his tab's title and icon, not in Ann's.
+      for (const [p, n] of [[ann, true], [bob, true], [eve, false]]) {
+        const floated = Number(await p.evaluate(() => document.body.dataset.floated ?? 0));
+        if ((floated > 0) !== n) throw new Error(`${floated} points floated on a page ${n ? 'with' : 'under reduced'} motion`);
+      }
+      const signals = await Promise.all([ann, bob].map((p) => p.evaluate(() => [document.title, document.querySelector('link[rel=icon]').dataset.turn])));
+      if (!/^▶ Your turn/.test(signals[1][0]) || signals[1][1] !== 'true' || /Your turn/.test(signals[0][0]) || signals[0][1] === 'true')
+        throw new Error(`the turn signals: ${JSON.stringify(signals)}`);
+    }
+    if (i === 3 || i === 4) {
+      // The last move's pieces are marked: Bob's new follower, until the next tile.
+      const marked = await eve.$$eval('.placed-figure.last-figure', (fs) => fs.map((f) => `${f.dataset.seat}:${f.dataset.feature}`));
+      if (JSON.stringify(marked) !== (i === 3 ? '["1:road0"]' : '[]')) throw new Error(`after move ${i}, the figures marked as the last move: ${JSON.stringify(marked)}`);
+      if ((await eve.locator('.last-tile').count()) !== 1) throw new Error('no last tile outlined');
+    }
     if (i === 3) {
       // Bob reloads: the page must take his seat back by itself (token in localStorage).
       await bob.reload();
       await bob.locator('.actions .prompt', { hasText: 'Ann is about to place a tile' }).waitFor();
+      await bob.locator('.strip-seat[data-seat="1"]', { hasText: 'You' }).waitFor();
+      // The log is rebuilt from the server's history: what happened before the reload is told
+      // (in the phone's sheet, opened and closed again).
+      await bob.click('#sheet-toggle');
       await bob.locator('.player', { hasText: 'Bob (you)' }).waitFor();
-      // The log is rebuilt from the server's history: what happened before the reload is told.
       await bob.locator('.log li', { hasText: 'Ann completed a city for 4 points' }).waitFor();
       await bob.locator('.log li', { hasText: 'Bob put a follower on a road' }).waitFor();
+      await bob.click('#sheet-close');
       step('Bob reloaded, is back in his seat, and his log was rebuilt');
     }
     if (i === 4) {
@@ -178,8 +200,12 @@ async function main() {
     if (/\(-?\d+, -?\d+\)|BA\//.test(log)) throw new Error(`${name}'s log names coordinates or tile codes: ${log}`);
     // The breakdown by category, from the points events, adds up to each final score.
     await p.locator('table.final[data-breakdown=yes]').waitFor();
-    const city = await p.locator('table.final tr[data-seat="0"] td[data-cat=city]').textContent();
+    const city = await p.locator('table.final tr[data-cat=city] td[data-seat="0"]').textContent();
     if (city !== '4') throw new Error(`${name}: Ann's cities show ${city} points, not 4`);
+    await checkFinalTable(p, name);
+    // The score track: each seat's marker on its score.
+    const track = await p.$$eval('.score-track .track-mark', (ms) => ms.map((m) => Number(m.dataset.space)));
+    if (JSON.stringify(track) !== JSON.stringify(expected)) throw new Error(`${name}: the score track shows ${JSON.stringify(track)}`);
     await shot(p, `06-final-${name}`);
   }
   step(`final scores ${JSON.stringify(expected)} shown on all three pages`);
@@ -192,21 +218,47 @@ async function main() {
   await eve.locator('#replay-position[data-move="1"]').waitFor();
   const placed = await eve.locator('#replay-position').textContent();
   if (!/placed/.test(placed)) throw new Error(`move 1 of the replay is not told: ${placed}`);
+  await wholeBoardShown(eve, 'move 1 of the replay');
   await eve.locator('#replay-last').click();
   const total = await eve.locator('#replay-position').getAttribute('data-moves');
   await eve.locator(`#replay-position[data-move="${total}"]`).waitFor();
+  await wholeBoardShown(eve, 'the last move of the replay');
   if (JSON.stringify(await scoresShown(eve, false)) !== JSON.stringify(expected)) throw new Error('the replay ends elsewhere than the game');
   if (!(await eve.locator('table.final').count())) throw new Error('the final scores are hidden while replaying');
   if (await eve.locator('.log:not(.replay-log):visible').count()) throw new Error('the replay keeps the game log');
   await shot(eve, '07-replay-end');
   await eve.locator('#replay-close').click();
-  await eve.locator('#replay-open').waitFor();
+  await eve.locator('#replay-open').waitFor();  // back in the phone's sheet, opened again
   step(`the spectator replayed the ${total} moves to the same final scores`);
 
   for (const file of RECORDS) await playRecord(file, [pia, bob]);
   // Longer, optional: whole seeded games with every expansion, random choices by clicking.
   for (let g = 0; g < Number(process.env.WEB_TEST_RANDOM_GAMES ?? 0); g++) await playRandom([ann, bob], `web-random-${g}`);
   if (errors.length) throw new Error(`errors in the pages:\n${errors.join('\n')}`);
+}
+
+// The final scores fit their box (no sideways scrolling) and no two rows or columns are headed
+// alike.
+async function checkFinalTable(page, what) {
+  const t = await page.evaluate(() => {
+    const table = document.querySelector('table.final'), box = table.closest('.final');
+    const heads = [...table.querySelectorAll('tbody th')].map((h) => h.textContent.trim());
+    return { table: table.getBoundingClientRect().width, box: box.clientWidth, wrap: table.parentElement.scrollWidth - table.parentElement.clientWidth, heads };
+  });
+  if (t.table > t.box || t.wrap > 0) throw new Error(`${what}: the final scores are ${t.table.toFixed(0)} px wide in a ${t.box} px box`);
+  if (new Set(t.heads).size !== t.heads.length) throw new Error(`${what}: the final scores' rows are headed ${t.heads.join(', ')}`);
+}
+
+// Every tile of the board lies in the board's box, above the action bar (the view re-fitted).
+async function wholeBoardShown(page, what) {
+  const out = await page.evaluate(() => {
+    const b = document.querySelector('.board').getBoundingClientRect();
+    const bar = document.querySelector('.bar-slot .actions')?.getBoundingClientRect();
+    const bottom = bar && bar.top > b.top && bar.top < b.bottom ? bar.top : b.bottom;
+    const tiles = [...document.querySelectorAll('.board .placed')].map((n) => n.getBoundingClientRect());
+    return { n: tiles.length, out: tiles.filter((r) => r.left < b.left - 1 || r.right > b.right + 1 || r.top < b.top - 1 || r.bottom > bottom + 1).length };
+  });
+  if (!out.n || out.out) throw new Error(`${what}: ${out.out} of ${out.n} tiles out of the board's view`);
 }
 
 // ---- Moves by clicking, as a person would: the page's markers and buttons carry the moves
@@ -244,6 +296,8 @@ async function clickMarkerFor(page, move, shotAs) {
   const key = markerKey(move);
   const own = page.locator(`.marker:not(.marker-cluster)[data-keys~="${key}"]`);
   for (let i = 0; i < 8 && !(await own.count()); i++) {
+    // One magnifier's tap zooms in until its circles stand apart: no magnifier in a magnifier.
+    if (i === 1) throw new Error(`a magnifier tapped showed another one over ${key}`);
     await checkTargets(page);
     await page.locator(`.marker-cluster[data-keys~="${key}"]`).click();
     // The zoom redraws the markers: give it time to, before looking for the next magnifier (a
@@ -255,7 +309,25 @@ async function clickMarkerFor(page, move, shotAs) {
   const shownKey = await own.getAttribute('data-key');
   await own.click();
   const sameSpot = (await offered(page)).filter((m) => markerKey(m) === shownKey);
-  if (sameSpot.length > 1) await clickButtonFor(page, move);
+  if (sameSpot.length > 1) {
+    // The circle's moves come first in the bar; the full list opened shows each move once.
+    const list = page.locator('.actions details.all-choices');
+    if (await list.count()) await list.locator('summary').click();
+    await checkLabels(page);
+    await clickButtonFor(page, move);
+  }
+}
+
+// No two controls read the same for different moves (the bar's buttons, the board's circles),
+// and no move has two buttons (a circle's moves listed first are not listed again).
+const labelsChecked = { controls: 0 };
+async function checkLabels(page) {
+  const found = await labelProblems(page);
+  labelsChecked.controls += found.n;
+  if (found.out.length) {
+    await page.screenshot({ path: join(artifacts, 'failure-labels.png') });
+    throw new Error(`controls that read the same: ${found.out.join('; ')}`);
+  }
 }
 
 // On a phone: every control and choice in sight is at least 44 px both ways, and none covers
@@ -332,6 +404,7 @@ async function bringIntoView(page, target) {
 async function act(page, move, shotAs) {
   await page.locator('.actions[data-decision]').waitFor();
   await checkTargets(page);
+  await checkLabels(page);
   switch (move.type) {
     case 'place_tile': {
       const square = page.locator(`.legal-square[data-x="${move.x}"][data-y="${move.y}"]`);
@@ -370,7 +443,7 @@ async function played(pages, before) {
 async function scoresShown(page, finished) {
   if (finished) {
     await page.locator('table.final').waitFor();
-    const rows = await page.$$eval('table.final tbody tr', (rs) => rs.map((r) => [Number(r.dataset.seat), Number(r.querySelector('.final-score').textContent)]));
+    const rows = await page.$$eval('table.final td.final-score', (cs) => cs.map((c) => [Number(c.dataset.seat), Number(c.textContent)]));
     const scores = [];
     for (const [seat, score] of rows) scores[seat] = score;
     return scores;
@@ -421,6 +494,7 @@ async function playRandom(players, seed) {
         const buttons = p.locator('.actions button[data-move]:visible, .actions button[data-action=open_gift]:visible, .layer-markers .marker');
         const b = await buttons.count();
         if (!b) continue;
+        await checkLabels(p);
         const target = buttons.nth(Math.floor(random() * b));
         if (await target.evaluate((n) => n.closest('svg') !== null)) await bringIntoView(p, target);
         await checkTargets(p);
@@ -444,6 +518,18 @@ async function playRandom(players, seed) {
   if (scores[0] !== scores[1]) throw new Error(`random game ${seed}: the pages disagree: ${scores.join(' vs ')}`);
   for (let i = 0; i < players.length; i++) await players[i].screenshot({ path: join(artifacts, `random-${seed}-${i}.png`) });
   step(`random game ${seed}: ${moves} moves by clicking, final scores ${scores[0]}`);
+}
+
+// The same decision on a 1366 × 768 desktop: the phone's page widened for the picture, then
+// narrowed back (the board fits itself to each size).
+async function desktopShot(page, name) {
+  await page.setViewportSize({ width: 1366, height: 768 });
+  await page.waitForFunction(() => innerWidth === 1366);
+  await page.waitForTimeout(150);
+  await page.screenshot({ path: join(artifacts, `${name}.png`) });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.waitForFunction(() => innerWidth === 390);
+  await page.waitForTimeout(150);
 }
 
 // A record of two players, from the lobby form to its last move.
@@ -486,6 +572,7 @@ async function playRecord(file, players) {
     const kind = `phone-${decision ?? move.type}${detail}`;
     const shotAs = shotKinds.has(kind) ? null : kind;
     shotKinds.add(kind);
+    if (shotAs) await desktopShot(page, kind.replace(/^phone-/, 'desktop-'));
     await act(page, move, shotAs);
     await played(players, before);
   }
@@ -495,6 +582,7 @@ async function playRecord(file, players) {
       throw new Error(`${name}: seat ${i} shows ${JSON.stringify(shown)}, the engine says ${JSON.stringify(expected.scores)}`);
     }
   }
+  if (expected.status === 'finished') for (const p of players) await checkFinalTable(p, name);
   await players[0].screenshot({ path: join(artifacts, `r-${name}-end.png`) });
   step(`${name}: ${record.moves.length} moves by clicking, scores ${JSON.stringify(expected.scores)} (${expected.status})`);
 }
@@ -502,7 +590,7 @@ async function playRecord(file, players) {
 const shotKinds = new Set();
 try {
   await main();
-  step(`decision kinds shot on the phone: ${[...shotKinds].sort().join(', ')}; ${checked.targets} tap targets checked`);
+  step(`decision kinds shot on the phone and a desktop: ${[...shotKinds].sort().join(', ')}; ${checked.targets} tap targets checked; ${labelsChecked.controls} labels checked`);
   console.log(`web_test: ok in ${((Date.now() - started) / 1000).toFixed(1)} s; screenshots in ${artifacts}`);
   await browser?.close();
   process.exit(0);

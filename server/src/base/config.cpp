@@ -182,6 +182,11 @@ const std::vector<setting>& settings() {
       {"--session-days", "CARCASSONNE_SESSION_DAYS",
        "days a player's session lasts before signing in again (default 30)",
        [](config& c, const std::string& v) { return parse_number(v, 1, 3650, c.session_days); }},
+      {"--vacation-days-per-year", "CARCASSONNE_VACATION_DAYS_PER_YEAR",
+       "days a year a player may pause their correspondence clocks, 0-366 (default 21)",
+       [](config& c, const std::string& v) {
+         return parse_number(v, 0, 366, c.vacation_days_per_year);
+       }},
       {"--competition-tick-ms", "CARCASSONNE_COMPETITION_TICK_MS",
        "how often the matchmaker runs and game results are looked for, ms (default 500)",
        [](config& c, const std::string& v) {

@@ -68,6 +68,8 @@ struct config {
 
   // Accounts (docs/hosting.md "Accounts"); they live in the store's database (journal on).
   int session_days = 30;  // CARCASSONNE_SESSION_DAYS: a session's lifetime
+  // Days a year a player may pause their correspondence clocks (docs/protocol.md §21 "Vacation").
+  int vacation_days_per_year = 21;  // CARCASSONNE_VACATION_DAYS_PER_YEAR
   // Quick play, series and tournaments (docs/hosting.md "Competition").
   int competition_tick_ms = 500;        // the matchmaker's period, and the results' poll
   int competition_bot_pause_ms = 1000;  // the bots' pause in the rooms the server arranges

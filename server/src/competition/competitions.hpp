@@ -71,6 +71,10 @@ class competitions {
                const protocol::competition_msg& m, const nlohmann::json& id, answer_fn answer);
   // A connection closed: the seek it made is cancelled.
   void connection_closed(const std::string& player, std::uint64_t connection);
+  // A player's vacation changed (docs/protocol.md §21): every instance, this one included, tells
+  // its rooms through its lobby (lobby::vacation_changed), on the channel of the match notices.
+  // `until_ms`: when it ends (0: it is over). Any thread; false when it could not be sent.
+  bool announce_vacation(const std::string& player, std::int64_t until_ms);
 
   // Reads for the HTTP routes and the page, from the database (any thread; they block).
   std::optional<nlohmann::json> document(const std::string& kind, const std::string& id,

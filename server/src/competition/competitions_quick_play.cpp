@@ -210,10 +210,25 @@ void competitions::matchmake(std::int64_t now) {
   }
 }
 
+bool competitions::announce_vacation(const std::string& player, std::int64_t until_ms) {
+  const json notice{{"vacation", {{"player", player}, {"until_ms", until_ms}}}};
+  std::string error;
+  if (queue_->announce(notice.dump(), error)) return true;
+  spdlog::warn("vacation of {}: not announced to the cluster: {}", player, error);
+  return false;
+}
+
 // A match (a quick play table, a series' game, a tournament's table) told to the seats connected
 // here: `match_found` with the seat each one has.
 void competitions::on_notice(const std::string& text) {
   const json notice = json::parse(text, nullptr, false);
+  if (notice.is_object() && notice.contains("vacation")) {  // announce_vacation's
+    const auto& v = notice["vacation"];
+    if (v.is_object() && v.value("player", json()).is_string() &&
+        v.value("until_ms", json()).is_number_integer())
+      rooms_.vacation_changed(v["player"].get<std::string>(), v["until_ms"].get<std::int64_t>());
+    return;
+  }
   if (!notice.is_object() || !notice.contains("players")) return;
   const auto& players = notice["players"];
   for (std::size_t seat = 0; seat < players.size(); ++seat) {

@@ -119,6 +119,7 @@ std::shared_ptr<room_entry> lobby::add(std::shared_ptr<room> r) {
     });
   }
   entry->game_room->attach_timer(make_asio_room_timer(entry->strand));
+  if (vacation_lookup_) attach_vacation_lookup(entry);
   entry->game_room->attach_spawner([this](room_settings s, std::vector<room::seat_init> seats) {
     return spawn_rematch(std::move(s), seats);
   });

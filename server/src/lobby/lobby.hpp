@@ -1,6 +1,7 @@
 // The lobby: every room of the server held in memory, each with the strand its calls run on.
 // Thread-safe. Nothing here walks all rooms under the lobby's lock except a listing's copy of
-// the public ones: rooms leave one at a time, each on its own timer (docs/hosting.md "Rooms").
+// the public ones (and a vacation's of the correspondence rooms): rooms leave one at a time, each
+// on its own timer (docs/hosting.md "Rooms").
 #pragma once
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/strand.hpp>
@@ -147,6 +148,17 @@ class lobby {
   // Every running clock written to the store (server stop, after the I/O threads have stopped).
   void save_clocks();
 
+  // Vacation (docs/protocol.md §21). `f` asks the players' store when a player's vacation ends
+  // (Unix ms, 0: not on vacation; ok false: it cannot say now) and calls back from any thread;
+  // every room gets it to ask with. Set before any room exists.
+  using vacation_reply = std::function<void(std::int64_t until_ms, bool ok)>;
+  void set_vacation_lookup(std::function<void(const std::string& player, vacation_reply)> f) {
+    vacation_lookup_ = std::move(f);
+  }
+  // Every room here that holds clocks for vacations learns, on its strand, that `player`'s
+  // vacation ends at `until_ms` (Unix ms; 0 or past: it is over). Any thread.
+  void vacation_changed(const std::string& player, std::int64_t until_ms);
+
  private:
   // create_room's settings checked (room id, seed and secret not yet drawn).
   struct checked {
@@ -157,6 +169,7 @@ class lobby {
   static protocol::create_room_msg from_template(const nlohmann::json& t, int seats);
   bool make_space();  // under mutex_: drops one room nobody is connected to, looking at a few
   std::shared_ptr<room_entry> add(std::shared_ptr<room> r);  // under mutex_
+  void attach_vacation_lookup(const std::shared_ptr<room_entry>& entry);
   // A finished room's rematch: a new room with those seats, its game started; its id, or empty
   // when the server is full.
   std::string spawn_rematch(room_settings s, const std::vector<room::seat_init>& seats);
@@ -182,6 +195,7 @@ class lobby {
   static std::shared_ptr<completion_queue> make_completion_queue(boost::asio::any_io_executor e);
   std::shared_ptr<completion_queue> durable_;
   std::function<void(const std::string&)> claim_;  // set_claimer()
+  std::function<void(const std::string&, vacation_reply)> vacation_lookup_;
   // Rooms stopped by a failed write, with the lease generation to rebuild them with.
   std::map<std::string, std::uint64_t> awaiting_store_;
 };

@@ -35,6 +35,7 @@ nlohmann::json match_options::to_json() const {
     j["decision_s"] = duration_cast<seconds>(per_move).count();
   } else if (clock == time_control::correspondence) {
     j["move_hours"] = duration_cast<std::chrono::hours>(per_move).count();
+    j["vacation"] = vacation;
   }
   j["timeout"] = timeout_names[static_cast<int>(on_timeout)];
   j["undo"] = undo_names[static_cast<int>(undo)];
@@ -69,6 +70,12 @@ protocol::parsed<match_options> match_options_from_json(const nlohmann::json& j)
     return bad("'clock' is none, fischer, per_decision or correspondence");
   if (!name("timeout", timeout_names, timeout)) return bad("'timeout' is bot or forfeit");
   if (!name("undo", undo_names, undo)) return bad("'undo' is off, consent or free");
+  // Vacation holds correspondence clocks only (on unless refused); a real-time game has none.
+  const auto vacation = j.find("vacation");
+  if (vacation != j.end() && !vacation->is_boolean()) return bad("'vacation' is true or false");
+  if (vacation != j.end() && *vacation &&
+      static_cast<time_control>(clock) != time_control::correspondence)
+    return bad("'vacation' is only for the correspondence clock");
   long long initial = 600, increment = 20, decision = 60, hours = 24, away = 0, answer = 60;
   if (!read_int("initial_s", 1, max_seconds, initial) ||
       !read_int("increment_s", 0, 3600, increment) || !read_int("decision_s", 1, 86400, decision) ||
@@ -78,7 +85,7 @@ protocol::parsed<match_options> match_options_from_json(const nlohmann::json& j)
   for (const auto& [key, value] : j.items())
     if (key != "clock" && key != "timeout" && key != "undo" && key != "initial_s" &&
         key != "increment_s" && key != "decision_s" && key != "move_hours" &&
-        key != "away_limit_s" && key != "answer_s")
+        key != "away_limit_s" && key != "answer_s" && key != "vacation")
       return bad("unknown match option '" + key + "'");
   using std::chrono::seconds;
   o.clock = static_cast<time_control>(clock);
@@ -91,6 +98,7 @@ protocol::parsed<match_options> match_options_from_json(const nlohmann::json& j)
     o.per_move = seconds(decision);
   } else if (o.clock == time_control::correspondence) {
     o.per_move = std::chrono::hours(hours);
+    o.vacation = vacation == j.end() || vacation->get<bool>();
   }
   o.away_limit = seconds(away);
   o.answer_time = seconds(answer);

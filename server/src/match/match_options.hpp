@@ -24,6 +24,10 @@ struct match_options {
   undo_mode undo = undo_mode::consent;
   std::chrono::seconds away_limit{0};    // 0: never; else all seats away that long end the game
   std::chrono::seconds answer_time{60};  // an undo or rematch question not answered: declined
+  // Correspondence only: a seated player on vacation holds their clock (docs/protocol.md §21).
+  bool vacation = false;
+
+  bool vacation_applies() const { return clock == time_control::correspondence && vacation; }
 
   bool is_default() const { return to_json() == match_options{}.to_json(); }
   nlohmann::json to_json() const;

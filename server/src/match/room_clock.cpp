@@ -9,11 +9,13 @@ namespace carcassonne::server {
 room_clock::room_clock(const match_options& o, int seats) : options_(o) {
   const ms start = o.clock == time_control::fischer ? o.initial : o.per_move;
   remaining_.assign(static_cast<std::size_t>(seats), start);
+  held_.assign(static_cast<std::size_t>(seats), false);
 }
 
 room_clock::ms room_clock::remaining(int seat, time_point now) const {
   ms left = remaining_.at(static_cast<std::size_t>(seat));
-  if (running_ && *running_ == seat) left -= std::chrono::duration_cast<ms>(now - since_);
+  if (running_ && *running_ == seat && !held_[static_cast<std::size_t>(seat)])
+    left -= std::chrono::duration_cast<ms>(now - since_);
   return std::max(left, ms(0));
 }
 
@@ -32,6 +34,16 @@ void room_clock::switch_to(std::optional<int> seat, time_point now) {
   }
   running_ = seat;
   since_ = now;
+}
+
+void room_clock::hold(int seat, bool on, time_point now) {
+  const auto i = static_cast<std::size_t>(seat);
+  if (i >= held_.size() || held_[i] == on) return;
+  if (running_ && *running_ == seat) {
+    remaining_[i] = remaining(seat, now);  // what it counted so far is charged
+    since_ = now;                          // and it counts again from here when let go
+  }
+  held_[i] = on;
 }
 
 void room_clock::pause(time_point now) {
@@ -54,17 +66,24 @@ nlohmann::json room_clock::view(time_point now) const {
   nlohmann::json left = nlohmann::json::array();
   for (std::size_t i = 0; i < remaining_.size(); ++i)
     left.push_back(remaining(static_cast<int>(i), now).count());
-  return {{"remaining_ms", left}, {"running", running_ ? nlohmann::json(*running_) : nullptr}};
+  nlohmann::json j{{"remaining_ms", left},
+                   {"running", running_ ? nlohmann::json(*running_) : nullptr}};
+  for (std::size_t i = 0; i < held_.size(); ++i)
+    if (held_[i]) j["vacation"].push_back(i);
+  return j;
 }
 
 nlohmann::json room_clock::saved(time_point now) const {
   auto j = view(now);
+  j.erase("vacation");  // asked of the players' store again when the room is rebuilt
   if (paused_seat_) j["running"] = *paused_seat_;
   return j;
 }
 
-// {"remaining_ms":[...],"running":seat or null}: the keys in nlohmann's (sorted) order.
-void room_clock::append_clock(std::string& out, time_point now, std::optional<int> running) const {
+// {"remaining_ms":[...],"running":seat or null[,"vacation":[seats]]}: the keys in nlohmann's
+// (sorted) order.
+void room_clock::append_clock(std::string& out, time_point now, std::optional<int> running,
+                              bool with_held) const {
   out += R"({"remaining_ms":[)";
   for (std::size_t i = 0; i < remaining_.size(); ++i) {
     if (i > 0) out.push_back(',');
@@ -75,15 +94,23 @@ void room_clock::append_clock(std::string& out, time_point now, std::optional<in
     protocol::append_number(out, *running);
   else
     out += "null";
+  bool first = true;
+  for (std::size_t i = 0; with_held && i < held_.size(); ++i) {
+    if (!held_[i]) continue;
+    out += first ? R"(,"vacation":[)" : ",";
+    first = false;
+    protocol::append_number(out, static_cast<long long>(i));
+  }
+  if (!first) out.push_back(']');
   out.push_back('}');
 }
 
 void room_clock::append_view(std::string& out, time_point now) const {
-  append_clock(out, now, running_);
+  append_clock(out, now, running_, true);
 }
 
 void room_clock::append_saved(std::string& out, time_point now) const {
-  append_clock(out, now, paused_seat_ ? paused_seat_ : running_);
+  append_clock(out, now, paused_seat_ ? paused_seat_ : running_, false);
 }
 
 void room_clock::restore_saved(const nlohmann::json& j) {

@@ -26,8 +26,16 @@ class room_clock {
   std::optional<int> running() const { return running_; }
   // The running seat's time left at `now`, or a stopped seat's.
   ms remaining(int seat, time_point now) const;
-  // When the running seat's time is up (only while one runs).
+  // Whether the running seat's time goes down now: one runs and it is not held.
+  bool counting() const { return running_ && !held_[*running_]; }
+  // When the running seat's time is up (only while counting()).
   time_point deadline() const { return since_ + remaining_[*running_]; }
+
+  // Holds a seat's clock (its player is on vacation) or lets it go: a held seat keeps the time it
+  // had at `now` while it is held, whether it runs or not, and switch_to still charges it only
+  // for the time it counted.
+  void hold(int seat, bool on, time_point now);
+  bool held(int seat) const { return held_.at(static_cast<std::size_t>(seat)); }
 
   // The decision is now `seat`'s (none: the game is over or waits for nobody). The seat that ran
   // is charged; `moved` says it decided (Fischer's increment when its clock stops, a new
@@ -38,7 +46,8 @@ class room_clock {
   void pause(time_point now);
   void resume(time_point now);
 
-  // The view's clock: each seat's time left at `now` and whose clock runs.
+  // The view's clock: each seat's time left at `now`, whose clock runs, and the seats held
+  // ("vacation", only while one is).
   nlohmann::json view(time_point now) const;
   // What the store keeps (the time each seat had at `now`), and back.
   nlohmann::json saved(time_point now) const;
@@ -50,7 +59,8 @@ class room_clock {
 
  private:
   ms fresh() const { return options_.per_move; }
-  void append_clock(std::string& out, time_point now, std::optional<int> running) const;
+  void append_clock(std::string& out, time_point now, std::optional<int> running,
+                    bool with_held) const;
 
   match_options options_;
   std::vector<ms> remaining_;
@@ -58,6 +68,7 @@ class room_clock {
   time_point since_{};
   bool paused_ = false;
   std::optional<int> paused_seat_;
+  std::vector<bool> held_;  // per seat: on vacation
 };
 
 }  // namespace carcassonne::server

@@ -16,7 +16,7 @@ namespace carcassonne::server::notify {
 struct outgoing_policy {
   bool allow_private = false;  // --notify-allow-private: loopback, RFC 1918, link-local, ULA...
   std::chrono::milliseconds timeout{5000};  // from the name lookup to the answer's last byte
-  std::string extra_ca_pem;  // certificates trusted besides the system's (tests: their own CA)
+  std::string extra_ca_pem;       // certificates trusted besides the system's (tests: their own CA)
   bool allow_plain_http = false;  // http:// (not https://) endpoints: tests only
 };
 
@@ -34,7 +34,8 @@ struct delivery {
 // Whether `url` may be a push endpoint or webhook: https:// (http:// only with
 // allow_plain_http), no user information, and (unless allow_private) a host that is not this
 // server nor a private, loopback, link-local or unspecified address literal. Names are checked
-// again after resolution at send time. `why` when not.
+// again after resolution at send time. `why` when not; it begins with "a private address" when
+// the host is the reason (the API's `private_address`, else `bad_url`).
 bool url_acceptable(const std::string& url, const outgoing_policy& policy, std::string& why);
 
 // ---- Web Push ----

@@ -1,7 +1,8 @@
-// A small blocking HTTP/1.1 client for the provider's endpoints (Boost.Beast): https:// with the
-// peer's certificate checked against the system's trust store and the host's name, http:// only
-// to this machine (loopback); one request per connection, a deadline for the whole exchange and a
-// bound on the answer. Blocks the calling thread: a worker's, never an I/O thread's. Thread-safe.
+// The provider's endpoints fetched through the outgoing HTTP client (outgoing/http_client.hpp):
+// https:// with the peer's certificate checked against the system's trust store and the host's
+// name, http:// only to this machine (loopback); one request per connection, a deadline for the
+// whole exchange and a bound on the answer. Blocks the calling thread: a worker's, never an I/O
+// thread's. Thread-safe.
 #pragma once
 #include <chrono>
 #include <cstddef>

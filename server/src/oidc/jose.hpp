@@ -9,15 +9,14 @@
 #include <string>
 #include <string_view>
 
+#include "base/base64.hpp"
+
 namespace carcassonne::server::oidc {
 
-// Base64url without padding (RFC 7515 §2).
-std::string base64url_encode(std::string_view bytes);
-// Strict: only the base64url alphabet, no padding, no stray bits (one text per byte string, so a
-// signature cannot be re-encoded into a second valid token).
-std::optional<std::string> base64url_decode(std::string_view text);
-// Base64 with padding (RFC 4648 §4), as HTTP Basic authentication wants it.
-std::string base64_encode(std::string_view bytes);
+// Base64 and base64url (base/base64.hpp), where the JOSE code has always found them.
+using server::base64_encode;
+using server::base64url_decode;
+using server::base64url_encode;
 
 // The text of `object`'s member `name`; empty when absent or not a string (where nlohmann's
 // value() would throw).

@@ -68,6 +68,14 @@ struct account_settings {
   // give fakes).
   std::function<std::int64_t()> now_ms;
   std::function<attempt_limits::clock::time_point()> steady_now;
+  int vacation_days_per_year = 21;  // docs/protocol.md §21 "Vacation"
+};
+
+// A player's vacation after a change: whose, the row, and its JSON for GET /api/me.
+struct vacation_change {
+  std::string player;
+  vacation_row row;
+  nlohmann::json doc;
 };
 
 class accounts {
@@ -109,6 +117,15 @@ class accounts {
                                       std::int64_t limit);
   outcome<nlohmann::json> games(const std::string& player, std::int64_t from_ms, std::int64_t to_ms,
                                 std::int64_t offset, std::int64_t limit);
+
+  // Vacation (accounts_vacation.cpp, docs/protocol.md §21): the player's as GET /api/me shows it;
+  // starting (or extending) one by `days` (bad_days, too_many_days), ending it; and for rooms,
+  // when the player's vacation ends (Unix ms; 0: not on vacation now), nothing on error.
+  outcome<nlohmann::json> vacation_of(const std::string& player);
+  outcome<vacation_change> start_vacation(const std::string& session, int days);
+  outcome<vacation_change> end_vacation(const std::string& session);
+  std::optional<std::int64_t> vacation_until(const std::string& player, std::string& error);
+  std::int64_t wall_now_ms() const { return now_ms(); }
 
   // The bots' accounts ("bot-random", "bot-greedy", "bot-strong"), made when missing.
   bool ensure_bot_accounts(std::string& error);

@@ -9,11 +9,13 @@
 // finds no row returns nothing with `error` left empty.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "players/vacation.hpp"
 #include "ratings/glicko2.hpp"
 
 namespace carcassonne::server {
@@ -148,6 +150,15 @@ class player_store {
   // the room has not ended (or is unknown). Nothing on error.
   virtual std::optional<game_summary> finished_game(const std::string& room, bool& found,
                                                     std::string& error) = 0;
+
+  // Vacations (players/vacation.hpp; player_store_vacations.cpp), a table of their own. The
+  // player's row as stored (an empty row when the player never took one); nothing on error.
+  virtual std::optional<vacation_row> vacation(const std::string& player, std::string& error) = 0;
+  // Reads the player's row in a write transaction (locked on PostgreSQL), lets `change` edit it
+  // and writes it back when `change` returns true; false only on a failure (with `error`).
+  virtual bool update_vacation(const std::string& player,
+                               const std::function<bool(vacation_row&)>& change,
+                               std::string& error) = 0;
 };
 
 }  // namespace carcassonne::server

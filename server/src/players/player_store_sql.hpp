@@ -40,6 +40,17 @@ CREATE TABLE IF NOT EXISTS sessions(
 CREATE INDEX IF NOT EXISTS sessions_by_player ON sessions(player);
 )sql";
 
+// Vacations (player_store_vacations.cpp): one row per player who ever took one.
+inline constexpr const char* vacations_schema = R"sql(
+CREATE TABLE IF NOT EXISTS vacations(
+  player     TEXT PRIMARY KEY,
+  year       INTEGER NOT NULL,
+  used_days  INTEGER NOT NULL,
+  started_ms BIGINT NOT NULL,
+  until_ms   BIGINT NOT NULL
+);
+)sql";
+
 class sql_player_store final : public player_store {
  public:
   explicit sql_player_store(std::unique_ptr<sql::database> db) : db_(std::move(db)) {}
@@ -86,6 +97,9 @@ class sql_player_store final : public player_store {
                                                  std::string& error) override;
   std::optional<game_summary> finished_game(const std::string& room, bool& found,
                                             std::string& error) override;
+  std::optional<vacation_row> vacation(const std::string& player, std::string& error) override;
+  bool update_vacation(const std::string& player, const std::function<bool(vacation_row&)>& change,
+                       std::string& error) override;
 
  private:
   // Runs `work` on the connection, one call at a time; false (with `error`) when it failed. A

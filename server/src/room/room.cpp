@@ -40,6 +40,8 @@ room::~room() {
        {bot_turn_.timer, takeover_timer_, clock_timer_, away_timer_, checkpoint_timer_,
         undo_request_ ? undo_request_->timer : 0, rematch_ ? rematch_->timer : 0})
     if (h) timer_->cancel(h);
+  for (const auto& seat : seats_)
+    if (seat.vacation_end) timer_->cancel(seat.vacation_end);
 }
 
 int room::seat_of(const client_link* c) const {

@@ -130,6 +130,21 @@ class room {
   void storage_lost();
   void attach_storage_loss(std::function<void()> f) { storage_lost_ = std::move(f); }
 
+  // Vacation (room_vacation.cpp, docs/protocol.md §21 "Vacation"). `lookup` asks the players'
+  // store, off the room's strand, how long a player's vacation lasts from now (nothing: not on
+  // vacation), or says it cannot tell now (ok false); `done` runs on the room's strand, and never
+  // once the room is gone. The room asks for its seated players when its clock starts or is
+  // rebuilt, and before a correspondence timeout takes effect.
+  using vacation_answer =
+      std::function<void(std::optional<std::chrono::milliseconds> left, bool ok)>;
+  using vacation_lookup = std::function<void(const std::string& player, vacation_answer done)>;
+  void attach_vacation_lookup(vacation_lookup f);
+  // Room strand: `player`'s vacation lasts `left` more from now (nothing: it is over). Their
+  // seats' clocks hold, or run again with the time they had.
+  void vacation_changed(const std::string& player, std::optional<std::chrono::milliseconds> left);
+  // Thread-safe (the match options never change): whether this room's clocks hold for vacations.
+  bool vacation_applies() const { return settings_.match.vacation_applies(); }
+
   // Writes the running clock with the room (server stop), so that a restart resumes each clock
   // with the time it had when the server stopped. Room strand, or after the I/O threads stopped.
   void save_clock();
@@ -185,6 +200,7 @@ class room {
     // kept): a phone that drops for a few moves gets them again, anything more a snapshot.
     resume_window recent;
     std::size_t missed = 0;  // patches made while away: past resume_window::patches, none kept
+    room_timer::handle vacation_end = 0;  // when its player's vacation ends (room_vacation.cpp)
   };
 
   int seat_of(const client_link* c) const;
@@ -265,6 +281,12 @@ class room {
   void after_move(const carcassonne::move& m, const event_log& events);
   void clock_changed(bool decided);  // decided: a new decision (else only the timers)
   void on_clock_timeout();
+  void time_out(int seat);  // the timeout of `seat`, its player not on vacation
+  // Vacation (room_vacation.cpp).
+  void look_up_vacations();  // each seated player's, once the clock runs
+  // Holds or lets go a seat's clock; true when that changed (its event is queued).
+  bool hold_seat(std::size_t seat, std::optional<std::chrono::milliseconds> left);
+  void holds_changed();  // the clock's timers anew, the clock stored, one patch
   void note_presence();
   void check_away();
   void checkpoint();
@@ -374,7 +396,9 @@ class room {
   std::optional<undo_vote> undo_request_;  // the open take-back request
   room_clock clock_;
   room_timer::handle clock_timer_ = 0, away_timer_ = 0, checkpoint_timer_ = 0;
-  std::int64_t stored_moves_ = 0;  // journal rows written (undo markers included)
+  vacation_lookup vacation_lookup_;
+  bool vacation_check_pending_ = false;  // a timeout waits for the store's answer
+  std::int64_t stored_moves_ = 0;        // journal rows written (undo markers included)
   std::optional<rematch_offer> rematch_;
   std::string rematch_room_;        // the rematch's room, once made
   std::string rematch_commitment_;  // of settings_.rematch_secret, or empty

@@ -194,6 +194,7 @@ void room::start(const client_ptr& c, const json& id) {
   clock_changed(true);
   note_presence();
   broadcast(first_turn);
+  look_up_vacations();
 }
 
 void room::move(const client_ptr& c, protocol::move_msg m, const json& id) {

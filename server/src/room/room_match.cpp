@@ -56,6 +56,7 @@ void room::attach_timer(room_timer_ptr t) {
   clock_changed(!clock_.running());
   note_presence();
   reset_room_part();
+  look_up_vacations();
 }
 
 void room::after_move(const carcassonne::move& m, const event_log& events) {
@@ -77,7 +78,7 @@ void room::clock_changed(bool decided) {
     clock_.switch_to(seat, now);
   }
   if (clock_timer_) timer_->cancel(std::exchange(clock_timer_, 0));
-  if (!clock_.running()) return;
+  if (!clock_.counting()) return;  // none runs, or it is held (vacation)
   clock_timer_ = timer_->call_at(clock_.deadline(), [this] {
     clock_timer_ = 0;
     on_clock_timeout();
@@ -109,13 +110,40 @@ void room::journal_entry(const json& entry, const json& id, const event_log& eve
 void room::on_clock_timeout() {
   if (!game_ || game_->finished || storage_failed_) return;
   const seat_t seat = to_act(*game_);
+  const auto& player = seats_[seat].player;
+  if (!vacation_applies() || !vacation_lookup_ || player.empty() || seats_[seat].bot)
+    return time_out(seat);
+  // A player on vacation never loses on time: the store says (its vacation may have started on
+  // another instance, or before this room was rebuilt).
+  if (vacation_check_pending_) return;
+  vacation_check_pending_ = true;
+  const auto moves = played_.moves.size();
+  vacation_lookup_(
+      player, [this, seat, moves](std::optional<std::chrono::milliseconds> left, bool ok) {
+        vacation_check_pending_ = false;
+        if (!game_ || game_->finished || storage_failed_ || moved_away_) return;
+        if (played_.moves.size() != moves || to_act(*game_) != seat) return;  // its clock was reset
+        if (!ok) {  // the store cannot say now: ask again, and forfeit nobody meanwhile
+          clock_timer_ = timer_->call_after(std::chrono::seconds(30), [this] {
+            clock_timer_ = 0;
+            on_clock_timeout();
+          });
+          return;
+        }
+        if (left && left->count() > 0) return vacation_changed(seats_[seat].player, left);
+        if (clock_.counting() && clock_.remaining(seat, timer_->now()).count() == 0) time_out(seat);
+      });
+}
+
+void room::time_out(int seat) {
   spdlog::info("room {} seat {}: time is up ({})", settings_.id, seat,
                settings_.match.on_timeout == timeout_action::bot ? "a bot plays" : "forfeit");
   if (settings_.match.on_timeout == timeout_action::forfeit)
     return forfeit_seats(static_cast<std::uint8_t>(1u << seat), "timeout", true);
   // The bots' greedy level (random until the bots work lands); on the strand: it is cheap.
-  const auto choice = choose_move(information_set_of(*game_, seat), bot_level::greedy,
-                                  timeout_seed(settings_.seed, played_.moves.size()));
+  const auto choice =
+      choose_move(information_set_of(*game_, static_cast<seat_t>(seat)), bot_level::greedy,
+                  timeout_seed(settings_.seed, played_.moves.size()));
   json entry = protocol::move_to_json(choice.chosen, *game_);
   entry["timeout"] = true;
   event_log events;

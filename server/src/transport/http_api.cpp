@@ -126,6 +126,34 @@ struct api_call {
   }
 };
 
+// Rooms learn of a vacation that starts or ends: on every instance, through the cluster's notices
+// (competitions::announce_vacation), else here only.
+void tell_rooms_of_vacation(shared_state& state, const vacation_change& v) {
+  const std::int64_t until = v.doc["until_ms"].is_null() ? 0 : v.row.until_ms;
+  if (!state.competitions || !state.competitions->announce_vacation(v.player, until))
+    state.rooms.vacation_changed(v.player, until);
+}
+
+// POST /api/me/vacation {"days": n} starts or extends it; DELETE /api/me/vacation ends it.
+void serve_vacation(const std::shared_ptr<api_call>& call, bool start) {
+  auto& acc = *call->state.players;
+  outcome<vacation_change> changed = account_error{};
+  if (start) {
+    auto body = call->body();
+    if (!body) return;
+    const auto days = body->find("days");
+    if (days == body->end() || !days->is_number_integer() || days->get<std::int64_t>() < 1 ||
+        days->get<std::int64_t>() > 366)
+      return call->fail({400, "bad_days", "'days' is a whole number of days, at least 1"});
+    changed = acc.start_vacation(call->session(), static_cast<int>(days->get<std::int64_t>()));
+  } else {
+    changed = acc.end_vacation(call->session());
+  }
+  if (!changed) return call->fail(changed.error);
+  tell_rooms_of_vacation(call->state, *changed.value);
+  call->answer({{"vacation", changed.value->doc}});
+}
+
 void serve_post(const std::shared_ptr<api_call>& call) {
   auto& acc = *call->state.players;
   const auto& path = call->path;
@@ -135,6 +163,7 @@ void serve_post(const std::shared_ptr<api_call>& call) {
     return made ? call->signed_in_answer(*made.value, http::status::created)
                 : call->fail(made.error);
   }
+  if (path == "/api/me/vacation") return serve_vacation(call, true);
   auto body = call->body();
   if (!body) return;
   if (path == "/api/sign-in") {
@@ -229,7 +258,10 @@ void serve_get(const std::shared_ptr<api_call>& call) {
   const std::string_view path = call->path;
   if (path == "/api/me") {
     auto p = acc.authenticate(call->session());
-    return p ? call->answer({{"player", player_json(*p.value)}}) : call->fail(p.error);
+    if (!p) return call->fail(p.error);
+    auto vacation = acc.vacation_of(p.value->id);
+    if (!vacation) return call->fail(vacation.error);
+    return call->answer({{"player", player_json(*p.value)}, {"vacation", *vacation.value}});
   }
   const auto offset = query_number(call->query, "offset", 0);
   const auto limit = query_number(call->query, "limit", 50);
@@ -364,8 +396,14 @@ bool serve_accounts_api(const request& req, shared_state& state, const std::stri
     reply(error_response(req, 404, "oidc_off", "this server has no OpenID Connect sign-in"));
     return true;
   }
-  if (!post && req.method() != http::verb::get) {
+  // DELETE: only the routes that end something of the player's (a vacation).
+  const bool remove = req.method() == http::verb::delete_ && path == "/api/me/vacation";
+  if (!post && !remove && req.method() != http::verb::get) {
     reply(error_response(req, 405, "method_not_allowed", "GET or POST"));
+    return true;
+  }
+  if (remove && !origin_allowed(req, state.cfg)) {
+    reply(error_response(req, 403, "bad_origin", "requests from another site are refused"));
     return true;
   }
   if (post) {
@@ -384,10 +422,12 @@ bool serve_accounts_api(const request& req, shared_state& state, const std::stri
   auto call = std::make_shared<api_call>(
       api_call{req, state, address, std::move(reply), std::string(path), ""});
   if (path.size() < full.size()) call->query = std::string(full.substr(path.size() + 1));
-  const bool taken = state.players->try_post([call, post] {
+  const bool taken = state.players->try_post([call, post, remove] {
     try {
       if (call->path.starts_with("/auth/oidc/"))
         serve_oidc(call);
+      else if (remove)
+        serve_vacation(call, false);
       else if (post)
         serve_post(call);
       else

@@ -187,7 +187,18 @@ bool server::open_accounts(std::string& error) {
   if (!players) return error = "cannot open the accounts' tables: " + error, false;
   account_settings settings;
   settings.session_lifetime = std::chrono::hours(24) * st.cfg.session_days;
+  settings.vacation_days_per_year = st.cfg.vacation_days_per_year;
   st.players = std::make_unique<accounts>(std::move(players), std::move(settings));
+  // Rooms ask whether a player is on vacation on the accounts' workers (docs/protocol.md §21).
+  st.rooms.set_vacation_lookup(
+      [s = impl_->state.get()](const std::string& player, lobby::vacation_reply done) {
+        s->players->post([s, player, done = std::move(done)] {
+          std::string why;
+          const auto until = s->players->vacation_until(player, why);
+          if (!until) spdlog::warn("vacation of {}: cannot be read now: {}", player, why);
+          done(until.value_or(0), until.has_value());
+        });
+      });
   if (!st.players->ensure_bot_accounts(error))
     return error = "cannot make the bots' accounts: " + error, false;
   if (st.cfg.oidc_issuer.empty()) return true;

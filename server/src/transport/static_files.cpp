@@ -9,6 +9,7 @@
 
 #include "carcassonne/engine/tile_data.hpp"
 #include "carcassonne/protocol/options_doc.hpp"
+#include "transport/schema_assets.hpp"
 #include "transport/web_assets.hpp"
 
 namespace carcassonne::server {
@@ -110,6 +111,21 @@ const static_file& options_json() {
   return file;
 }
 
+// The wire schema (docs/schema/, embedded): a file by its name, or the root for an empty name.
+std::optional<static_file> schema_file(std::string_view name) {
+  if (name.empty()) name = "protocol.json";
+  if (name.find('/') != std::string_view::npos || !safe_relative_path(name)) return std::nullopt;
+  for (const auto& a : schema_assets::files()) {
+    if (a.path != name) continue;
+    static_file f;
+    f.content.assign(a.bytes);
+    f.content_type = "application/json";
+    f.etag = etag_of(f.content);
+    return f;
+  }
+  return std::nullopt;
+}
+
 bool etag_matches(std::string_view if_none_match, std::string_view etag) {
   if (if_none_match.empty()) return false;
   if (if_none_match.find('*') != std::string_view::npos) return true;
@@ -123,6 +139,12 @@ std::optional<static_file> find_static_file(std::string_view target, const std::
   if (target == "/" || target == "/index.html") return web_file("index.html", web_root);
   if (target == "/api/tiles") return tiles_json();
   if (target == "/api/options") return options_json();
+  // At the root: a service worker's scope is its folder (docs/web.md "Notifications").
+  if (target == "/sw.js") return web_file("sw.js", web_root);
+  if (target == "/manifest.webmanifest") return web_file("manifest.webmanifest", web_root);
+  if (target == "/api/schema") return schema_file("");
+  if (constexpr std::string_view schema = "/api/schema/"; target.starts_with(schema))
+    return schema_file(target.substr(schema.size()));
   constexpr std::string_view prefix = "/static/";
   if (target.starts_with(prefix)) return web_file(target.substr(prefix.size()), web_root);
   return std::nullopt;

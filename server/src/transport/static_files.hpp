@@ -4,6 +4,8 @@
 //   GET /static/PATH  server/web/PATH (JavaScript modules, CSS, images)
 //   GET /api/tiles    the engine's own tile catalogue (engine/data/tiles/*.json, as embedded)
 //   GET /api/options  the expansions and their rule options, with labels (options_doc.hpp)
+//   GET /api/schema   the wire schema's root (docs/schema/protocol.json, embedded), and
+//   GET /api/schema/F the other files of docs/schema/ (JSON Schema 2020-12, AsyncAPI 3.0)
 // Every answer carries an ETag and Cache-Control: no-cache; If-None-Match gives 304.
 #pragma once
 #include <optional>

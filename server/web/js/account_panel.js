@@ -23,6 +23,7 @@ function contents(account) {
     p.guest ? el('span', { class: 'muted' }, ' (guest: sign up to choose your name and sign in elsewhere)') : null);
   const links = el('div', { class: 'form-row' },
     el('a', { class: 'button-link', href: `#player=${encodeURIComponent(p.id)}`, id: 'my-games' }, 'My games'),
+    el('a', { class: 'button-link', href: '#games', id: 'to-games-in-play' }, 'Games in play'),
     el('a', { class: 'button-link', href: '#leaderboard=duel', id: 'leaderboards' }, 'Leaderboards'),
     el('a', { class: 'button-link', href: '#tournaments', id: 'tournaments-link' }, 'Tournaments'),
     p.guest ? providerLink(account.methods) : null,

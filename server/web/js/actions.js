@@ -9,6 +9,7 @@ import { tilePicture, featurePoint } from './tiles_svg.js';
 import { describeMove, describeDecision } from './moves_text.js';
 import { seatColour } from './names.js';
 import { expansionAction, expansionActions } from './expansions.js';
+import { distinctButtons, distinctLabels } from './distinct_labels.js';
 
 export class Decisions {
   // send(move) -> Promise of the server's answer
@@ -37,6 +38,15 @@ export class Decisions {
     const mine = Array.isArray(legal) && legal.length > 0;
     if (!mine) return { ui: this.waitingUi(game), bar: this.waitingBar(game, nameOf) };
     this.game = game;
+    const built = this.decide(game, legal);
+    // No two controls read the same for different moves (buttons, and the board's circles).
+    distinctButtons(built.bar, game);
+    const markers = built.ui?.markers?.filter((m) => m.label) ?? [];
+    distinctLabels(markers.map((m) => ({ label: m.label, move: m.key, point: [m.px, m.py] }))).forEach((l, i) => { markers[i].label = l; });
+    return built;
+  }
+
+  decide(game, legal) {
     const byType = (t) => legal.filter((m) => m.type === t);
     const decision = game.awaiting?.decision;
     if (decision === 'place_tile') return this.placeTile(game, byType('place_tile'), legal);
@@ -165,10 +175,12 @@ export class Decisions {
     const group = this.group ? moves.filter((m) => this.markerKey(m) === this.group) : [];
     const unplaced = moves.filter((m) => !group.includes(m) && !this.markerKey(m));
     const placed = moves.filter((m) => this.markerKey(m));
-    const all = placed.length > 3
-      ? el('details', { class: 'all-choices' }, el('summary', {}, `Show all ${placed.length} choices as buttons ▾`),
-        el('span', { class: 'group' }, placed.map((m) => this.button(m))))
-      : el('span', { class: 'group' }, placed.filter((m) => !group.includes(m)).map((m) => this.button(m)));
+    // The circle's own moves are shown first, and not again in the list.
+    const rest = placed.filter((m) => !group.includes(m));
+    const all = rest.length > 3
+      ? el('details', { class: 'all-choices' }, el('summary', {}, `Show ${group.length ? 'the other' : 'all'} ${rest.length} choices as buttons ▾`),
+        el('span', { class: 'group' }, rest.map((m) => this.button(m))))
+      : el('span', { class: 'group' }, rest.map((m) => this.button(m)));
     return el('span', { class: 'group' },
       group.map((m) => this.button(m, { class: 'primary selected' })),
       unplaced.map((m) => this.button(m)), all);

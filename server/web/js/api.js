@@ -27,6 +27,8 @@ async function call(method, path, body) {
 
 export const get = (path) => call('GET', path);
 export const post = (path, body = {}) => call('POST', path, body);
+export const put = (path, body = {}) => call('PUT', path, body);
+export const del = (path) => call('DELETE', path);
 
 // A page of a list: ?offset=&limit=.
 export const paged = (path, offset, limit) => get(`${path}?offset=${offset}&limit=${limit}`);

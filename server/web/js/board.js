@@ -12,6 +12,13 @@ import { seatColour } from './names.js';
 const UNIT = 100;  // one square, in SVG units
 export const TARGET_PX = 44;  // the smallest choice to tap, in CSS pixels
 const MAX_SCALE = 3;
+// A circle's smallest radius in world units (zoomed in, circles stop shrinking on the tile):
+// two spots closer than two of them (and a little) stand apart only when spread at MAX_SCALE.
+const MIN_RING = 12;
+const apartScale = (d) => (d > 2 * MIN_RING + 2 ? (TARGET_PX + 6) / d : MAX_SCALE);
+// Following the game, a tile is never drawn smaller than this (CSS px): a phone's screen (its
+// smaller side under 500 px) and a wider one.
+const MIN_TILE_PX = { phone: 48, wide: 64 };
 const reducedMotion = () => window.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
 
 // Moves markers apart (a few relaxation rounds) until no two centres are closer than `gap`.
@@ -48,7 +55,7 @@ export class Board extends EventTarget {
       el('div', { class: 'zoom' },
         zoomButton('+', 'zoom in', () => this.zoomBy(1.25)),
         zoomButton('−', 'zoom out', () => this.zoomBy(0.8)),
-        zoomButton('⤢', 'show the whole board', () => this.fit())));
+        zoomButton('⤢', 'show the whole board', () => this.fit(undefined, undefined, true))));
     this.view = { scale: 0.8, tx: 0, ty: 0 };
     this.userMoved = false;
     this.lastBounds = null;
@@ -116,6 +123,9 @@ export class Board extends EventTarget {
       L.paths.append(svg('polyline', { class: `bunny-path${p.choice ? ' choice' : ''}`, points: pts }));
     }
 
+    // The last move's pieces are marked: the tile placed last (outlined) and every figure that
+    // came since it was placed (a ring), until the next tile.
+    if (game.board.length !== this.turnBase?.tiles) this.turnBase = { tiles: game.board.length, figures: this.knownFigures };
     this.game = game;
     this.ui = ui;
     this.autoFit(game, ui);
@@ -140,7 +150,7 @@ export class Board extends EventTarget {
   drawMarkers(markers) {
     const L = this.layers;
     clear(L.markers);
-    const r = Math.max(12, this.px(TARGET_PX / 2 + 1));
+    const r = Math.max(MIN_RING, this.px(TARGET_PX / 2 + 1));
     // Markers closer than one target: gathered into clusters (a magnifier), greedily.
     let clusters = [];
     for (const m of markers) {
@@ -201,7 +211,8 @@ export class Board extends EventTarget {
   magnify(items) {
     let d = Infinity;
     for (let i = 0; i < items.length; i++) for (let j = i + 1; j < items.length; j++) d = Math.min(d, Math.hypot(items[i].px - items[j].px, items[i].py - items[j].py));
-    const scale = Math.min(MAX_SCALE, Math.max(this.view.scale * 1.5, (TARGET_PX + 6) / Math.max(d, 1)));
+    // One tap is enough: straight to the zoom where they all stand apart (no magnifier in it).
+    const scale = Math.min(MAX_SCALE, Math.max(this.view.scale * 1.5, apartScale(d)));
     const cx = items.reduce((a, m) => a + m.px, 0) / items.length, cy = items.reduce((a, m) => a + m.py, 0) / items.length;
     this.centreOn(cx, cy, scale);
     this.userMoved = true;
@@ -212,6 +223,16 @@ export class Board extends EventTarget {
     const usable = h - this.bottomInset();
     this.view = { scale, tx: w / 2 - wx * scale, ty: usable / 2 - wy * scale };
     this.apply();
+  }
+
+  // Where a feature's spot is on the screen (client px), or null when off the board's view.
+  screenPoint(x, y, feature) {
+    const t = this.tiles?.get(`${x},${y}`);
+    if (!t) return null;
+    const [px, py] = featurePoint(x, y, t.tile, t.rotation, feature);
+    const r = this.svg.getBoundingClientRect();
+    const sx = r.left + px * this.view.scale + this.view.tx, sy = r.top + py * this.view.scale + this.view.ty;
+    return sx >= r.left && sx <= r.right && sy >= r.top && sy <= r.bottom ? [sx, sy] : null;
   }
 
   // A square shown briefly (a log line clicked).
@@ -245,8 +266,10 @@ export class Board extends EventTarget {
       const fresh = this.knownFigures && !this.knownFigures.has(figKey) && !reducedMotion();
       // A follower in a field is a farmer: it lies down, as on the real board.
       const lying = f.figure !== 'shepherd' && /^field/.test(f.feature);
-      const g = svg('g', { transform: `translate(${px + n * 9 * grow} ${py - n * 3 * grow})`, class: 'placed-figure', dataset: { seat: f.seat, x: f.x, y: f.y, feature: f.feature, pose: lying ? 'lying' : 'standing' } },
+      const latest = !!this.turnBase?.figures && !this.turnBase.figures.has(figKey);
+      const g = svg('g', { transform: `translate(${px + n * 9 * grow} ${py - n * 3 * grow})`, class: `placed-figure${latest ? ' last-figure' : ''}`, dataset: { seat: f.seat, x: f.x, y: f.y, feature: f.feature, pose: lying ? 'lying' : 'standing' } },
         svg('title', { text: `${game.players?.[f.seat]?.name ?? `seat ${f.seat}`}: ${lying ? 'farmer' : f.figure === 'meeple' ? 'follower' : f.figure}${f.protected ? ', protected' : ''}` }),
+        latest ? svg('circle', { class: 'last-figure-ring', r: 13 * grow, cy: -4 * grow }) : null,
         svg('g', { class: fresh ? 'fresh-figure' : null }, figureShape(f.figure, seatColour(f.seat), { protectedMark: !!f.protected, scale: 1.1 * grow, lying })));
       L.figures.append(g);
     }
@@ -290,13 +313,17 @@ export class Board extends EventTarget {
     return [x0, y0, x1 + 1, y1 + 1];
   }
 
-  fit(game = this.lastGame, ui = this.lastUi) {
+  // The whole board in view (`whole`, the ⤢ button), or, following the game, as much of it as
+  // keeps tiles readable (MIN_TILE_PX) around the last tile placed: a large board pans.
+  fit(game = this.lastGame, ui = this.lastUi, whole = false) {
     if (!game) return;
     const [x0, y0, x1, y1] = this.bounds(game, ui);
     const [w, h] = this.size();
     // Leave room for the action bar along the bottom (as tall as it is now).
     const bottom = Math.min(this.bottomInset(), h * 0.6);
-    let scale = Math.min(1.2, Math.max(0.08, Math.min(w / ((x1 - x0 + 0.6) * UNIT), (h - bottom) / ((y1 - y0 + 0.6) * UNIT))));
+    const all = Math.min(w / ((x1 - x0 + 0.6) * UNIT), (h - bottom) / ((y1 - y0 + 0.6) * UNIT));
+    let scale = Math.min(1.2, Math.max(0.08, all));
+    if (!whole) scale = Math.max(scale, (Math.min(w, h) < 500 ? MIN_TILE_PX.phone : MIN_TILE_PX.wide) / UNIT);
     // Open squares are targets too: never smaller than one to tap (the board then pans).
     if (ui?.squares?.length) scale = Math.max(scale, (TARGET_PX + 2) / (UNIT - 6));  // a square is drawn 6 units smaller
     this.view = {
@@ -304,10 +331,10 @@ export class Board extends EventTarget {
       tx: w / 2 - ((x0 + x1) / 2) * UNIT * scale,
       ty: (h - bottom) / 2 - ((y0 + y1) / 2) * UNIT * scale,
     };
-    if (ui?.squares?.length && scale > Math.min(w / ((x1 - x0 + 0.6) * UNIT), (h - bottom) / ((y1 - y0 + 0.6) * UNIT))) {
-      // Too big to show whole: centre on the squares around the last tile placed.
-      const last = game.board[game.board.length - 1];
-      const near = ui.squares.reduce((b, s) => (Math.hypot(s.x - last.x, s.y - last.y) < Math.hypot(b.x - last.x, b.y - last.y) ? s : b), ui.squares[0]);
+    const last = game.board[game.board.length - 1];
+    if (last && scale > all * 1.001) {
+      // Too big to show whole: centre on the last tile placed, or the open squares nearest to it.
+      const near = ui?.squares?.length ? ui.squares.reduce((b, s) => (Math.hypot(s.x - last.x, s.y - last.y) < Math.hypot(b.x - last.x, b.y - last.y) ? s : b), ui.squares[0]) : last;
       this.view.tx = w / 2 - (near.x + 0.5) * UNIT * scale;
       this.view.ty = (h - bottom) / 2 - (near.y + 0.5) * UNIT * scale;
     }
@@ -325,7 +352,7 @@ export class Board extends EventTarget {
     const [bx0, bx1, by0, by1] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
     let d = Infinity;
     for (let i = 0; i < ms.length; i++) for (let j = i + 1; j < ms.length; j++) d = Math.min(d, Math.hypot(ms[i].px - ms[j].px, ms[i].py - ms[j].py));
-    const apart = ms.length > 1 ? (TARGET_PX + 6) / Math.max(d, 1) : 0;
+    const apart = ms.length > 1 ? apartScale(d) : 0;
     const whole = Math.min(w / (bx1 - bx0 + 0.9 * UNIT), usable / (by1 - by0 + 0.9 * UNIT));
     // As close as needed for the markers to stand apart, if they all fit; else they all fit
     // and the close ones become magnifiers.

@@ -1,6 +1,7 @@
 // The match bar of the game screen (docs/protocol.md §21): every seat's clock, the running one
 // counting down locally from the view's `remaining_ms` (as of conn.clockAt), resign with a
-// confirmation, undo requests and their answers, and the rematch offer.
+// confirmation and the rematch offer; take-backs (Undo, a request and its answers) for the
+// action bar.
 import { el } from './dom.js';
 import { seatColour } from './names.js';
 import { rematchNonce } from './fairness.js';
@@ -8,7 +9,7 @@ import { rematchNonce } from './fairness.js';
 let received = 0;      // when the clock values shown were read (ms, performance.now)
 let ticker = null;     // one interval for the whole page
 
-const clockText = (ms) => {
+export const clockText = (ms) => {
   const s = Math.max(0, Math.ceil(ms / 1000));
   const h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), r = s % 60;
   const two = (n) => String(n).padStart(2, '0');
@@ -16,11 +17,44 @@ const clockText = (ms) => {
 };
 
 function tick() {
-  for (const node of document.querySelectorAll('.match-clock[data-running="true"]')) {
+  for (const node of document.querySelectorAll('.match-clock[data-running="true"], .strip-seat[data-running="true"]')) {
     const left = Number(node.dataset.remaining) - (performance.now() - received);
     node.querySelector('.time').textContent = clockText(left);
     node.classList.toggle('low', left < 10000);
   }
+}
+
+const asker = (conn) => async (request) => {
+  const answer = await conn.request(request).catch((e) => ({ type: 'error', message: e.message }));
+  if (answer.type === 'error') conn.notice(answer.message, 'error');
+};
+
+// Take-backs, in the action bar (in sight on every screen): Undo while the seat decides on a
+// figure for the tile it has just placed (what the engine lets a seat take back, in practice:
+// at the start of a turn there is nothing of its own, and later steps follow a draw), and
+// an open request with Allow and Refuse for the seats asked, or who it waits for.
+// ctx: {conn, nameOf(seat)}; returns the elements to add to the bar (maybe none).
+export function takeBackPart(view, { conn, nameOf }) {
+  const room = view.room, game = view.game;
+  const me = typeof game.viewer === 'number' ? game.viewer : null;
+  const ask = asker(conn);
+  const parts = [];
+  const req = room.undo_request;
+  if (req) {
+    if (req.waiting.includes(me))
+      parts.push(el('p', { class: 'undo-request asked', id: 'undo-request', role: 'alert' }, `${nameOf(req.seat)} asks to take back a move. `,
+        el('button', { type: 'button', class: 'primary', id: 'undo-accept', onclick: () => ask({ type: 'undo_answer', accept: true }) }, 'Allow'),
+        el('button', { type: 'button', id: 'undo-refuse', onclick: () => ask({ type: 'undo_answer', accept: false }) }, 'Refuse')));
+    else
+      parts.push(el('p', { class: 'undo-request', id: 'undo-request', role: 'status' },
+        req.seat === me ? 'You asked to take back your move' : `${nameOf(req.seat)} asked to take back a move`,
+        `: waiting for ${req.waiting.map((s) => (s === me ? 'you' : nameOf(s))).join(', ')}.`));
+  }
+  const forfeited = (game.forfeited ?? []).includes(me);
+  if (me !== null && game.status === 'playing' && !forfeited && room.match?.undo !== 'off' && !req
+      && game.awaiting?.seat === me && game.awaiting.decision === 'figure')
+    parts.push(el('button', { type: 'button', id: 'undo', class: 'undo', title: 'ask to take back the move you made this turn', onclick: () => ask({ type: 'undo' }) }, 'Undo'));
+  return parts;
 }
 
 // ctx: {conn, nameOf(seat)}; returns the bar, or null when the room has nothing of the kind.
@@ -28,10 +62,7 @@ export function renderMatchBar(view, { conn, nameOf }) {
   const room = view.room, game = view.game;
   const me = typeof game.viewer === 'number' ? game.viewer : null;
   const forfeited = new Set(game.forfeited ?? []);
-  const ask = async (request) => {
-    const answer = await conn.request(request).catch((e) => ({ type: 'error', message: e.message }));
-    if (answer.type === 'error') conn.notice(answer.message, 'error');
-  };
+  const ask = asker(conn);
   const parts = [];
   if (room.clock) {
     received = conn.clockAt ?? performance.now();
@@ -49,17 +80,6 @@ export function renderMatchBar(view, { conn, nameOf }) {
     buttons.push(el('button', { type: 'button', id: 'resign', onclick: () => {
       if (confirm('Resign? Your turns are skipped and you score no more points.')) ask({ type: 'resign' });
     } }, 'Resign'));
-    if (room.match?.undo !== 'off' && !room.undo_request && game.awaiting?.seat === me)
-      buttons.push(el('button', { type: 'button', id: 'undo', onclick: () => ask({ type: 'undo' }) }, 'Undo'));
-  }
-  const req = room.undo_request;
-  if (req) {
-    if (req.waiting.includes(me))
-      parts.push(el('p', { class: 'undo-request', id: 'undo-request' }, `${nameOf(req.seat)} asks to take back a move. `,
-        el('button', { type: 'button', id: 'undo-accept', onclick: () => ask({ type: 'undo_answer', accept: true }) }, 'Allow'),
-        el('button', { type: 'button', id: 'undo-refuse', onclick: () => ask({ type: 'undo_answer', accept: false }) }, 'Refuse')));
-    else
-      parts.push(el('p', { class: 'muted', id: 'undo-request' }, `${nameOf(req.seat)} asked to take back a move: waiting for ${req.waiting.map(nameOf).join(', ')}.`));
   }
   if (me !== null && game.status === 'finished') {
     const offer = room.rematch;

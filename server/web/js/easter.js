@@ -37,8 +37,16 @@ function moveTheBunny(d, game, legal) {
   const roll = go?.roll;
   const bar = el('div', { class: 'actions', dataset: { decision: 'bunny' } },
     el('span', { class: 'prompt' }, `Move the bunny${roll ? ` ${roll} ${roll === 1 ? 'hop' : 'hops'}` : ''}: click where it lands, or choose a path:`),
-    el('span', { class: 'group' }, [...chosen, ...legal.filter((m) => !chosen.includes(m))].map((m) => d.button(m, { class: chosen.includes(m) ? 'primary selected' : undefined }))));
+    el('span', { class: 'group' }, chosen.map((m) => d.button(m, { class: 'primary selected' }))), otherPaths(d, legal.filter((m) => !chosen.includes(m)), chosen.length));
   return { ui: { markers, paths, focus: 'markers' }, bar };
+}
+
+// The paths not chosen on the board: buttons, folded away when there are many (the board's
+// circles show them; a long list would cover the board on a phone).
+function otherPaths(d, moves, chosen) {
+  const buttons = el('span', { class: 'group' }, moves.map((m) => d.button(m)));
+  if (moves.length <= 3) return buttons;
+  return el('details', { class: 'all-choices' }, el('summary', {}, `Show ${chosen ? 'the other' : 'all'} ${moves.length} paths as buttons ▾`), buttons);
 }
 
 export const easter = {
@@ -56,8 +64,8 @@ export const easter = {
   moves: { bunny: (m, on, toSide, side) => `Bunny: ${bunnyWay(m.path, side)}` },
   decisions: { bunny: 'move the bunny' },
   seatDetails: (game, p, el) => (game.eggs ? [el('span', { class: 'eggs' }, plural(game.eggs[p.seat], 'egg'))] : []),
-  // Extra columns of the final scores: [heading, cell(player)].
-  finalColumns: (game) => (game.eggs ? [['eggs', (p) => String(game.eggs[p.seat])]] : []),
+  // Extra rows of the final scores: [heading, cell(player)] (the eggs' points have their own).
+  finalColumns: (game) => (game.eggs ? [['eggs collected', (p) => String(game.eggs[p.seat])]] : []),
   drawFigures(game, board) {
     const U = board.unit;
     if (game.bunny) {

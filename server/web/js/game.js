@@ -1,6 +1,7 @@
 // The game screen: the board with the action bar over it (under it on a phone), and beside
-// it (under them on a phone) the players panel, the current tile, the event log and the chat.
-// Re-drawn from the view after every change.
+// it the players panel, the current tile, the event log and the chat. On a phone a score strip
+// sits above the board and the panel is a sheet that slides up over it. Re-drawn from the view
+// after every change.
 import { el, clear } from './dom.js';
 import { Board } from './board.js';
 import { Decisions } from './actions.js';
@@ -10,8 +11,11 @@ import { GameLog } from './game_log.js';
 import { tilePicture, tileType } from './tiles_svg.js';
 import { tileWords } from './names.js';
 import { playTurnSound } from './turn_sound.js';
+import { showTurnSignal } from './turn_signal.js';
+import { floatPoints } from './float_points.js';
 import * as store from './store.js';
-import { renderMatchBar } from './clocks.js';
+import { renderMatchBar, takeBackPart } from './clocks.js';
+import { renderStrip } from './strip.js';
 
 export class GameScreen {
   constructor(conn) {
@@ -42,9 +46,23 @@ export class GameScreen {
     this.chatInput = el('input', { type: 'text', maxlength: 200, placeholder: 'say something', 'aria-label': 'chat message' });
     this.chatForm = el('form', { class: 'chat-form', onsubmit: (e) => { e.preventDefault(); this.sendChat(); } },
       this.chatInput, el('button', { type: 'submit' }, 'Send'));
-    this.node = el('div', { class: 'game' }, this.board.node,
-      el('aside', { class: 'side' }, this.panel,
+    this.strip = el('div', { class: 'strip-slot' });
+    // On a phone the panel, the log and the chat are a sheet over the board, opened from the
+    // strip under the board and closed from its top; the fairness line (main.js) is in it too.
+    this.sheetToggle = el('button', { type: 'button', class: 'sheet-toggle', id: 'sheet-toggle', 'aria-expanded': 'false', 'aria-controls': 'sheet',
+      onclick: () => this.openSheet(true) }, '☰ Players & log');
+    this.board.node.querySelector('.zoom').prepend(this.sheetToggle);
+    this.node = el('div', { class: 'game' }, this.strip, this.board.node,
+      el('aside', { class: 'side', id: 'sheet' },
+        el('div', { class: 'sheet-head' }, el('button', { type: 'button', class: 'sheet-close', id: 'sheet-close', onclick: () => this.openSheet(false) }, '▾ Back to the board')),
+        this.panel, el('div', { class: 'fair-slot' }),
         el('div', { class: 'log-head' }, el('h2', {}, 'Events'), this.soundButton), this.now, this.log, this.chatForm));
+  }
+
+  // The phone's sheet (a wide screen shows the panel beside the board, always).
+  openSheet(open) {
+    this.node.classList.toggle('sheet-open', open);
+    this.sheetToggle.setAttribute('aria-expanded', String(open));
   }
 
   toggleSound(flip = true) {
@@ -61,6 +79,8 @@ export class GameScreen {
 
   update(view, events = []) {
     const first = !this.view;
+    // At the end the sheet opens on a phone: the final scores, the replay, the rematch.
+    if (view.game.status === 'finished' && (first || this.view.game.status !== 'finished')) this.openSheet(true);
     this.view = view;
     const game = view.game;
     this.gameLog.take(this.conn.seq, events, (s) => this.nameOf(s));
@@ -70,14 +90,17 @@ export class GameScreen {
     this.wasMyTurn = mine;
     if (this.replay) return;  // the replay keeps the board until it is closed
     this.redraw();
+    if (!first) floatPoints(events, this.board);
     this.chatForm.classList.toggle('hidden', typeof game.viewer !== 'number');
   }
 
   redraw() {
     const game = this.view.game;
     const { ui, bar } = this.decisions.build(game, { nameOf: (s) => this.nameOf(s), changed: () => this.redraw() });
-    document.title = game.legal_moves ? 'Your turn — Carcassonne' : `${this.view.room.name} — Carcassonne`;
+    showTurnSignal(Array.isArray(game.legal_moves) && game.legal_moves.length > 0, this.view.room.name);
+    bar.append(...takeBackPart(this.view, { conn: this.conn, nameOf: (s) => this.nameOf(s) }));
     clear(this.bar).append(bar);
+    clear(this.strip).append(renderStrip(this.view, { nameOf: (s) => this.nameOf(s) }));
     this.board.render(game, ui);  // once the bar is in: the board leaves room for its height
     clear(this.panel).append(renderPanel(this.view, { me: game.viewer, breakdown: this.gameLog.complete ? this.gameLog.breakdown : null }));
     const match = renderMatchBar(this.view, { conn: this.conn, nameOf: (s) => this.nameOf(s) });
@@ -96,8 +119,8 @@ export class GameScreen {
       return;
     }
     this.replay = answer;
+    this.openSheet(false);
     const game = answer.game;
-    this.board.render(game, this.decisions.waitingUi(game));
     const lines = describeEvents(answer.events, (s) => game.players?.[s]?.name ?? `seat ${s}`);
     const said = lines.map((l) => l.text).join(' ');
     // The log tells this move only (the game's log comes back when the replay is closed).
@@ -108,12 +131,17 @@ export class GameScreen {
     clear(this.bar).append(el('div', { class: 'actions replay' },
       step(0), step(move - 1), step(move + 1), step(answer.moves),
       el('span', { class: 'prompt', id: 'replay-position', dataset: { move, moves: answer.moves } }, `Move ${move} of ${answer.moves}. ${said}`),
-      el('button', { type: 'button', id: 'replay-close', onclick: () => { this.replay = null; this.log.classList.remove('hidden'); this.redraw(); } }, 'Close the replay')));
+      el('button', { type: 'button', id: 'replay-close', onclick: () => { this.replay = null; this.log.classList.remove('hidden'); this.redraw(); this.openSheet(true); } }, 'Close the replay')));
     const [first, back, next, last] = this.bar.querySelectorAll('button');
     first.textContent = '«'; first.title = 'the start'; first.id = 'replay-first';
     back.textContent = '◀'; back.title = 'one move back'; back.id = 'replay-back';
     next.textContent = '▶'; next.title = 'one move on'; next.id = 'replay-next';
     last.textContent = '»'; last.title = 'the end'; last.id = 'replay-last';
+    for (const b of [first, back, next, last]) b.setAttribute('aria-label', b.title);
+    // Each position fitted anew (its bar is in: the board leaves room for it).
+    clear(this.strip).append(renderStrip({ room: this.view.room, game }, { nameOf: (s) => game.players?.[s]?.name ?? `seat ${s}`, clock: null }));
+    this.board.render(game, this.decisions.waitingUi(game));
+    this.board.fit(game, {});
     // The position replayed, under the game's final scores (kept in sight while stepping).
     clear(this.panel).append(finalScores(this.view.game, this.gameLog.complete ? this.gameLog.breakdown : null),
       el('h3', {}, `After move ${move}`), renderPanel({ room: this.view.room, game }, { me: 'spectator', final: false }));

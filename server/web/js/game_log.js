@@ -35,7 +35,11 @@ export class GameLog extends EventTarget {
     // A take-back's move is the last change that had events of the game: its lines stay, struck
     // out, and the take-back's own line says so.
     if (events.some((e) => e.type === 'undo_done')) {
-      for (const li of this.moves.pop() ?? []) { li.classList.add('taken-back'); li.title = 'taken back'; }
+      for (const li of this.moves.pop() ?? []) {
+        li.classList.add('taken-back');
+        li.title = 'taken back';
+        li.append(el('em', { class: 'taken-back-mark' }, 'taken back'));
+      }
     }
     const added = describeEvents(events, nameOf).map((line) => this.addLine(line));
     if (events.some((e) => !ROOM_EVENTS.has(e.type))) {

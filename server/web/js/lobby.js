@@ -1,5 +1,5 @@
 // The lobby: Play now (quickplay.js, with accounts), your name, the public rooms (list_rooms, refreshed while the lobby is shown) with
-// Join and Watch, and the form that creates a room: seats, public or private, spectator delay,
+// Join and Watch, or the games finished lately (finished_games.js), and the form that creates a room: seats, public or private, spectator delay,
 // expansions and their rule options (docs/options.md).
 import { matchForm, matchSummary } from './clocks.js';
 import { el, clear } from './dom.js';
@@ -7,6 +7,7 @@ import { EXPANSIONS, OPTIONS, expansionName, optionWords } from './names.js';
 import { botsFormPart, roomBotsNote } from './bots.js';
 import { accountPanel } from './account_panel.js';
 import { playNowCard } from './quickplay.js';
+import { showFinished } from './finished_games.js';
 
 const REFRESH_MS = 5000;
 const MAX_ROWS = 40;
@@ -24,7 +25,7 @@ export function renderLobby(ctx) {
     withAccount && ctx.quick ? playNowCard(ctx.quick) : null,
     withAccount ? accountPanel(ctx.account)
       : el('section', { class: 'card wide' }, el('label', { for: 'player-name' }, 'Your name '), nameInput),
-    el('section', { class: 'card' }, el('h2', {}, 'Public rooms'), rooms.note, rooms.table),
+    el('section', { class: 'card' }, el('h2', {}, 'Public rooms'), rooms.filter, rooms.note, rooms.table, rooms.finished),
     el('section', { class: 'card' }, el('h2', {}, 'Create a room'), createForm(ctx, nameInput, name, withAccount)));
   keepRefreshing(ctx.conn, node, rooms.refresh);
   return node;
@@ -44,6 +45,17 @@ function roomsTable(ctx, name) {
   const body = el('tbody');
   const note = el('p', { class: 'muted' }, 'Loading…');
   const table = el('table', { class: 'rooms' }, el('thead', {}, el('tr', {}, ['Room', 'Expansions', 'Seats', 'State', ''].map((h) => el('th', {}, h)))), body);
+  // Open and playing rooms, or the games finished lately (with their replays).
+  const finished = el('div', { class: 'finished-list hidden' });
+  let showing = 'rooms';
+  const tab = (id, label) => el('button', { type: 'button', class: 'small', id: `filter-${id}`, 'aria-pressed': String(id === showing), dataset: { filter: id },
+    onclick: () => { showing = id; sync(); refresh(); } }, label);
+  const filter = el('div', { class: 'tabs room-filter', role: 'group', 'aria-label': 'which rooms' }, tab('rooms', 'Open and playing'), tab('finished', 'Finished'));
+  function sync() {
+    for (const b of filter.querySelectorAll('button')) b.setAttribute('aria-pressed', String(b.dataset.filter === showing));
+    for (const n of [note, table]) n.classList.toggle('hidden', showing !== 'rooms');
+    finished.classList.toggle('hidden', showing !== 'finished');
+  }
   function show(rooms) {
     clear(body);
     note.textContent = rooms.length ? '' : 'No public room yet: create one.';
@@ -52,12 +64,13 @@ function roomsTable(ctx, name) {
     for (const r of sorted.slice(0, MAX_ROWS)) body.append(roomRow(ctx, r, name));
   }
   async function refresh() {
+    if (showing === 'finished') return showFinished(finished);
     try {
       const answer = await ctx.conn.request({ type: 'list_rooms' });
       if (answer.type === 'rooms') show(answer.rooms);
     } catch { note.textContent = 'Not connected: trying again…'; }
   }
-  return { note, table, refresh };
+  return { note, table, refresh, filter, finished };
 }
 
 // Rooms to join first, then games to watch, then finished ones; newest first in each.

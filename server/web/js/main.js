@@ -3,7 +3,9 @@
 // cookie), and the screen for the address: the lobby at "/", a room at "/#room=ID" (waiting
 // room, then the game), a player's profile at "/#player=ID", the leaderboards at
 // "/#leaderboard=POOL", the tournaments at "/#tournaments", one at "/#tournament=ID", a series
-// at "/#series=ID"; "/#signin-error=CODE" is a failed OpenID Connect sign-in, told in a notice.
+// at "/#series=ID", the player's games with vacation and notification settings at "/#games" (the
+// page opens there when the list is not empty); "/#signin-error=CODE" is a failed OpenID Connect
+// sign-in, told in a notice; "/?room=ID" (a notification's link) is "/#room=ID".
 // A room is entered with the seat token kept for it (resume), or signed in without a token for
 // a seat the server arranged (match_found: quick play, series, tournaments), or else as a
 // spectator.
@@ -16,11 +18,14 @@ import { renderWaitingRoom } from './room.js';
 import { GameScreen } from './game.js';
 import * as store from './store.js';
 import { installFairness, adoptRematch, adoptNonce } from './fairness.js';
+import { clearTurnSignal } from './turn_signal.js';
 import { Account, signInErrorText } from './account.js';
 import { renderProfile } from './profile.js';
 import { renderLeaderboard } from './leaderboard.js';
 import { QuickPlay, arrangedOf, arrangedText } from './quickplay.js';
 import { renderTournaments, renderTournament, renderSeries } from './tournaments.js';
+import { renderMyGames, fetchMyGames } from './my_games.js';
+import { registerServiceWorker } from './notify_settings.js';
 
 const app = document.getElementById('app');
 const conn = new Connection(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`);
@@ -58,7 +63,13 @@ function show(kind, node, extra = {}) {
   screen = { kind, ...extra };
   // The game fills the window (the board pans, the panel scrolls); other screens scroll.
   document.body.classList.toggle('in-game', kind === 'game');
+  if (kind !== 'game') clearTurnSignal();
+  // The fairness line (fairness.js) goes with the game into its panel (on a phone, its sheet):
+  // under a game that fills the window it would be out of reach. (Found before the old screen,
+  // which may hold it, leaves the page.)
+  const fair = document.getElementById('fairness');
   clear(app).append(node);
+  if (fair) (node.querySelector('.fair-slot') ?? document.body).append(fair);
   const again = id && document.getElementById(id);
   if (again && again !== focused) {
     again.focus();
@@ -129,6 +140,7 @@ async function route() {
     else if (tournament) showPage('tournament', renderTournament(tournament, { conn, account, playSeat }));
     else if (series) showPage('series', renderSeries(series));
     else if (location.hash === '#tournaments') showPage('tournaments', renderTournaments());
+    else if (location.hash === '#games') showPage('games', renderMyGames({ open: openMyGame }));
     else showLobby();
     return;
   }
@@ -218,6 +230,11 @@ function playSeat(room, arranged = {}) {
   store.setSeat(room, { token: null, creator: false, arranged });
   location.hash = `#room=${encodeURIComponent(room)}`;
 }
+// A game of "My games": its seat by the token kept here, else resumed signed in (§12).
+function openMyGame(room) {
+  if (!store.seatOf(room)?.token) store.setSeat(room, { token: null, creator: false, arranged: {} });
+  location.hash = `#room=${encodeURIComponent(room)}`;
+}
 conn.addEventListener('match', (e) => {
   const m = e.detail;
   const nonce = quick.stop();  // a match of this page's search: its seat has the seek's nonce
@@ -255,6 +272,12 @@ if (signInError) {
   history.replaceState(null, '', location.pathname + location.search);
   notice(signInErrorText(signInError), 'error');
 }
+// A notification's link: "/?room=ID".
+const linked = new URLSearchParams(location.search).get('room');
+if (linked) history.replaceState(null, '', `/#room=${encodeURIComponent(linked)}`);
 await account.start();
 conn.connect();
+registerServiceWorker();
+// Signed in with games to play: the page opens on them.
+if (!location.hash && account.signedIn && (await fetchMyGames())?.length) history.replaceState(null, '', '/#games');
 route();

@@ -1,4 +1,4 @@
-// The players panel: each seat's score, followers left, whether it is connected, whose turn it
+// The players panel: the score track, each seat's score, followers left, whether it is connected, whose turn it
 // is and who must act; the supply; each expansion's own lines (expansions.js); and, once the
 // game is over, the final scores.
 import { el } from './dom.js';
@@ -6,6 +6,7 @@ import { expansionName, seatColour, plural } from './names.js';
 import { collect } from './expansions.js';
 import { CATEGORIES } from './score_breakdown.js';
 import { seatBotMark } from './bots.js';
+import { scoreTrack } from './score_track.js';
 
 const category = (c) => CATEGORIES.find(([k]) => k === c) ?? [c, c, c];
 
@@ -37,7 +38,7 @@ export function renderPanel(view, { me, breakdown = null, final = true }) {
   if (game.discarded?.length) info.push(`discarded: ${game.discarded.join(', ')}`);
   const expansions = game.expansions.length ? game.expansions.map(expansionName).join(', ') : 'base game';
 
-  const parts = [el('h2', {}, 'Players'), players,
+  const parts = [el('h2', {}, 'Players'), scoreTrack(game.players), players,
     el('div', { class: 'game-info' }, info.map((t) => el('span', {}, t))),
     el('div', { class: 'game-info' }, el('span', {}, expansions),
       room.spectators ? el('span', {}, plural(room.spectators, 'spectator')) : null,
@@ -48,23 +49,25 @@ export function renderPanel(view, { me, breakdown = null, final = true }) {
 }
 
 // The final scores, with the points of each seat by category when the whole game's events
-// are known and add up to the scores (else the totals alone).
+// are known and add up to the scores (else the totals alone). One column per seat, best first,
+// and a row per category: a narrow panel (a phone) holds six seats, however many categories.
 export function finalScores(game, breakdown) {
   const ranked = [...game.players].sort((a, b) => b.score - a.score);
   const best = ranked[0]?.score;
   const exact = breakdown && game.players.every((p) => breakdown.total(p.seat) === p.score);
   const cats = exact ? breakdown.used().map(([c]) => c) : [];
   const extra = collect(game, 'finalColumns');
+  const place = (p) => ranked.findIndex((q) => q.score === p.score) + 1;
+  const row = (head, attrs, value, cellClass = '') => el('tr', attrs, el('th', { scope: 'row', title: attrs.title }, head),
+    ranked.map((p) => el('td', { class: `num ${cellClass}${p.score === best ? ' winner' : ''}`, dataset: { seat: p.seat } }, value(p))));
   return el('section', { class: 'final card' }, el('h2', {}, 'Final scores'),
     el('div', { class: 'final-wrap' }, el('table', { class: 'final', dataset: { breakdown: exact ? 'yes' : 'no' } },
-      el('thead', {}, el('tr', {}, el('th', {}, '#'), el('th', {}, 'player'), el('th', { class: 'num' }, 'points'),
-        cats.map((c) => el('th', { class: 'num cat', dataset: { cat: c }, title: category(c)[1] }, category(c)[2])),
-        extra.map(([head]) => el('th', { class: 'num' }, head)))),
-      el('tbody', {}, ranked.map((p) => el('tr', { class: p.score === best ? 'winner' : '', dataset: { seat: p.seat } },
-        el('td', {}, String(ranked.findIndex((q) => q.score === p.score) + 1)),
-        el('td', {}, el('span', { class: 'swatch', style: `background:${seatColour(p.seat)}` }), ' ', p.name),
-        el('td', { class: 'num final-score' }, String(p.score)),
-        cats.map((c) => el('td', { class: 'num cat', dataset: { cat: c } }, String(breakdown.of(p.seat)[c] ?? 0))),
-        extra.map(([, cell]) => el('td', { class: 'num' }, cell(p)))))))),
+      el('thead', {}, el('tr', {}, el('th', {}, ''), ranked.map((p) => el('th', { scope: 'col', class: `num player-head${p.score === best ? ' winner' : ''}`, dataset: { seat: p.seat }, title: p.name },
+        el('span', { class: 'swatch', style: `background:${seatColour(p.seat)}` }), ' ', el('span', { class: 'final-name' }, p.name))))),
+      el('tbody', {},
+        row('place', { class: 'place' }, (p) => String(place(p))),
+        row('points', { class: 'total' }, (p) => String(p.score), 'final-score'),
+        cats.map((c) => row(category(c)[1], { class: 'cat', dataset: { cat: c }, title: `points from ${category(c)[1]}` }, (p) => String(breakdown.of(p.seat)[c] ?? 0))),
+        extra.map(([head, value]) => row(head, { class: 'extra' }, value))))),
     exact ? el('p', { class: 'muted small-note' }, 'Points by where they came from: ', cats.map((c) => category(c)[1]).join(', '), '.') : null);
 }

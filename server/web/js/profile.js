@@ -70,7 +70,7 @@ async function showGames(node, path, id, offset) {
     pager(offset, PAGE, page.total, more)].filter(Boolean));
 }
 
-function gameItem(g, id) {
+export function gameItem(g, id = null) {
   const mine = g.seats.findIndex((s) => s.player === id);
   return el('li', { class: 'game-item', dataset: { room: g.room } },
     el('div', { class: 'game-line' },

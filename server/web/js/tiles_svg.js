@@ -193,8 +193,8 @@ export function markerIcon(kind) {
       return svg('path', { class: 'mk-arrow', d: 'M4 5V-1A4 4 0 0 0 -4 -1M-4 -1L-6.5 -4M-4 -1L-1 -3.5' });
     case 'open_gift':
       return svg('g', { class: 'mk-gift' }, svg('rect', { x: -5, y: -3, width: 10, height: 8 }), svg('path', { d: 'M0 -3V5M-5 0H5M0 -3L-3 -6M0 -3L3 -6' }));
-    case 'bunny':
-      return bunnyShape(0.55);
+    case 'bunny':  // where the bunny lands: an arrow down onto a spot (not the nest's badge)
+      return svg('g', { class: 'mk-land' }, svg('ellipse', { cx: 0, cy: 5, rx: 5, ry: 1.8 }), svg('path', { d: 'M0 -6V2.5M-3 -0.5L0 2.5L3 -0.5' }));
     default:
       return svg('path', { class: 'plus', d: 'M-5 0H5M0 -5V5' });
   }

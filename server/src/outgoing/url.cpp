@@ -1,0 +1,62 @@
+#include "outgoing/url.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+namespace carcassonne::server::outgoing {
+
+std::string url::host_header() const {
+  const bool v6 = host.find(':') != std::string::npos;
+  const bool default_port = port == (tls ? "443" : "80");
+  return (v6 ? "[" + host + "]" : host) + (default_port ? "" : ":" + port);
+}
+
+std::string url::origin() const {
+  std::string lower = host_header();
+  std::transform(lower.begin(), lower.end(), lower.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return (tls ? "https://" : "http://") + lower;
+}
+
+std::optional<url> parse_url(const std::string& text, std::string& why) {
+  for (const char c : text)
+    if (static_cast<unsigned char>(c) <= 0x20 || c == 0x7f)
+      return why = "a URL with a space or a control character", std::nullopt;
+  url t;
+  std::size_t at = 0;
+  if (text.rfind("https://", 0) == 0) {
+    t.tls = true, t.port = "443", at = 8;
+  } else if (text.rfind("http://", 0) == 0) {
+    t.port = "80", at = 7;
+  } else {
+    return why = "not an http(s) URL: " + text, std::nullopt;
+  }
+  const std::size_t end = std::min(text.find_first_of("/?#", at), text.size());
+  const std::string authority = text.substr(at, end - at);
+  if (authority.find('@') != std::string::npos)
+    return why = "a URL with user information", std::nullopt;
+  std::size_t colon = authority.rfind(':');
+  if (!authority.empty() && authority.front() == '[') {  // an IPv6 literal
+    const std::size_t close = authority.find(']');
+    if (close == std::string::npos) return why = "a bad IPv6 address in " + text, std::nullopt;
+    t.host = authority.substr(1, close - 1);
+    colon = authority.size() > close + 1 ? close + 1 : std::string::npos;
+    if (colon != std::string::npos && authority[colon] != ':')
+      return why = "a bad host in " + text, std::nullopt;
+  } else {
+    t.host = authority.substr(0, colon);
+  }
+  if (colon != std::string::npos) {
+    t.port = authority.substr(colon + 1);
+    const bool digits = !t.port.empty() && t.port.size() <= 5 &&
+                        std::all_of(t.port.begin(), t.port.end(), ::isdigit);
+    if (!digits || std::stoi(t.port) < 1 || std::stoi(t.port) > 65535)
+      return why = "a bad port in " + text, std::nullopt;
+  }
+  if (t.host.empty()) return why = "no host in " + text, std::nullopt;
+  t.target = text.substr(end, text.find('#', end) - end);
+  if (t.target.empty() || t.target.front() != '/') t.target = "/" + t.target;
+  return t;
+}
+
+}  // namespace carcassonne::server::outgoing

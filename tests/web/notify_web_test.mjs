@@ -1,0 +1,93 @@
+#!/usr/bin/env node
+// Browser test of the installable page, the vacation controls, "My games" and the notification
+// settings (server/web/manifest.webmanifest, sw.js, js/vacation.js, my_games.js,
+// notify_settings.js; docs/web.md "My games", "Installing the page"), run by run_web_test.sh:
+//
+//   node tests/web/notify_web_test.mjs http://127.0.0.1:PORT path/to/carcassonne ARTIFACTS_DIR
+//
+// The manifest is served as application/manifest+json, is valid and names an icon that is
+// served; the service worker registers with the scope "/". Ann goes on vacation for 3 days from
+// the page (18 of 21 days left), is refused 30 more in the server's words, and comes back (one
+// day used). Then, where the server lists games (GET /api/me/games; skipped with a notice when it
+// answers 404), Ann's correspondence game against a bot is in "My games", the page opens there,
+// and a notification checkbox is saved.
+// Exit 0 on success, 1 with a message on failure.
+import { join } from 'node:path';
+import { webTest } from './harness.mjs';
+
+const t = webTest('notify_web_test');
+const { base, artifacts, step } = t;
+
+const expect = (ok, what) => { if (!ok) throw new Error(what); };
+
+t.run(async () => {
+  const page = await t.open('Ann');  // refusals (409) are logged by the browser: not errors here
+  await page.goto(base);
+  await page.waitForFunction(() => window.carcassonne?.account?.player);
+
+  step('the manifest and its icon');
+  const manifest = await page.evaluate(async () => {
+    const link = document.querySelector('link[rel="manifest"]')?.getAttribute('href');
+    const res = await fetch(link);
+    const body = await res.json();
+    const icon = await fetch(new URL(body.icons[0].src, location.href));
+    return { link, type: res.headers.get('content-type'), body, iconStatus: icon.status, iconType: icon.headers.get('content-type') };
+  });
+  expect(manifest.link === '/manifest.webmanifest', `the manifest link is ${manifest.link}`);
+  expect(manifest.type === 'application/manifest+json', `the manifest's type is ${manifest.type}`);
+  expect(manifest.body.name === 'Carcassonne' && manifest.body.start_url === '/' && manifest.body.display === 'standalone',
+    `the manifest: ${JSON.stringify(manifest.body)}`);
+  expect(manifest.iconStatus === 200 && manifest.iconType === 'image/svg+xml', `the icon: ${manifest.iconStatus} ${manifest.iconType}`);
+
+  step('the service worker, scope /');
+  const sw = await page.evaluate(async () => {
+    const reg = await navigator.serviceWorker.ready;
+    return { scope: reg.scope, script: reg.active?.scriptURL ?? null };
+  });
+  expect(sw.scope === `${base}/`, `the service worker's scope is ${sw.scope}`);
+  expect(sw.script === `${base}/sw.js`, `the service worker is ${sw.script}`);
+
+  step('vacation: 3 days, 30 more refused, back');
+  await page.click('#to-games-in-play');
+  await page.waitForFunction(() => location.hash === '#games');
+  await page.locator('#vacation-status', { hasText: 'Not on vacation. 21 of 21 days left this year.' }).waitFor();
+  await page.fill('#vacation-days', '3');
+  await page.click('#vacation-take');
+  await page.locator('#vacation-status', { hasText: '18 of 21 days left' }).waitFor();
+  const until = Number(await page.locator('#vacation-status').getAttribute('data-until'));
+  const days = Math.round((until - Date.now()) / 86400000);
+  expect(days === 3, `the vacation lasts ${days} days`);
+  await page.fill('#vacation-days', '30');
+  await page.click('#vacation-take');
+  await page.locator('#vacation-error', { hasText: 'only 18 days of vacation are left this year' }).waitFor();
+  await page.screenshot({ path: join(artifacts, 'vacation.png') });
+  await page.click('#vacation-end');
+  await page.locator('#vacation-status', { hasText: 'Not on vacation. 20 of 21 days left this year.' }).waitFor();
+
+  const listed = await page.evaluate(async () => (await fetch('/api/me/games')).status);
+  if (listed === 404) {
+    step('SKIPPED: My games and the notification settings: GET /api/me/games answers 404 on this server');
+    return;
+  }
+  step('My games: a correspondence game against a bot');
+  const room = await page.evaluate(async () => {
+    const conn = window.carcassonne.conn;
+    const made = await conn.request({ type: 'create_room', seats: 2, match: { clock: 'correspondence', move_hours: 24 } });
+    await conn.join(made.room, window.carcassonne.account.player.name);
+    await conn.request({ type: 'add_bot', level: 'random' });
+    await conn.request({ type: 'start' });
+    return made.room;
+  });
+  await page.goto(base);  // no hash: the page opens on the games
+  await page.waitForFunction(() => location.hash === '#games');
+  await page.locator(`#games-in-play tr[data-room="${room}"]`).waitFor();
+  step('notification settings: a checkbox saved');
+  await page.locator('#notify-your_turn-push').waitFor();
+  const was = await page.isChecked('#notify-your_turn-push');
+  await page.click('#notify-your_turn-push');
+  await page.waitForFunction(async (w) => {
+    const s = await (await fetch('/api/me/notifications')).json();
+    return (s.events?.your_turn ?? []).includes('push') !== w;
+  }, was);
+  await page.screenshot({ path: join(artifacts, 'my-games.png') });
+});
