@@ -1,10 +1,14 @@
 // arena: bots against bots (docs/bots.md). Game g is seeded with "S/g" and bot i of the list
 // sits at seat (i + g) mod P, so every bot plays every seat in turn; the bots' own seeds come
-// from a generator seeded with "S/bots", so a run is reproducible.
+// from a generator seeded with "S/bots", so a run is reproducible. With --benchmark the seeds are
+// the published list ("benchmark/1", "benchmark/2"...) and each is played twice, seats swapped,
+// so both bots get the same tiles from both seats.
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <ostream>
 #include <sstream>
+#include <utility>
 
 #include "carcassonne/app/commands.hpp"
 #include "carcassonne/engine/bot.hpp"
@@ -26,10 +30,37 @@ struct bot_tally {
   double think_seconds = 0, slowest = 0;  // time in choose_move
 };
 
+// Wilson's score interval at 95% for `wins` of `n` (ties counted as half a win before): unlike the
+// normal approximation it stays inside [0, 1] and is honest near 0% and 100%.
+std::pair<double, double> wilson95(double wins, double n) {
+  if (n <= 0) return {0, 1};
+  constexpr double z = 1.959963984540054;
+  const double p = wins / n, z2n = z * z / n;
+  const double center = (p + z2n / 2) / (1 + z2n);
+  const double half = z / (1 + z2n) * std::sqrt(p * (1 - p) / n + z2n / (4 * n));
+  return {std::max(0.0, center - half), std::min(1.0, center + half)};
+}
+
+// --benchmark's tables: the base game, or every expansion offered to players.
+bool benchmark_table(const std::string& name, game_options& o) {
+  if (name == "base") return true;
+  if (name != "all") return false;
+  for (int e = 0; e < player_expansion_count; ++e) {
+    const auto x = static_cast<expansion>(e);
+    o.setup.expansions.add(x);
+    o.expansion_list.push_back(std::string(expansion_name(x)));
+  }
+  return true;
+}
+
 }  // namespace
 
 int run_arena(std::span<const std::string> args, std::ostream& out, std::ostream& err) {
   long long playouts = bot_budget{}.playouts;
+  long long simulations = bot_budget{}.simulations;
+  long long determinizations = bot_budget{}.determinizations;
+  long long think_ms = 0;  // 0: the budgets above; else every bot thinks this long per move
+  std::string benchmark;   // "", "base" or "all"
   game_options o;
   o.games = 100;
   o.players = 0;  // as many as bots
@@ -42,7 +73,7 @@ int run_arena(std::span<const std::string> args, std::ostream& out, std::ostream
         const auto level = bot_level_from_name(name);
         if (!level) {
           err << "carcassonne arena: unknown bot level '" << name
-              << "' (random, greedy or strong)\n";
+              << "' (random, greedy, strong or ismcts)\n";
           return 1;
         }
         bots.push_back({*level});
@@ -52,6 +83,27 @@ int run_arena(std::span<const std::string> args, std::ostream& out, std::ostream
         err << "carcassonne arena: --playouts takes a number\n";
         return 1;
       }
+    } else if (args[i] == "--simulations" && has_value) {
+      if (!parse_count(args[++i], 1, 100'000'000, simulations)) {
+        err << "carcassonne arena: --simulations takes a number\n";
+        return 1;
+      }
+    } else if (args[i] == "--determinizations" && has_value) {
+      if (!parse_count(args[++i], 1, 10'000, determinizations)) {
+        err << "carcassonne arena: --determinizations takes a number\n";
+        return 1;
+      }
+    } else if (args[i] == "--think-ms" && has_value) {
+      if (!parse_count(args[++i], 1, 600'000, think_ms)) {
+        err << "carcassonne arena: --think-ms takes a number of milliseconds\n";
+        return 1;
+      }
+    } else if (args[i] == "--benchmark" && has_value) {
+      benchmark = args[++i];
+      if (!benchmark_table(benchmark, o)) {
+        err << "carcassonne arena: --benchmark takes base or all\n";
+        return 1;
+      }
     } else if (const auto read = read_game_option(args, i, o, "arena", 1, err);
                read == option_read::failed) {
       return 1;
@@ -59,6 +111,11 @@ int run_arena(std::span<const std::string> args, std::ostream& out, std::ostream
       err << "carcassonne arena: unexpected argument '" << args[i] << "'\n";
       return 1;
     }
+  }
+  if (!benchmark.empty() &&
+      (bots.size() != 2 || (o.players != 0 && o.players != 2) || o.games % 2 != 0)) {
+    err << "carcassonne arena: --benchmark plays two bots, two seats, an even number of games\n";
+    return 1;
   }
   const long long games = o.games;
   long long players = o.players;
@@ -78,11 +135,20 @@ int run_arena(std::span<const std::string> args, std::ostream& out, std::ostream
   const auto bot_count = static_cast<long long>(bots.size());
 
   rng bot_seeds = rng::from_string(seed + "/bots");
-  const bot_budget budget{static_cast<int>(playouts)};
+  bot_budget budget{static_cast<int>(playouts),
+                    {},
+                    static_cast<int>(simulations),
+                    static_cast<int>(determinizations)};
+  std::chrono::steady_clock::time_point deadline;
+  if (think_ms > 0) {  // the same time for every bot: the searches stop at it, not at a count
+    budget.playouts = budget.simulations = std::numeric_limits<int>::max();
+    budget.stop = [&deadline] { return std::chrono::steady_clock::now() >= deadline; };
+  }
   long long moves = 0, total_playouts = 0;
   const auto start = std::chrono::steady_clock::now();
   for (long long g = 0; g < games; ++g) {
-    setup.seed = seed + "/" + std::to_string(g);
+    setup.seed = benchmark.empty() ? seed + "/" + std::to_string(g)
+                                   : "benchmark/" + std::to_string(g / 2 + 1);
     auto game = new_game(setup);
     if (!game) {
       err << "carcassonne arena: " << game.err().message << '\n';
@@ -97,6 +163,7 @@ int run_arena(std::span<const std::string> args, std::ostream& out, std::ostream
       const seat_t seat = to_act(s);
       auto& bot = bots[bot_at(seat)];
       const auto thinking = std::chrono::steady_clock::now();
+      deadline = thinking + std::chrono::milliseconds(think_ms);
       const auto choice =
           choose_move(information_set_of(s, seat), bot.level, bot_seeds.next(), budget);
       const double took =
@@ -131,21 +198,24 @@ int run_arena(std::span<const std::string> args, std::ostream& out, std::ostream
       seats_played += k % bot_count == static_cast<long long>(i);
     const double n = static_cast<double>(games * seats_played);
     const double rate = (b.wins + 0.5 * b.ties) / n;
-    const double half = 1.96 * std::sqrt(rate * (1 - rate) / n);  // normal approximation
-    per_bot.push_back(
-        {{"bot", name_of(b.level)},
-         {"wins", b.wins},
-         {"ties", b.ties},
-         {"mean_score", b.score_sum / n},
-         {"win_rate", rate},
-         {"move_seconds_mean", b.moves > 0 ? b.think_seconds / b.moves : 0.0},
-         {"move_seconds_max", b.slowest},
-         {"win_rate_ci95", {std::max(0.0, rate - half), std::min(1.0, rate + half)}}});
+    const auto [low, high] = wilson95(b.wins + 0.5 * b.ties, n);
+    per_bot.push_back({{"bot", name_of(b.level)},
+                       {"wins", b.wins},
+                       {"ties", b.ties},
+                       {"mean_score", b.score_sum / n},
+                       {"win_rate", rate},
+                       {"move_seconds_mean", b.moves > 0 ? b.think_seconds / b.moves : 0.0},
+                       {"move_seconds_max", b.slowest},
+                       {"win_rate_ci95", {low, high}}});
   }
   json result{{"games", games},
               {"players", players},
               {"expansions", expansion_list},
               {"playouts", playouts},
+              {"simulations", simulations},
+              {"determinizations", determinizations},
+              {"think_ms", think_ms},
+              {"benchmark", benchmark.empty() ? json() : json(benchmark)},
               {"seed", seed},
               {"bots", per_bot},
               {"moves", moves},

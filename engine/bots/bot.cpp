@@ -18,6 +18,8 @@ bot_choice choose_move(const information_set& info, bot_level level, std::uint64
       return bots::choose_greedy(info, seed);
     case bot_level::strong:
       return bots::choose_strong(info, seed, budget);
+    case bot_level::ismcts:
+      return bots::choose_ismcts(info, seed, budget);
     case bot_level::random:
       break;
   }

@@ -12,5 +12,7 @@ bot_choice choose_random(const information_set& info, std::uint64_t seed);
 bot_choice choose_greedy(const information_set& info, std::uint64_t seed);
 // Flat Monte Carlo over determinizations among the greedy's best turn plans (strong.cpp).
 bot_choice choose_strong(const information_set& info, std::uint64_t seed, const bot_budget& budget);
+// Information-set Monte Carlo tree search, the benchmark's reference opponent (ismcts.cpp).
+bot_choice choose_ismcts(const information_set& info, std::uint64_t seed, const bot_budget& budget);
 
 }  // namespace carcassonne::bots

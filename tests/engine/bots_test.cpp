@@ -28,6 +28,13 @@ expansion_set all_five() {
 
 using test::play_until;
 
+std::vector<bot_level> every_level() {
+  std::vector<bot_level> levels;
+  for (std::size_t i = 0; i < bot_level_names.size(); ++i)
+    levels.push_back(static_cast<bot_level>(i));
+  return levels;
+}
+
 // The same move from a and b for every level and a few seeds (strong on a small budget).
 void same_moves(const game_state& a, const game_state& b) {
   const seat_t seat = to_act(a);
@@ -36,8 +43,8 @@ void same_moves(const game_state& a, const game_state& b) {
   const auto ib = information_set_of(b, seat);
   REQUIRE(ia.state == ib.state);
   for (std::uint64_t seed : {1u, 7u, 12345u})
-    for (auto level : {bot_level::random, bot_level::greedy, bot_level::strong}) {
-      const bot_budget budget{48};
+    for (auto level : every_level()) {
+      const bot_budget budget{48, {}, 48, 3};
       CHECK(choose_move(ia, level, seed, budget).chosen ==
             choose_move(ib, level, seed, budget).chosen);
     }
@@ -152,9 +159,9 @@ TEST_CASE("bots are deterministic for a seed and respect the playout budget and 
   const auto s = play_until(all_five(), 4, "det", [](const game_state& g) { return g.turn >= 8; });
   const auto info = information_set_of(s, to_act(s));
   const auto legal = legal_actions(s);
-  for (auto level : {bot_level::random, bot_level::greedy, bot_level::strong}) {
-    const auto a = choose_move(info, level, 3, bot_budget{60});
-    const auto b = choose_move(info, level, 3, bot_budget{60});
+  for (auto level : every_level()) {
+    const auto a = choose_move(info, level, 3, bot_budget{60, {}, 60, 3});
+    const auto b = choose_move(info, level, 3, bot_budget{60, {}, 60, 3});
     CHECK(a.chosen == b.chosen);
     CHECK(a.playouts == b.playouts);
     CHECK(std::find(legal.begin(), legal.end(), a.chosen) != legal.end());
@@ -170,6 +177,13 @@ TEST_CASE("bots are deterministic for a seed and respect the playout budget and 
   CHECK(stopped.playouts == 0);
   CHECK(std::find(legal.begin(), legal.end(), stopped.chosen) != legal.end());
   if (legal.size() > 1) CHECK(calls >= 1);
+  const auto simulated = choose_move(info, bot_level::ismcts, 3, bot_budget{0, {}, 25, 5});
+  if (legal.size() > 1) CHECK(simulated.playouts == 25);
+  calls = 0;
+  const auto cut =
+      choose_move(info, bot_level::ismcts, 3, bot_budget{0, [&] { return ++calls > 5; }});
+  if (legal.size() > 1) CHECK(cut.playouts == 5);
+  CHECK(std::find(legal.begin(), legal.end(), cut.chosen) != legal.end());
   CHECK(bot_level_from_name("strong") == bot_level::strong);
   CHECK_FALSE(bot_level_from_name("genius"));
   CHECK(name_of(bot_level::greedy) == "greedy");
@@ -189,13 +203,15 @@ TEST_CASE("every level plays only legal moves, in every expansion mix, also for 
     std::uint64_t seed = static_cast<std::uint64_t>(bits) * 1000;
     while (!s.finished) {
       const seat_t seat = to_act(s);
-      // Moves take turns: greedy, strong on a tiny budget, then random for four (to keep the
-      // test quick while the games still reach every kind of decision).
-      const int turn = static_cast<int>(++seed % 6);
+      // Moves take turns: greedy, strong and ismcts on a tiny budget, then random for four (to
+      // keep the test quick while the games still reach every kind of decision).
+      const int turn = static_cast<int>(++seed % 7);
       const auto level = turn == 0   ? bot_level::greedy
                          : turn == 1 ? bot_level::strong
+                         : turn == 2 ? bot_level::ismcts
                                      : bot_level::random;
-      const auto choice = choose_move(information_set_of(s, seat), level, seed, bot_budget{4});
+      const auto choice =
+          choose_move(information_set_of(s, seat), level, seed, bot_budget{4, {}, 4, 2});
       const auto legal = legal_actions(s);
       REQUIRE(std::find(legal.begin(), legal.end(), choice.chosen) != legal.end());
       bunny_decisions += s.awaiting == easter::decision_bunny && s.deciding != s.active;
@@ -205,6 +221,29 @@ TEST_CASE("every level plays only legal moves, in every expansion mix, also for 
   }
   CHECK(games == 32);
   CHECK(bunny_decisions > 0);  // the bunny phase's decisions of a seat whose turn it is not
+}
+
+TEST_CASE("ismcts searches: on a small budget it beats random in most base games") {
+  int ismcts_wins = 0;
+  const int games = 4;
+  for (int g = 0; g < games; ++g) {
+    game_setup setup;
+    setup.seed = "ismcts/" + std::to_string(g);
+    auto game = new_game(setup);
+    REQUIRE(game.ok());
+    game_state s = game.value();
+    const seat_t searcher = static_cast<seat_t>(g % 2);
+    std::uint64_t seed = 0;
+    while (!s.finished) {
+      const seat_t seat = to_act(s);
+      const auto level = seat == searcher ? bot_level::ismcts : bot_level::random;
+      const auto choice =
+          choose_move(information_set_of(s, seat), level, ++seed, bot_budget{0, {}, 60, 3});
+      REQUIRE(apply_in_place(s, choice.chosen).ok());
+    }
+    ismcts_wins += s.players[searcher].score > s.players[1 - searcher].score;
+  }
+  CHECK(ismcts_wins >= games - 1);
 }
 
 TEST_CASE("greedy takes the points: it beats random in most base games") {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "carcassonne/app/commands.hpp"
+#include "carcassonne/engine/expansion_count.hpp"
 
 namespace {
 
@@ -63,7 +64,39 @@ TEST_CASE("arena: strong bots on a budget, expansions, more seats than bots") {
   CHECK(a.out["playouts_per_second"].get<double>() > 0);
 }
 
+TEST_CASE("arena --benchmark: the published seeds in pairs, Wilson intervals, the two tables") {
+  const auto a = arena({"--benchmark", "base", "--bots", "greedy,random", "--games", "4"});
+  REQUIRE_MESSAGE(a.code == 0, a.err);
+  CHECK(a.out["benchmark"] == "base");
+  CHECK(a.out["expansions"] == json::array());
+  const auto& greedy = a.out["bots"][0];
+  REQUIRE(greedy["wins"] == 4);
+  // Wilson's interval for 4 of 4: [0.510, 1] (the normal approximation would claim [1, 1]).
+  CHECK(greedy["win_rate_ci95"][0].get<double>() == doctest::Approx(0.5101).epsilon(0.001));
+  CHECK(greedy["win_rate_ci95"][1].get<double>() == 1.0);
+  CHECK(a.out["bots"][1]["win_rate_ci95"][0].get<double>() == 0.0);
+  // The deals are fixed; --seed (default 1) seeds only the bots' own choices.
+  const auto b =
+      arena({"--benchmark", "base", "--bots", "greedy,random", "--games", "4", "--seed", "1"});
+  CHECK(b.out["moves"] == a.out["moves"]);
+  CHECK(b.out["bots"][0]["mean_score"] == greedy["mean_score"]);
+  const auto all = arena({"--benchmark", "all", "--bots", "ismcts,greedy", "--games", "2",
+                          "--simulations", "4", "--determinizations", "2"});
+  REQUIRE_MESSAGE(all.code == 0, all.err);
+  CHECK(all.out["expansions"].size() ==
+        static_cast<std::size_t>(carcassonne::player_expansion_count));
+  CHECK(all.out["simulations"] == 4);
+  const auto timed = arena({"--bots", "ismcts,strong", "--games", "1", "--think-ms", "1"});
+  REQUIRE_MESSAGE(timed.code == 0, timed.err);
+  CHECK(timed.out["think_ms"] == 1);
+  CHECK(timed.out["bots"][0]["move_seconds_mean"].get<double>() < 0.5);
+}
+
 TEST_CASE("arena argument errors exit 1") {
+  CHECK(arena({"--benchmark", "base", "--bots", "greedy,random", "--games", "3"}).code == 1);
+  CHECK(arena({"--benchmark", "base", "--bots", "greedy,random,random"}).code == 1);
+  CHECK(arena({"--benchmark", "dragons", "--bots", "greedy,random"}).code == 1);
+  CHECK(arena({"--bots", "greedy,random", "--think-ms", "0"}).code == 1);
   CHECK(arena({}).code == 1);
   CHECK(arena({"--bots", "genius"}).code == 1);
   CHECK(arena({"--bots", "greedy,random", "--games", "0"}).code == 1);

@@ -13,8 +13,10 @@
 
 namespace carcassonne {
 
-enum class bot_level : std::uint8_t { random, greedy, strong };
-inline constexpr std::array<std::string_view, 3> bot_level_names{"random", "greedy", "strong"};
+// `ismcts` is the reference opponent of the benchmark (docs/bots.md), not a step of the ladder.
+enum class bot_level : std::uint8_t { random, greedy, strong, ismcts };
+inline constexpr std::array<std::string_view, 4> bot_level_names{"random", "greedy", "strong",
+                                                                 "ismcts"};
 std::optional<bot_level> bot_level_from_name(std::string_view name);
 inline std::string_view name_of(bot_level l) {
   return bot_level_names[static_cast<int>(l)];
@@ -32,6 +34,8 @@ information_set information_set_of(const game_state& s, seat_t seat);
 struct bot_budget {
   int playouts = 2000;              // strong: simulated games per move; the others ignore it
   std::function<bool()> stop = {};  // optional: true once the caller's deadline has passed
+  int simulations = 800;            // ismcts: tree simulations per move...
+  int determinizations = 5;         // ...cycling over this many determinizations
 };
 
 struct bot_choice {
