@@ -12,7 +12,10 @@ proto_error bad(std::string message) {
 
 std::string level_list() {
   std::string s;
-  for (auto n : bot_level_names) s += (s.empty() ? "" : ", ") + std::string(n);
+  for (auto n : bot_level_names) {
+    if (!s.empty()) s += ", ";
+    s += n;
+  }
   return s;
 }
 
