@@ -228,8 +228,9 @@ json competitions::tournament_action(const player_account& who, const json& body
     if (who.id != t->settings.director)
       refused = tournament_error{"not_director", "only the tournament's director may do that"};
     else if (count < 1 || count > 64 || !bot_level_from_name(level))
-      refused = tournament_error{"bad_message",
-                                 "'count' is 1 to 64 and 'level' a bot level (random, greedy, strong, ismcts)"};
+      refused = tournament_error{
+          "bad_message",
+          "'count' is 1 to 64 and 'level' a bot level (random, greedy, strong, ismcts)"};
     else {
       int next = 0;
       for (const auto& p : t->participants) next += !p.bot.empty();
