@@ -42,8 +42,11 @@ void room::request_undo(const client_ptr& c, int seat, const json& id) {
     return broadcast({});
   }
   undo_request_.emplace(seat, others);
+  // The key is built in place: "u" + std::to_string(...) gives GCC 12 a false -Wrestrict.
+  std::string key(1, 'u');
+  key += std::to_string(stored_moves_);
   for (int i = 0; i < static_cast<int>(seats_.size()); ++i)
-    if (others >> i & 1) add_notice(i, "undo_requested", "u" + std::to_string(stored_moves_));
+    if (others >> i & 1) add_notice(i, "undo_requested", key);
   write_notices();
   if (timer_)  // not answered in time: declined
     undo_request_->timer = timer_->call_after(settings_.match.answer_time, [this] {
