@@ -294,10 +294,11 @@ TEST_CASE("notify: URLs and addresses a user's endpoint may not lead to (SSRF)")
       {"ftp://push.example.net/", "not an http(s) URL: ftp://push.example.net/"},
       {"https://push.example.net:0/", "a bad port in https://push.example.net:0/"},
   };
-  for (const auto& [url, reason] : refused) {
+  for (const auto& entry : refused) {
+    const char* url = entry.first;
     CAPTURE(url);
     CHECK_FALSE(url_acceptable(url, strict, why));
-    CHECK(why == reason);
+    CHECK(why == entry.second);
   }
   // The host (and tests) may allow private addresses and plain http.
   outgoing_policy lenient;
