@@ -5,7 +5,11 @@
 #include <doctest/doctest.h>
 
 #include <chrono>
+#include <condition_variable>
+#include <future>
+#include <map>
 #include <mutex>
+#include <thread>
 
 #include "notify/notify_store.hpp"
 #include "notify/worker.hpp"
@@ -274,4 +278,93 @@ TEST_CASE("notify worker: each delivery once across a restart and a claim left b
   REQUIRE(t.fakes.hooks.size() == 2);
   CHECK(json::parse(t.fakes.hooks[1].json_body)["events"][0]["room"] == "rb");
   CHECK(second.round() == 0);
+}
+
+TEST_CASE("notify worker: a slow origin holds a few senders, and the others go on meanwhile") {
+  nw_setup t;
+  // Three players' webhooks at a host that does not answer until the test lets it, one at
+  // another host.
+  const std::map<std::string, std::string> hooks = {{"s1", "https://slow.example/a"},
+                                                    {"s2", "https://slow.example/b"},
+                                                    {"s3", "https://slow.example/c"},
+                                                    {"f1", "https://fast.example/hook"}};
+  std::string error;
+  for (const auto& [player, url] : hooks) {
+    auto p = notify::preferences::defaults();
+    p.webhook_url = url;
+    p.webhook_secret = "s3cret";
+    REQUIRE(t.notes->save_prefs(player, p, error));
+    my_game g;
+    g.name = "game of " + player;
+    g.state = "playing";
+    g.seats = 2;
+    g.acting = 1;
+    g.turn = 2;
+    g.clock = "correspondence";
+    g.seat_list = "[]";
+    g.players = {{0, "p1"}, {1, player}};
+    const std::string room = "room-" + player;
+    save_room_write w{room, room_state::playing, "{}"};
+    w.notices = {{player, "your_turn", room + ":2:your_turn", room,
+                  json{{"seat", 1}, {"turn", 2}, {"clock", "correspondence"}}.dump()}};
+    w.mine = g;
+    t.db->submit(w, nullptr);
+  }
+  t.db->flush();
+
+  std::mutex m;
+  std::condition_variable cv;
+  bool open = false, fast_sent = false;
+  int slow_now = 0, slow_most = 0, slow_calls = 0;
+  notify::senders s;
+  s.webhook = [&](const std::string& url, const std::string&, const notify::webhook_message&) {
+    std::unique_lock lock(m);
+    if (url.find("fast") != std::string::npos) {
+      fast_sent = true;
+      cv.notify_all();
+      return notify::delivery{notify::delivery::outcome::delivered, 200, ""};
+    }
+    ++slow_calls;
+    slow_most = std::max(slow_most, ++slow_now);
+    cv.notify_all();
+    cv.wait(lock, [&] { return open; });
+    --slow_now;
+    return notify::delivery{notify::delivery::outcome::delivered, 200, ""};
+  };
+  auto o = t.options();
+  o.batch_ms = 0;
+  o.send_threads = 4;
+  o.per_origin = 2;
+  notify::worker w(*t.notes, s, o);
+  t.now += 1'000;  // the notices were written on the wall clock
+
+  auto round = std::async(std::launch::async, [&] { return w.round(); });
+  {
+    // Two slow sends hang, the fast one is sent beside them, and the third slow one waits its
+    // turn without an attempt.
+    std::unique_lock lock(m);
+    REQUIRE(
+        cv.wait_for(lock, std::chrono::seconds(10), [&] { return slow_now == 2 && fast_sent; }));
+  }
+  for (int i = 0; i < 10'000'000 && w.deferred.load() == 0; ++i) std::this_thread::yield();
+  CHECK(w.deferred.load() == 1);
+  {
+    std::lock_guard lock(m);
+    open = true;
+  }
+  cv.notify_all();
+  CHECK(round.get() == 4);
+  CHECK(slow_most == 2);
+  CHECK(slow_calls == 2);
+  CHECK(w.delivered.load() == 3);
+  CHECK(t.count("deliveries_done") == 3);
+  CHECK(t.count("deliveries_pending") == 1);
+
+  // The waiting one goes a second later, as a first attempt.
+  CHECK(w.round() == 0);
+  t.now += 1'000;
+  CHECK(w.round() == 1);
+  CHECK(slow_calls == 3);
+  CHECK(t.count("deliveries_done") == 4);
+  CHECK(w.retried.load() == 0);
 }

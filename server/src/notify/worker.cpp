@@ -2,8 +2,12 @@
 
 #include <spdlog/spdlog.h>
 
+#include <boost/asio/post.hpp>
+#include <boost/asio/thread_pool.hpp>
+
 #include <algorithm>
 #include <map>
+#include <utility>
 
 #include "base/background_thread.hpp"
 #include "notify/messages.hpp"
@@ -20,6 +24,13 @@ bool real_time(const outbox_notice& n) {
   return clock == "fischer" || clock == "per_decision";
 }
 
+// Scheme, host and port of a URL: what a cap on sends to one place counts.
+std::string origin_of(const std::string& url) {
+  const auto host = url.find("://");
+  if (host == std::string::npos) return url;
+  return url.substr(0, url.find_first_of("/?#", host + 3));
+}
+
 }  // namespace
 
 worker::worker(notify_store& db, senders s, worker_options o)
@@ -31,6 +42,8 @@ worker::worker(notify_store& db, senders s, worker_options o)
           .count();
     };
   options_.send_threads = std::max(1, options_.send_threads);
+  options_.per_origin = std::max(1, options_.per_origin);
+  senders_pool_ = std::make_unique<boost::asio::thread_pool>(options_.send_threads);
 }
 
 worker::~worker() {
@@ -40,6 +53,7 @@ worker::~worker() {
   }
   cv_.notify_all();
   if (thread_.joinable()) thread_.join();
+  senders_pool_->join();  // sends under way end (each has its deadline) and are recorded
 }
 
 void worker::start(std::chrono::milliseconds interval) {
@@ -48,9 +62,9 @@ void worker::start(std::chrono::milliseconds interval) {
     std::unique_lock lock(mutex_);
     while (!stop_) {
       lock.unlock();
-      round();
+      const bool more = step();
       lock.lock();
-      cv_.wait_for(lock, interval, [&] { return stop_ || woken_; });
+      if (!more) cv_.wait_for(lock, interval, [&] { return stop_ || woken_; });
       woken_ = false;
     }
   });
@@ -65,11 +79,23 @@ void worker::wake() {
 }
 
 int worker::round() {
-  if (options_.before_round) options_.before_round();
   std::string error;
+  if (options_.before_round) options_.before_round();
   if (!batch_due(error)) spdlog::warn("notifications: batching: {}", error);
   error.clear();
-  const int sent = send_due(error);
+  const int claimed = dispatch(error);
+  if (!error.empty()) spdlog::warn("notifications: sending: {}", error);
+  std::unique_lock lock(sending_mutex_);
+  sending_cv_.wait(lock, [&] { return sending_ == 0; });
+  return claimed;
+}
+
+bool worker::step() {
+  std::string error;
+  if (options_.before_round) options_.before_round();
+  if (!batch_due(error)) spdlog::warn("notifications: batching: {}", error);
+  error.clear();
+  dispatch(error);
   if (!error.empty()) spdlog::warn("notifications: sending: {}", error);
   // Now and then, the rows nobody needs any more.
   if (const auto now = options_.now_ms(); now - last_prune_ms_ > 3'600'000) {
@@ -78,12 +104,14 @@ int worker::round() {
     if (!db_.prune(now - options_.keep_ms, error))
       spdlog::warn("notifications: pruning: {}", error);
   }
-  return sent;
+  return batch_full_ && error.empty();
 }
 
 bool worker::batch_due(std::string& error) {
   const auto now = options_.now_ms();
-  const auto players = db_.due_players(now - options_.batch_ms, 256, error);
+  constexpr int page = 256;
+  const auto players = db_.due_players(now - options_.batch_ms, page, error);
+  batch_full_ = players && players->size() == page;
   if (!players) return false;
   for (const auto& player : *players)
     if (!db_.batch_player(
@@ -143,62 +171,126 @@ notify_store::plan_result worker::plan(sql::connection& db,
   return out;
 }
 
-int worker::send_due(std::string& error) {
+int worker::dispatch(std::string& error) {
+  int free = 0;
+  {
+    std::lock_guard lock(sending_mutex_);
+    free = options_.claim_batch - sending_;  // claimed and not yet recorded: at most a batch
+    claim_full_ = free <= 0;
+  }
+  if (free <= 0) return 0;  // a sender that finishes wakes the worker
   const auto now = options_.now_ms();
-  const auto claimed =
-      db_.claim(options_.instance, now, now + options_.claim_ms, options_.claim_batch, error);
-  if (!claimed) return 0;
-  // A few at a time: a slow endpoint holds up one thread, not the others.
-  std::atomic<std::size_t> next{0};
-  const auto work = [&] {
-    for (std::size_t i; (i = next.fetch_add(1)) < claimed->size();) send_one((*claimed)[i]);
-  };
-  const auto threads =
-      std::min<std::size_t>(static_cast<std::size_t>(options_.send_threads), claimed->size());
-  std::vector<std::thread> pool;
-  for (std::size_t t = 1; t < threads; ++t) pool.emplace_back(work);
-  work();
-  for (auto& t : pool) t.join();
+  const auto claimed = db_.claim(options_.instance, now, now + options_.claim_ms, free, error);
+  if (!claimed || claimed->empty()) return 0;
+  {
+    std::lock_guard lock(sending_mutex_);
+    sending_ += static_cast<int>(claimed->size());
+    claim_full_ = static_cast<int>(claimed->size()) == free;
+  }
+  for (const auto& d : *claimed)
+    boost::asio::post(*senders_pool_, [this, d] {
+      send_one(d);
+      sent_one();
+    });
   return static_cast<int>(claimed->size());
 }
 
-delivery worker::attempt(const delivery_row& d) {
+void worker::sent_one() {
+  bool more = false;
+  {
+    std::lock_guard lock(sending_mutex_);
+    --sending_;
+    more = std::exchange(claim_full_, false);
+  }
+  sending_cv_.notify_all();
+  if (more) wake();  // the claim was cut short by the senders: more may be due
+}
+
+bool worker::take_origin(const std::string& origin) {
+  std::lock_guard lock(sending_mutex_);
+  auto& load = origin_load_[origin];
+  if (load >= options_.per_origin) return false;
+  ++load;
+  return true;
+}
+
+void worker::release_origin(const std::string& origin) {
+  std::lock_guard lock(sending_mutex_);
+  if (--origin_load_[origin] <= 0) origin_load_.erase(origin);
+}
+
+worker::prepared worker::prepare(const delivery_row& d) {
   const std::string kind =
       d.notices.empty() ? std::string() : d.notices[0].value("kind", std::string());
-  const auto token = [&](const std::string& target) {
+  const auto token = [this, d, kind](const std::string& target) {
     return options_.unsubscribe_token
                ? "/api/unsubscribe?token=" +
                      options_.unsubscribe_token(d.player, d.channel, kind, target)
                : std::string();
   };
+  const auto known = [](delivery::outcome o, std::string why) {
+    return prepared{{o, 0, std::move(why)}, {}, {}};
+  };
   std::string error;
   if (d.channel == "push") {
     const auto sub = db_.subscription_by_id(d.target, error);
-    if (!error.empty()) return {delivery::outcome::retry, 0, error};
-    if (!sub) return {delivery::outcome::gone, 0, "the subscription was removed"};
-    return senders_.push({sub->endpoint, sub->p256dh, sub->auth},
-                         push_of(d.id, d.notices, token(d.target)));
+    if (!error.empty()) return known(delivery::outcome::retry, error);
+    if (!sub) return known(delivery::outcome::gone, "the subscription was removed");
+    return {{}, origin_of(sub->endpoint), [this, d, s = *sub, token] {
+              return senders_.push({s.endpoint, s.p256dh, s.auth},
+                                   push_of(d.id, d.notices, token(d.target)));
+            }};
   }
   const auto p = db_.prefs(d.player, error);
-  if (!p) return {delivery::outcome::retry, 0, error};
-  const long long now_s = options_.now_ms() / 1000;
+  if (!p) return known(delivery::outcome::retry, error);
   if (d.channel == "webhook") {
-    if (p->webhook_url.empty()) return {delivery::outcome::gone, 0, "the webhook was removed"};
-    return senders_.webhook(
-        p->webhook_url, p->webhook_secret,
-        webhook_of(d.id, d.player, d.notices, options_.page_url, token(""), now_s));
+    if (p->webhook_url.empty()) return known(delivery::outcome::gone, "the webhook was removed");
+    return {{},
+            origin_of(p->webhook_url),
+            [this, d, url = p->webhook_url, secret = p->webhook_secret, token] {
+              return senders_.webhook(url, secret,
+                                      webhook_of(d.id, d.player, d.notices, options_.page_url,
+                                                 token(""), options_.now_ms() / 1000));
+            }};
   }
-  if (p->email.empty()) return {delivery::outcome::gone, 0, "the address was removed"};
-  return senders_.email(mail_of(d.id, p->email, d.notices, options_.page_url, token("")));
+  if (p->email.empty()) return known(delivery::outcome::gone, "the address was removed");
+  // Every mail goes to the host's one relay.
+  return {{}, "smtp", [this, d, to = p->email, token] {
+            return senders_.email(mail_of(d.id, to, d.notices, options_.page_url, token("")));
+          }};
 }
 
 void worker::send_one(const delivery_row& d) {
   delivery r;
   try {
-    r = attempt(d);
+    auto p = prepare(d);
+    if (!p.send) {
+      r = std::move(p.known);
+    } else if (!take_origin(p.origin)) {
+      // Enough of ours are on their way there: this one waits, and it is not an attempt.
+      deferred.fetch_add(1, std::memory_order_relaxed);
+      std::string error, why = "waiting for ";
+      why += p.origin;
+      if (!db_.finish(d, options_.instance, "pending", d.attempts,
+                      options_.now_ms() + options_.defer_ms, why, error))
+        spdlog::warn("notifications: recording {}: {}", d.id, error);
+      return;
+    } else {
+      try {
+        r = p.send();
+      } catch (...) {
+        release_origin(p.origin);
+        throw;
+      }
+      release_origin(p.origin);
+    }
   } catch (const std::exception& e) {  // a sender's bug: retried, never the thread's end
     r = {delivery::outcome::retry, 0, e.what()};
   }
+  record(d, r);
+}
+
+void worker::record(const delivery_row& d, const delivery& r) {
   const int attempts = d.attempts + 1;
   std::string state = "done";
   std::int64_t next = 0;

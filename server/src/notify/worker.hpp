@@ -3,24 +3,34 @@
 //   1. batch: for each player whose oldest pending notice waited the batch window, in one
 //      transaction, drop the stale ones (a your_turn whose seat moved since) and those the player
 //      does not want, and make one delivery per channel (and push subscription) of the rest;
-//   2. send: claim due deliveries (cluster-safe: a claim runs out if its instance dies), send each
-//      through `senders` on a few threads of the worker's, and record the outcome: done, or
-//      again after an exponential backoff, or a dead letter after max_attempts; a push
-//      subscription its service says is gone is removed.
+//   2. dispatch: claim due deliveries, at most claim_batch under way (cluster-safe: a claim runs
+//      out if its instance dies), and hand them to a pool of send_threads threads, which send each
+//      through `senders` and record the outcome: done, or again after an exponential backoff, or a
+//      dead letter after max_attempts; a push subscription its service says is gone is removed.
+// Rounds never wait for sends: a slow endpoint holds one sender until its deadline, and at most
+// `per_origin` senders go to one origin at a time (a delivery to a busy origin waits a second,
+// without counting as an attempt), so one slow webhook cannot hold up everyone else's.
 // A delivery's id is a digest of its notices' keys and channel: it goes out as the webhook's
 // X-Carcassonne-Delivery, the mail's Message-ID and the push Topic, so that a delivery sent
 // again (an instance died after sending, before recording it) is recognised as the same.
-// Rooms and I/O threads never wait for it. Tests drive round() with a fake clock and fake senders.
+// Rooms and I/O threads never wait for it. Tests drive round() (which waits for its sends) with a
+// fake clock and fake senders.
 #pragma once
 #include <atomic>
 #include <condition_variable>
 #include <functional>
+#include <map>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <thread>
 
 #include "notify/channels.hpp"
 #include "notify/notify_store.hpp"
+
+namespace boost::asio {
+class thread_pool;
+}
 
 namespace carcassonne::server::notify {
 
@@ -41,7 +51,9 @@ struct worker_options {
   std::int64_t claim_ms = 120'000;          // a claim's life: longer than a send's deadline
   std::int64_t keep_ms = 7 * 86'400'000LL;  // done rows kept (replays find their keys)
   int claim_batch = 64;
-  int send_threads = 8;
+  int send_threads = 16;           // deliveries under way at once
+  int per_origin = 4;              // of them, at most this many to one origin (scheme, host, port)
+  std::int64_t defer_ms = 1000;    // a delivery to a busy origin waits this long
   std::string instance = "local";  // claimed_by
   std::string page_url;  // the page's origin for links in mails and webhooks ("" relative)
   std::function<std::int64_t()> now_ms;  // the wall clock (tests: a fake one)
@@ -61,19 +73,31 @@ class worker {
   // Runs rounds on its own thread, every `interval` or sooner when woken.
   void start(std::chrono::milliseconds interval = std::chrono::milliseconds(1000));
   void wake();
-  // One round (batch, then send what is due); the number of deliveries attempted.
+  // One round (batch, then send what is due, and wait for those sends); the number of
+  // deliveries claimed.
   int round();
   // Its first half: the due players' notices become deliveries (tests, and round()).
   bool batch_due(std::string& error);
 
-  std::atomic<std::int64_t> delivered{0}, retried{0}, dead{0}, gone{0}, dropped{0};
+  std::atomic<std::int64_t> delivered{0}, retried{0}, dead{0}, gone{0}, dropped{0}, deferred{0};
 
  private:
-  int send_due(std::string& error);
+  // One delivery made ready: an outcome already known, or the origin it goes to and its send.
+  struct prepared {
+    delivery known;
+    std::string origin;
+    std::function<delivery()> send;  // empty: `known` is the outcome
+  };
+  bool step();  // before_round, batch, dispatch, prune; true when more is due at once
+  int dispatch(std::string& error);
+  void sent_one();
+  bool take_origin(const std::string& origin);
+  void release_origin(const std::string& origin);
   notify_store::plan_result plan(sql::connection& db, const std::vector<outbox_notice>& notices,
                                  const preferences& p, const std::vector<subscription>& subs);
   void send_one(const delivery_row& d);
-  delivery attempt(const delivery_row& d);
+  prepared prepare(const delivery_row& d);
+  void record(const delivery_row& d, const delivery& r);
 
   notify_store& db_;
   senders senders_;
@@ -81,8 +105,16 @@ class worker {
   std::mutex mutex_;
   std::condition_variable cv_;
   bool stop_ = false, woken_ = false;
+  bool batch_full_ = false;  // the last batch took a whole page of players: more may be due
   std::int64_t last_prune_ms_ = 0;
   std::thread thread_;
+
+  std::mutex sending_mutex_;
+  std::condition_variable sending_cv_;
+  int sending_ = 0;                         // handed to the senders, not yet recorded
+  bool claim_full_ = false;                 // the last claim took every free sender
+  std::map<std::string, int> origin_load_;  // sends under way per origin
+  std::unique_ptr<boost::asio::thread_pool> senders_pool_;
 };
 
 }  // namespace carcassonne::server::notify
