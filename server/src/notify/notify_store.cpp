@@ -87,6 +87,15 @@ std::unique_ptr<notify_store> notify_store::open(const std::string& location, st
   auto db = sql::database::open(location, {notify_rows_schema, schema}, "the notifications' tables",
                                 error);
   if (!db) return nullptr;
+  // SQLite: the worker's commits are not synced one by one (WAL, synchronous NORMAL). A power
+  // cut may roll back its last few: notices batched again, deliveries marked sent are sent again
+  // with the same idempotency key. Never a notice lost: the rooms write those, synced.
+  if (!db->with_connection(
+          [](sql::connection& c, std::string& why) {
+            return c.row_locks() || c.run("PRAGMA synchronous=NORMAL", {}, why).has_value();
+          },
+          error))
+    return nullptr;
   return std::make_unique<notify_store>(std::move(db));
 }
 

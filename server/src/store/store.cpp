@@ -14,6 +14,17 @@ namespace carcassonne::server {
 
 namespace {
 constexpr std::size_t max_batch = 4096;  // writes per transaction
+
+bool carries_notices(const store_write* w) {
+  return std::visit(
+      [](const auto& op) {
+        if constexpr (requires { op.notices; })
+          return !op.notices.empty();
+        else
+          return false;
+      },
+      *w);
+}
 // How long a degraded store waits before probing the database again: doubled after every
 // failed probe, from the first to the last.
 constexpr std::chrono::milliseconds first_probe{50}, last_probe{5000};
@@ -121,6 +132,11 @@ std::string store::fault() const {
 void store::on_recovered(std::function<void()> f) {
   std::lock_guard calling(recovered_mutex_);  // a call under way ends first
   recovered_ = std::move(f);
+}
+
+void store::on_notices(std::function<void()> f) {
+  std::lock_guard calling(recovered_mutex_);
+  notices_written_ = std::move(f);
 }
 
 void store::call_recovered() {
@@ -242,6 +258,10 @@ void store::writer_loop() {
       } else if (degraded_) {
         set_degraded(false, "");
       }
+    }
+    if (ok && std::any_of(writes_of_batch.begin(), writes_of_batch.end(), carries_notices)) {
+      std::lock_guard calling(recovered_mutex_);
+      if (notices_written_) notices_written_();
     }
     for (std::size_t i = 0, k = 0; i < batch.size(); ++i) {
       write_result r;

@@ -174,6 +174,9 @@ class store {
   // request_recovery_call() once it answers. nullptr detaches it (a call under way ends first).
   void on_recovered(std::function<void()> f);
   void request_recovery_call();
+  // Runs `f` on the writer thread after every commit that wrote notices (store/notify_rows.hpp):
+  // the notification worker is woken instead of finding them on its next poll.
+  void on_notices(std::function<void()> f);
   // Writes of `room` are taken again; its writes still queued (of the room before the failure)
   // are refused first. Call when nothing of the old room can submit any more.
   void readmit(const std::string& room);
@@ -239,7 +242,8 @@ class store {
   std::string fault_;           // under mutex_
   std::mutex recovered_mutex_;  // held while recovered_ runs, and to change it
   std::function<void()> recovered_;
-  bool recovery_call_ = false;  // request_recovery_call() waits for the writer
+  std::function<void()> notices_written_;  // under recovered_mutex_
+  bool recovery_call_ = false;             // request_recovery_call() waits for the writer
   std::thread writer_;
 };
 

@@ -155,6 +155,7 @@ struct server::impl {
 server::server(config c) : impl_(std::make_unique<impl>(std::move(c))) {}
 
 server::~server() {
+  if (impl_->state->db) impl_->state->db->on_notices(nullptr);
   impl_->state->notify_worker.reset();  // a round under way ends first
   impl_->state->competitions.reset();   // no more rooms arranged, nobody told
   impl_->state->lobby_view.reset();     // nothing published any more
@@ -264,6 +265,9 @@ bool server::start_notifications(std::string& error) {
   st.notify_worker =
       std::make_unique<notify::worker>(service->store(), std::move(channels->send), std::move(o));
   st.notify_worker->start();
+  // Without a batch window a notice goes out at once: its commit wakes the worker.
+  if (st.cfg.notify_batch_s == 0 && st.db)
+    st.db->on_notices([w = st.notify_worker.get()] { w->wake(); });
   return true;
 }
 
