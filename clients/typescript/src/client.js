@@ -43,6 +43,8 @@ export class Client extends Connection {
     this.awaitingSnapshot = false;
     this.stopped = false; // after `replaced`: do not take the seat back by ourselves
     this.inRoom = false; // the server has us in `room` (answered join/spectate/resume)
+    /** @type {{ key: string, ws: unknown, promise: Promise<ServerMessage | null> } | null} */
+    this.rejoining = null;
   }
 
   lost() {
@@ -168,7 +170,22 @@ export class Client extends Connection {
     return answer;
   }
 
-  async rejoin() {
+  /**
+   * Takes the room again (after a welcome, or enterRoom()). One at a time: asked again for the
+   * same place while one is under way on this socket (a room entered while the socket was still
+   * signing in), it is the same request.
+   * @returns {Promise<ServerMessage | null>}
+   */
+  rejoin() {
+    const key = `${this.room}|${this.mode}|${this.token}`;
+    if (this.rejoining && this.rejoining.key === key && this.rejoining.ws === this.ws) return this.rejoining.promise;
+    const promise = this.rejoinNow().finally(() => { if (this.rejoining?.promise === promise) this.rejoining = null; });
+    this.rejoining = { key, ws: this.ws, promise };
+    return promise;
+  }
+
+  /** @returns {Promise<ServerMessage | null>} */
+  async rejoinNow() {
     if (!this.room || this.stopped) return null;
     const room = this.room;
     this.inRoom = false;

@@ -68,7 +68,9 @@ export class Connection extends EventTarget {
     this.retryTimer = null;
     this.closed = false; // close() was called: no reconnection
     this.welcomed = false; // hello answered on the current socket
-    this.wantsAuth = false; // authenticate each socket (a player signed in by cookie, §23)
+    /** @type {string | null} */
+    this.session = options.session ?? null; // a player's session (§23), else the upgrade's cookie
+    this.wantsAuth = this.session !== null; // authenticate each socket first (§23)
     /** @type {ServerAuthenticated['player'] | null} */
     this.player = null;
     /** @type {Promise<unknown> | null} */
@@ -167,11 +169,12 @@ export class Connection extends EventTarget {
   }
 
   /**
-   * Signs this socket in as the player of the session cookie its upgrade request carried (§23).
+   * Signs this socket in as the player of `session`, else of the session cookie its upgrade
+   * request carried (§23).
    * @returns {Promise<ServerMessage>} `authenticated` or an error
    */
   authenticate() {
-    const asked = this.request({ type: 'authenticate' }).then((answer) => {
+    const asked = this.request({ type: 'authenticate', ...(this.session ? { session: this.session } : {}) }).then((answer) => {
       this.player = answer.type === 'authenticated' ? answer.player : null;
       this.emit('authenticated', { player: this.player, error: answer.type === 'error' ? answer : null });
       return answer;
@@ -179,6 +182,16 @@ export class Connection extends EventTarget {
     const pending = asked.catch(() => null).finally(() => { if (this.authPending === pending) this.authPending = null; });
     this.authPending = pending;
     return asked;
+  }
+
+  /**
+   * Signs in with `session` (from the HTTP routes of §23): this socket now, each new one first.
+   * @param {string} session @returns {Promise<ServerMessage | null>} the answer, null when not connected
+   */
+  signIn(session) {
+    this.session = session;
+    this.wantsAuth = true;
+    return this.welcomed ? this.authenticate() : Promise.resolve(null);
   }
 
   /** The player this socket is signed in as, once any authenticate under way is answered. */

@@ -28,6 +28,8 @@ export interface ClientOptions {
   WebSocket?: SocketConstructor;
   /** `hello`'s `client` (default "carcassonne-client/1") */
   clientName?: string;
+  /** a player's session (§23: POST /api/guest, /api/sign-in): each socket authenticates with it first */
+  session?: string;
   /** default: the global timers and performance.now() */
   clock?: Clock;
   /** first reconnection delay (default 500 ms), doubled after each failure */

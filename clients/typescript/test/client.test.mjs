@@ -243,3 +243,37 @@ test('room_moved closes the socket and comes back through the door to resume', a
   assert.equal(FakeSocket.last().lastSent().type, 'resume');
   c.close();
 });
+
+test('with a session each socket authenticates first, and a resume without a token waits for it', async () => {
+  const c = newClient({ session: 'sess' });
+  const players = [];
+  c.on('authenticated', (a) => players.push(a.player?.id ?? a.error?.code));
+  c.connect();
+  let s = FakeSocket.last();
+  await welcome(s);
+  const auth = s.lastSent();
+  assert.deepEqual(auth, { type: 'authenticate', session: 'sess', id: auth.id });
+  const resumed = c.resume(ROOM, null);
+  await settle();
+  assert.equal(s.lastSent(), auth, 'the resume waits for the authentication');
+  s.deliver({ type: 'authenticated', id: auth.id, player: { id: 'p1', name: 'Ann', guest: true, bot: false } });
+  await settle();
+  const ask = s.lastSent();
+  assert.deepEqual(ask, { type: 'resume', room: ROOM, id: ask.id }, 'no token: the signed-in player\'s seat');
+  s.deliver({ type: 'resumed', id: ask.id, room: ROOM, seat: 0, seq: 3 });
+  await resumed;
+  assert.equal(c.seat, 0);
+  // After a drop: hello, authenticate, then resume.
+  s.drop();
+  await settle();
+  await clock.advance(500);
+  s = FakeSocket.last();
+  await welcome(s);
+  assert.equal(s.lastSent().type, 'authenticate');
+  s.deliver({ type: 'error', id: s.lastSent().id, code: 'bad_session', message: 'expired' });
+  await settle();
+  assert.equal(s.lastSent().type, 'resume');
+  assert.deepEqual(players, ['p1', 'bad_session']);
+  assert.equal(c.player, null);
+  c.close();
+});

@@ -6,7 +6,8 @@
 // socket is cut mid-game and the package reconnects and resumes with his seat token by itself;
 // a move sent again with the same id is answered with the first answer and not applied twice;
 // a move whose connection drops before its answer is sent again by the package and applied
-// once. At the end both views are finished, agree on the scores, and equal a fresh snapshot.
+// once. At the end both views are finished, agree on the scores, and equal a fresh snapshot;
+// a new client signed in as Bob (a guest player, §23) resumes his seat without the token.
 // Every frame received is checked against the wire schema when Ajv is there (tests/web).
 // Exit 0 on success, 1 with a message.
 import { createRequire } from 'node:module';
@@ -33,15 +34,16 @@ const random = () => {
   return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
 };
 
-function client(name) {
-  const c = new Client(url, { WebSocket, clientName: 'client-e2e/1' });
+let replacedOk = false; // Bob's first client is replaced at the end, on purpose
+function client(name, session = undefined) {
+  const c = new Client(url, { WebSocket, clientName: 'client-e2e/1', ...(session ? { session } : {}) });
   c.name = name;
   c.on('message', (m) => {
     const bad = wire?.check('server', m);
     if (bad) fail(`${name} received ${bad}`);
   });
   c.on('error', (m) => fail(`${name}: unsolicited error ${JSON.stringify(m)}`));
-  c.on('replaced', () => fail(`${name}: replaced`));
+  c.on('replaced', () => { if (!replacedOk) fail(`${name}: replaced`); });
   return c;
 }
 const once = (c, type, pred = () => true) => new Promise((resolve) => {
@@ -56,9 +58,15 @@ const toAct = (c) => {
   return !!g && g.status === 'playing' && Array.isArray(g.legal_moves) && g.awaiting?.seat === g.viewer;
 };
 
+// Bob plays as a guest player (§23): his seat is also his player's.
+const guest = await fetch(new URL('/api/guest', url.replace(/^ws/, 'http')), {
+  method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}',
+}).then((r) => r.json());
+check(typeof guest.session === 'string', `POST /api/guest: ${JSON.stringify(guest)}`);
 const ann = client('Ann');
-const bob = client('Bob');
+const bob = client('Bob', guest.session);
 for (const c of [ann, bob]) { c.connect(); await once(c, 'welcome'); }
+check((await bob.signedIn())?.id === guest.player.id, 'Bob is signed in as his guest player');
 
 const created = await ann.createRoom({ seats: 2, name: 'client e2e', setup: { seed: 'client-e2e' } });
 check(created.type === 'room_created', `create_room: ${JSON.stringify(created)}`);
@@ -174,6 +182,18 @@ for (const c of [ann, bob]) {
   const snap = await c.request({ type: 'snapshot' });
   check(snap.type === 'snapshot' && isDeepStrictEqual(snap.view, kept), `${c.name}: the patched view differs from a snapshot`);
 }
+// A new client signed in as Bob takes his seat without the token; the first one is told.
+replacedOk = true;
+const bobAgain = client('Bob again', guest.session);
+bobAgain.connect();
+await once(bobAgain, 'welcome');
+const told = once(bob, 'replaced');
+const resumed = await bobAgain.resume(room, null);
+check(resumed?.type === 'resumed' && resumed.seat === 1 && bobAgain.token === null, `resume signed in: ${JSON.stringify(resumed)}`);
+await told;
+await until(bobAgain, () => bobAgain.view !== null);
+check(isDeepStrictEqual(bobAgain.view.game, bob.view.game), 'the seat resumed signed in shows the same game');
+bobAgain.close();
 console.log(`client e2e: ok: ${moves} moves, ${ga.board.length} tiles, scores ${JSON.stringify(ga.scores)}`);
 ann.close();
 bob.close();
