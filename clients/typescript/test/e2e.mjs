@@ -17,7 +17,7 @@ import { Client } from '../src/index.js';
 const fail = (why) => { console.error(`client e2e: FAIL: ${why}`); process.exit(1); };
 const check = (ok, why) => { if (!ok) fail(why); };
 const url = process.argv[2] ?? fail('usage: node test/e2e.mjs ws://HOST:PORT/ws');
-setTimeout(() => fail('timed out'), Number(process.env.E2E_TIMEOUT_MS ?? 120000)).unref();
+setTimeout(() => fail('timed out'), Number(process.env.E2E_TIMEOUT_MS ?? 240000)).unref();
 
 const require = createRequire(import.meta.url);
 const WebSocket = require('ws');

@@ -1,8 +1,8 @@
-// The page's connection: the client package (clients/typescript; js/client links to its src/) does the
-// protocol (docs/protocol.md: requests by id, snapshot + patches with seq, reconnection and
-// resume, `moved`, authentication, move ids); this adds what is the page's own: its client name,
-// a fair-deck nonce with each join (fairness.js), and the package's events worded as notices.
-// Events: those of the package (status, view, chat, membership, match, rematch...) and
+// The page's connection. The client package (clients/typescript; js/client links to its src/)
+// does the protocol (docs/protocol.md: requests by id, snapshot + patches with seq, reconnection
+// and resume, `moved`, authentication, move ids); this adds what is the page's own: its client
+// name, a fair-deck nonce with each join (fairness.js), and the package's events worded as
+// notices. Events: those of the package (status, view, chat, membership, match, rematch...) and
 // 'notice' {text, kind}, server messages worth showing.
 
 import { Client } from './client/index.js';
