@@ -52,9 +52,12 @@ TEST_CASE(
                                                  {".webmanifest", "application/manifest+json"}};
   int files = 0;
   std::set<std::string> served;
-  for (const auto& entry : fs::recursive_directory_iterator(web_dir)) {
+  // js/client links to the client package (clients/typescript/src), which the page imports.
+  for (const auto& entry :
+       fs::recursive_directory_iterator(web_dir, fs::directory_options::follow_directory_symlink)) {
     if (!entry.is_regular_file() || !types.count(entry.path().extension().string())) continue;
-    const auto rel = fs::relative(entry.path(), web_dir).generic_string();
+    const auto rel =
+        entry.path().lexically_relative(web_dir).generic_string();  // not through the link
     CAPTURE(rel);
     const auto r = http_get(port, "/static/" + rel);
     CHECK(r.status == 200);
@@ -75,14 +78,19 @@ TEST_CASE(
   }
   CHECK(json::parse(read_file(web_dir / "manifest.webmanifest"))["start_url"] == "/");
 
-  // Every module a script imports is served too (a wrong path would break the page).
-  const std::regex import_re(R"(from '\./([a-z_]+\.js)')");
+  CHECK(served.count("js/client/index.js") == 1);
+  // Every module a script imports is served too (a wrong path would break the page), relative
+  // to the importing file's folder.
+  const std::regex import_re(R"(from '(\./[a-z_/]+\.js)')");
   for (const auto& rel : served) {
     if (!rel.starts_with("js/")) continue;
     const auto text = read_file(web_dir / rel);
     for (std::sregex_iterator it(text.begin(), text.end(), import_re), end; it != end; ++it) {
+      const auto target =
+          (fs::path(rel).parent_path() / (*it)[1].str()).lexically_normal().generic_string();
       CAPTURE(rel);
-      CHECK(served.count("js/" + (*it)[1].str()) == 1);
+      CAPTURE(target);
+      CHECK(served.count(target) == 1);
     }
   }
 }
