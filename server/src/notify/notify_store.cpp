@@ -344,10 +344,26 @@ bool notify_store::turn_is_current(sql::connection& db, const outbox_notice& n, 
 
 bool notify_store::batch_player(const std::string& player, std::int64_t now_ms, const plan_fn& plan,
                                 std::string& error) {
+  return batch_players({player}, now_ms, plan, error);
+}
+
+bool notify_store::batch_players(const std::vector<std::string>& players, std::int64_t now_ms,
+                                 const plan_fn& plan, std::string& error) {
+  // PostgreSQL: a transaction per player, whose notices it locks (instances batching at once
+  // never wait on each other's whole lists). SQLite has one writer: every player in one commit.
+  bool shared = false;
+  if (!db_->with_connection(
+          [&](sql::connection& db, std::string&) { return shared = db.row_locks(), true; }, error))
+    return false;
+  if (shared && players.size() > 1) {
+    for (const auto& player : players)
+      if (!batch_players({player}, now_ms, plan, error)) return false;
+    return true;
+  }
   return db_->with_connection(
       [&](sql::connection& db, std::string& why) {
         if (!db.begin_write(why)) return false;
-        const auto work = [&] {
+        const auto one = [&](const std::string& player) {
           // FOR UPDATE: two instances batching one player take turns; the second finds the
           // notices batched already.
           const auto r = db.run(
@@ -384,6 +400,7 @@ bool notify_store::batch_player(const std::string& player, std::int64_t now_ms, 
               return false;
           return true;
         };
+        const auto work = [&] { return std::all_of(players.begin(), players.end(), one); };
         if (work() && db.commit(why)) return true;
         db.rollback();
         return false;

@@ -95,6 +95,9 @@ class notify_store {
                                             const preferences&, const std::vector<subscription>&)>;
   bool batch_player(const std::string& player, std::int64_t now_ms, const plan_fn& plan,
                     std::string& error);
+  // The same for several players: in one transaction on SQLite, one each on PostgreSQL.
+  bool batch_players(const std::vector<std::string>& players, std::int64_t now_ms,
+                     const plan_fn& plan, std::string& error);
   // Claims up to `limit` due deliveries for `instance` until `until_ms` (a crashed instance's
   // claims run out and are taken again).
   std::optional<std::vector<delivery_row>> claim(const std::string& instance, std::int64_t now_ms,

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <utility>
 
 #include "base/background_thread.hpp"
@@ -113,14 +114,13 @@ bool worker::batch_due(std::string& error) {
   const auto players = db_.due_players(now - options_.batch_ms, page, error);
   batch_full_ = players && players->size() == page;
   if (!players) return false;
-  for (const auto& player : *players)
-    if (!db_.batch_player(
-            player, now,
-            [&](sql::connection& c, const std::vector<outbox_notice>& notices, const preferences& p,
-                const std::vector<subscription>& subs) { return plan(c, notices, p, subs); },
-            error))
-      return false;
-  return true;
+  return players->empty() || db_.batch_players(
+                                 *players, now,
+                                 [&](sql::connection& c, const std::vector<outbox_notice>& notices,
+                                     const preferences& p, const std::vector<subscription>& subs) {
+                                   return plan(c, notices, p, subs);
+                                 },
+                                 error);
 }
 
 notify_store::plan_result worker::plan(sql::connection& db,
@@ -187,11 +187,7 @@ int worker::dispatch(std::string& error) {
     sending_ += static_cast<int>(claimed->size());
     claim_full_ = static_cast<int>(claimed->size()) == free;
   }
-  for (const auto& d : *claimed)
-    boost::asio::post(*senders_pool_, [this, d] {
-      send_one(d);
-      sent_one();
-    });
+  for (const auto& d : *claimed) boost::asio::post(*senders_pool_, [this, d] { send_one(d); });
   return static_cast<int>(claimed->size());
 }
 
@@ -204,19 +200,6 @@ void worker::sent_one() {
   }
   sending_cv_.notify_all();
   if (more) wake();  // the claim was cut short by the senders: more may be due
-}
-
-bool worker::take_origin(const std::string& origin) {
-  std::lock_guard lock(sending_mutex_);
-  auto& load = origin_load_[origin];
-  if (load >= options_.per_origin) return false;
-  ++load;
-  return true;
-}
-
-void worker::release_origin(const std::string& origin) {
-  std::lock_guard lock(sending_mutex_);
-  if (--origin_load_[origin] <= 0) origin_load_.erase(origin);
 }
 
 worker::prepared worker::prepare(const delivery_row& d) {
@@ -261,33 +244,68 @@ worker::prepared worker::prepare(const delivery_row& d) {
 }
 
 void worker::send_one(const delivery_row& d) {
+  prepared p;
+  try {
+    p = prepare(d);
+  } catch (const std::exception& e) {  // a bug: retried, never the thread's end
+    p.known = {delivery::outcome::retry, 0, e.what()};
+  }
+  if (!p.send) {
+    record(d, p.known);
+    return sent_one();
+  }
+  {
+    std::lock_guard lock(sending_mutex_);
+    auto& load = origin_load_[p.origin];
+    if (load < options_.per_origin) {
+      ++load;
+    } else {
+      // Enough of ours are on their way there: this one waits for one of them to end, or, when
+      // too many wait already, a second in the table (not an attempt).
+      const auto it = waiting_.find(p.origin);
+      if ((it == waiting_.end() ? 0 : static_cast<int>(it->second.size())) <
+          options_.origin_queue) {
+        waiting_[p.origin].push_back({d, std::move(p)});
+        return;
+      }
+      p.send = nullptr;
+    }
+  }
+  if (p.send) return transmit(d, std::move(p));
+  deferred.fetch_add(1, std::memory_order_relaxed);
+  std::string error, why = "waiting for ";
+  why += p.origin;
+  if (!db_.finish(d, options_.instance, "pending", d.attempts,
+                  options_.now_ms() + options_.defer_ms, why, error))
+    spdlog::warn("notifications: recording {}: {}", d.id, error);
+  sent_one();
+}
+
+void worker::transmit(const delivery_row& d, prepared p) {
   delivery r;
   try {
-    auto p = prepare(d);
-    if (!p.send) {
-      r = std::move(p.known);
-    } else if (!take_origin(p.origin)) {
-      // Enough of ours are on their way there: this one waits, and it is not an attempt.
-      deferred.fetch_add(1, std::memory_order_relaxed);
-      std::string error, why = "waiting for ";
-      why += p.origin;
-      if (!db_.finish(d, options_.instance, "pending", d.attempts,
-                      options_.now_ms() + options_.defer_ms, why, error))
-        spdlog::warn("notifications: recording {}: {}", d.id, error);
-      return;
-    } else {
-      try {
-        r = p.send();
-      } catch (...) {
-        release_origin(p.origin);
-        throw;
-      }
-      release_origin(p.origin);
-    }
+    r = p.send();
   } catch (const std::exception& e) {  // a sender's bug: retried, never the thread's end
     r = {delivery::outcome::retry, 0, e.what()};
   }
   record(d, r);
+  // The origin's next waiting delivery takes this one's place.
+  std::optional<parked> next;
+  {
+    std::lock_guard lock(sending_mutex_);
+    if (const auto it = waiting_.find(p.origin); it != waiting_.end()) {
+      next = std::move(it->second.front());
+      it->second.pop_front();
+      if (it->second.empty()) waiting_.erase(it);
+    } else if (--origin_load_[p.origin] <= 0) {
+      origin_load_.erase(p.origin);
+    }
+  }
+  sent_one();
+  if (next)
+    boost::asio::post(*senders_pool_, [this, n = std::move(*next)]() mutable {
+      transmit(n.row, std::move(n.ready));
+    });
 }
 
 void worker::record(const delivery_row& d, const delivery& r) {

@@ -8,8 +8,9 @@
 //      through `senders` and record the outcome: done, or again after an exponential backoff, or a
 //      dead letter after max_attempts; a push subscription its service says is gone is removed.
 // Rounds never wait for sends: a slow endpoint holds one sender until its deadline, and at most
-// `per_origin` senders go to one origin at a time (a delivery to a busy origin waits a second,
-// without counting as an attempt), so one slow webhook cannot hold up everyone else's.
+// `per_origin` senders go to one origin at a time (a delivery to a busy origin waits for one of
+// them, or, past `origin_queue` waiting, a second in the table; never counted as an attempt),
+// so one slow webhook cannot hold up everyone else's.
 // A delivery's id is a digest of its notices' keys and channel: it goes out as the webhook's
 // X-Carcassonne-Delivery, the mail's Message-ID and the push Topic, so that a delivery sent
 // again (an instance died after sending, before recording it) is recognised as the same.
@@ -18,6 +19,7 @@
 #pragma once
 #include <atomic>
 #include <condition_variable>
+#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
@@ -51,9 +53,10 @@ struct worker_options {
   std::int64_t claim_ms = 120'000;          // a claim's life: longer than a send's deadline
   std::int64_t keep_ms = 7 * 86'400'000LL;  // done rows kept (replays find their keys)
   int claim_batch = 64;
-  int send_threads = 16;           // deliveries under way at once
-  int per_origin = 4;              // of them, at most this many to one origin (scheme, host, port)
-  std::int64_t defer_ms = 1000;    // a delivery to a busy origin waits this long
+  int send_threads = 16;  // deliveries under way at once
+  int per_origin = 4;     // of them, at most this many to one origin (scheme, host, port)
+  int origin_queue = 16;  // deliveries waiting in memory for a busy origin, then in the table
+  std::int64_t defer_ms = 1000;    // how long one waits in the table
   std::string instance = "local";  // claimed_by
   std::string page_url;  // the page's origin for links in mails and webhooks ("" relative)
   std::function<std::int64_t()> now_ms;  // the wall clock (tests: a fake one)
@@ -91,8 +94,8 @@ class worker {
   bool step();  // before_round, batch, dispatch, prune; true when more is due at once
   int dispatch(std::string& error);
   void sent_one();
-  bool take_origin(const std::string& origin);
-  void release_origin(const std::string& origin);
+  // Sends `p` to its origin, whose slot it holds, and records the outcome.
+  void transmit(const delivery_row& d, prepared p);
   notify_store::plan_result plan(sql::connection& db, const std::vector<outbox_notice>& notices,
                                  const preferences& p, const std::vector<subscription>& subs);
   void send_one(const delivery_row& d);
@@ -114,6 +117,11 @@ class worker {
   int sending_ = 0;                         // handed to the senders, not yet recorded
   bool claim_full_ = false;                 // the last claim took every free sender
   std::map<std::string, int> origin_load_;  // sends under way per origin
+  struct parked {
+    delivery_row row;
+    prepared ready;
+  };
+  std::map<std::string, std::deque<parked>> waiting_;  // per busy origin, for its next free slot
   std::unique_ptr<boost::asio::thread_pool> senders_pool_;
 };
 
