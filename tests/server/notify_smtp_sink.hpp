@@ -9,6 +9,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -69,8 +70,11 @@ class smtp_sink {
     thread_.join();
   }
   int port() const { return acceptor_.local_endpoint().port(); }
-  std::vector<smtp_session> sessions() const {
-    const std::lock_guard lock(mutex_);
+  // The sessions recorded once at least `n` are (the client may have its answer before the
+  // sink records the session it ends), or after 10 s whatever there is.
+  std::vector<smtp_session> sessions(std::size_t n = 0) const {
+    std::unique_lock lock(mutex_);
+    recorded_.wait_for(lock, std::chrono::seconds(10), [&] { return sessions_.size() >= n; });
     return sessions_;
   }
 
@@ -91,8 +95,11 @@ class smtp_sink {
       }
       smtp_session s;
       converse(stream, s);
-      const std::lock_guard lock(mutex_);
-      sessions_.push_back(s);
+      {
+        const std::lock_guard lock(mutex_);
+        sessions_.push_back(s);
+      }
+      recorded_.notify_all();
     }
   }
 
@@ -197,6 +204,7 @@ class smtp_sink {
   boost::asio::ip::tcp::acceptor acceptor_{ioc_};
   std::atomic<bool> stopping_{false};
   mutable std::mutex mutex_;
+  mutable std::condition_variable recorded_;
   std::vector<smtp_session> sessions_;
   std::thread thread_;
 };
