@@ -19,7 +19,9 @@ room::room(room_settings settings, metrics* m, std::weak_ptr<const client_link> 
       commitment_(settings_.secret.empty() ? "" : fairness::commitment_of(settings_.secret)),
       metrics_(m),
       creator_(std::move(creator)),
-      seats_(settings_.seats) {
+      seats_(settings_.seats),
+      bots_(settings_.seed, settings_.id, m, bot_hooks()),
+      notices_(settings_.id, settings_.name, settings_.match.clock) {
   if (!settings_.setup.is_object()) settings_.setup = json::object();
   // A room whose randomness is provable commits to its rematch's secret too (fairness.md).
   if (!settings_.secret.empty() && settings_.rematch_secret.empty())
@@ -36,9 +38,8 @@ room::room(room_settings settings, metrics* m, std::weak_ptr<const client_link> 
 
 room::~room() {
   if (!timer_) return;
-  for (const auto h :
-       {bot_turn_.timer, takeover_timer_, clock_timer_, away_timer_, checkpoint_timer_,
-        undo_request_ ? undo_request_->timer : 0, rematch_ ? rematch_->timer : 0})
+  for (const auto h : {clock_timer_, away_timer_, checkpoint_timer_,
+                       undo_request_ ? undo_request_->timer : 0, rematch_ ? rematch_->timer : 0})
     if (h) timer_->cancel(h);
   for (const auto& seat : seats_)
     if (seat.vacation_end) timer_->cancel(seat.vacation_end);

@@ -51,6 +51,7 @@ json room::with_match_info(json info) const {
 
 void room::attach_timer(room_timer_ptr t) {
   timer_ = std::move(t);
+  bots_.set_timer(timer_);
   if (!game_ || game_->finished) return;
   clock_.resume(timer_->now());  // a restored room: the clock goes on with the time it had
   clock_changed(!clock_.running());

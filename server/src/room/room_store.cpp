@@ -53,10 +53,6 @@ void room::persist_meta() {
   persist(std::move(w));
 }
 
-std::string room::player_of(const seat_slot& s) {
-  return s.bot ? "bot-" + std::string(name_of(*s.bot)) : s.player;
-}
-
 // Rated when the room says so, its seed is the seats' (a fair room, docs/fairness.md: a seeded
 // or scripted deck is the creator's choice) and every seat is a different player. A seat that
 // left the game (resigned, timed out, away) loses to those who stayed (ratings/pools.hpp).
@@ -286,9 +282,8 @@ std::unique_ptr<room> room::restore(const stored_room& stored, metrics* m, std::
     // What the store holds already: the rebuilt room tells of no turn or end again (and were it
     // to, the same keys would be skipped).
     if (r->game_) {
-      r->turn_seat_ = r->game_->finished ? -1 : static_cast<int>(to_act(*r->game_));
-      r->turn_since_ = r->stored_moves_;
-      r->over_told_ = r->game_->finished;
+      r->notices_.restored(r->game_->finished ? -1 : static_cast<int>(to_act(*r->game_)),
+                           r->stored_moves_, r->game_->finished);
     }
     r->end_unsaved_ = r->game_ && r->game_->finished && stored.state != room_state::finished;
     r->reset_room_part();
