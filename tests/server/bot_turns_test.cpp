@@ -58,8 +58,9 @@ struct turns_fixture {
   turns_room room;
   bot_turns turns{"s33d", "r1", &counts, room.hooks()};
   turns_fixture() {
-    turns.attach(&runner, [](std::function<void()> f) { f(); },
-                 bot_limits{123, std::chrono::milliseconds(456)});
+    turns.attach(
+        &runner, [](std::function<void()> f) { f(); },
+        bot_limits{123, std::chrono::milliseconds(456)});
     turns.set_timer(timer);
     turns.set_settings(800, 30, bot_level::strong);
   }

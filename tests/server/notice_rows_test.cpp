@@ -56,11 +56,12 @@ TEST_CASE("notice_rows: a notice names its event in its key, and says where it c
   CHECK(n.key == "r1:12:undo_requested:alice");
   CHECK(n.room == "r1");
   CHECK(n.data == R"({"clock":"fischer","name":"Table","seat":1,"turn":12})");
-  CHECK(rows.empty());  // written once
+  CHECK(rows.empty());         // written once
   CHECK_FALSE(saved(w).mine);  // no account seated, none written before: no rows
 }
 
-TEST_CASE("notice_rows: your_turn when the decision passes to an account's seat, rows as they change") {
+TEST_CASE(
+    "notice_rows: your_turn when the decision passes to an account's seat, rows as they change") {
   notice_rows rows("r1", "Table", time_control::correspondence);
   store_write w = save_room_write{};
   rows.fill(w, moment_at(0, 4), rows_of_two(0));

@@ -72,8 +72,7 @@ void bot_turns::schedule(const position& p) {
     if (same_position && (turn_.forced || (level && *level == turn_.level))) return;
     cancel_turn();
   }
-  if (level)
-    start(seat, *level, false, p.moves, std::chrono::milliseconds(settings_.pause_ms));
+  if (level) start(seat, *level, false, p.moves, std::chrono::milliseconds(settings_.pause_ms));
 }
 
 void bot_turns::play_now(int seat, bot_level level, std::size_t moves) {

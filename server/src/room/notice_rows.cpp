@@ -51,8 +51,8 @@ void notice_rows::fill(store_write& w, const moment& m, my_game mine) {
     turn_seat_ = m.acting;
     turn_since_ = m.stored_moves;
     for (const auto& p : mine.players)
-      if (p.first == m.acting) add(p.second, m.acting, "your_turn", std::to_string(turn_since_),
-                                   m.stored_moves);
+      if (p.first == m.acting)
+        add(p.second, m.acting, "your_turn", std::to_string(turn_since_), m.stored_moves);
   }
   if (m.over && !over_told_) {
     over_told_ = true;

@@ -37,6 +37,7 @@
 #include "room/seat_slot.hpp"
 #include "store/room_state.hpp"
 #include "store/store.hpp"
+#include "table/delayed_view.hpp"
 #include "table/game_journal.hpp"
 #include "table/record_parts.hpp"
 
@@ -249,7 +250,6 @@ class room {
   void send_spectator_patch(const std::string& events_text, const std::string& shared_ops,
                             const std::string& seat_ops, bool game_appeared);
   std::string patch_head(std::string_view events_text) const;
-  void advance_spectators();
   void publish_summary();
 
   // Match (room_match.cpp): clocks, timeouts, forfeits, presence.
@@ -283,7 +283,6 @@ class room {
   void take_back();
   // Closes the open request; `reason` (undo_declined's) when it ends without a take-back.
   void end_undo_request(const char* reason);
-  void rebuild_spectators();
   // Rematch (room_rematch.cpp).
   void answer_rematch(const client_ptr& c, int seat, bool accept, const std::string& nonce,
                       const json& id);
@@ -319,10 +318,7 @@ class room {
   game_journal played_;
   // Random outcomes revealed, as JSON texts: the start's, then one list per journal entry.
   std::vector<std::string> outcomes_;
-  // Lags spectator_delay moves behind; on the heap: most rooms have no delay, and a game state
-  // is about 1 KB (docs/performance.md "Memory").
-  std::unique_ptr<game_state> spectator_game_;
-  std::size_t spectator_moves_ = 0;
+  delayed_view delayed_;  // spectators' game and view with a spectator delay
   std::uint64_t seq_ = 0;
   // The highest seq the store holds a claim to (a stored meta's seq, a journaled move's): a room
   // rebuilt from the store starts there, so seq never goes back across restarts and failovers.
@@ -335,10 +331,9 @@ class room {
   mutable std::string info_expansions_;  // the room part's "expansions", once asked for
   protocol::view_doc public_;            // last public game view sent to seats
   protocol::board_memo board_memo_;      // the tiles public_'s board was written from
-  protocol::view_doc spectator_public_;  // last public view sent to delayed spectators
   // What spectators see: the seats' public part, or the delayed one.
   const protocol::view_doc& spectator_doc() const {
-    return spectator_game_ ? spectator_public_ : public_;
+    return delayed_.active() ? delayed_.doc() : public_;
   }
 
   // Persistence (attach_store).

@@ -241,7 +241,7 @@ std::unique_ptr<room> room::restore(const stored_room& stored, metrics* m, std::
       r->record_setup_ = setup.dump();
       r->game_ = std::move(g.value());
       for (const auto& seat : r->seats_) r->names_.push_back(seat.name);
-      if (s.spectator_delay > 0) r->spectator_game_ = std::make_unique<game_state>(*r->game_);
+      r->delayed_.start(*r->game_);
       r->clock_ = room_clock(s.match, static_cast<int>(r->seats_.size()));
       for (const auto& e : stored.moves) {
         const auto n = std::to_string(r->stored_moves_);
@@ -271,10 +271,7 @@ std::unique_ptr<room> room::restore(const stored_room& stored, metrics* m, std::
       if (const auto& saved = meta.value("clock", json()); saved.is_object() && r->clock_.enabled())
         r->clock_.restore_saved(saved);
       r->public_ = protocol::public_doc(*r->game_, r->names_, nullptr, &r->board_memo_);
-      if (r->spectator_game_) {
-        r->advance_spectators();
-        r->spectator_public_ = protocol::public_doc(*r->spectator_game_, r->names_);
-      }
+      r->delayed_.follow(r->played_.moves, r->game_->finished, r->names_, nullptr);
     } else if (!stored.moves.empty()) {
       return fail("moves stored for a game that never started");
     }
