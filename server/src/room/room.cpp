@@ -22,7 +22,9 @@ room::room(room_settings settings, metrics* m, std::weak_ptr<const client_link> 
       seats_(settings_.seats),
       delayed_(settings_.spectator_delay),
       bots_(settings_.seed, settings_.id, m, bot_hooks()),
-      notices_(settings_.id, settings_.name, settings_.match.clock) {
+      notices_(settings_.id, settings_.name, settings_.match.clock),
+      alarms_(
+          {[this] { on_clock_timeout(); }, [this] { checkpoint(); }, [this] { check_away(); }}) {
   if (!settings_.setup.is_object()) settings_.setup = json::object();
   // A room whose randomness is provable commits to its rematch's secret too (fairness.md).
   if (!settings_.secret.empty() && settings_.rematch_secret.empty())
@@ -39,8 +41,7 @@ room::room(room_settings settings, metrics* m, std::weak_ptr<const client_link> 
 
 room::~room() {
   if (!timer_) return;
-  for (const auto h : {clock_timer_, away_timer_, checkpoint_timer_,
-                       undo_request_ ? undo_request_->timer : 0, rematch_ ? rematch_->timer : 0})
+  for (const auto h : {undo_request_ ? undo_request_->timer : 0, rematch_ ? rematch_->timer : 0})
     if (h) timer_->cancel(h);
   for (const auto& seat : seats_)
     if (seat.vacation_end) timer_->cancel(seat.vacation_end);

@@ -23,6 +23,7 @@
 #include "carcassonne/protocol/messages.hpp"
 #include "carcassonne/protocol/view.hpp"
 #include "carcassonne/protocol/view_doc.hpp"
+#include "match/clock_alarms.hpp"
 #include "match/match_options.hpp"
 #include "match/rematch_offer.hpp"
 #include "match/room_clock.hpp"
@@ -361,7 +362,7 @@ class room {
   std::vector<std::string> room_events_;   // room_event(): JSON texts, for the next broadcast
   std::optional<undo_vote> undo_request_;  // the open take-back request
   room_clock clock_;
-  room_timer::handle clock_timer_ = 0, away_timer_ = 0, checkpoint_timer_ = 0;
+  clock_alarms alarms_;  // the clock's timeout and checkpoint, the away check
   vacation_lookup vacation_lookup_;
   bool vacation_check_pending_ = false;  // a timeout waits for the store's answer
   std::int64_t stored_moves_ = 0;        // journal rows written (undo markers included)
