@@ -19,7 +19,12 @@ room::room(room_settings settings, metrics* m, std::weak_ptr<const client_link> 
       commitment_(settings_.secret.empty() ? "" : fairness::commitment_of(settings_.secret)),
       metrics_(m),
       creator_(std::move(creator)),
-      seats_(settings_.seats) {
+      seats_(settings_.seats),
+      delayed_(settings_.spectator_delay),
+      bots_(settings_.seed, settings_.id, m, bot_hooks()),
+      notices_(settings_.id, settings_.name, settings_.match.clock),
+      alarms_(
+          {[this] { on_clock_timeout(); }, [this] { checkpoint(); }, [this] { check_away(); }}) {
   if (!settings_.setup.is_object()) settings_.setup = json::object();
   // A room whose randomness is provable commits to its rematch's secret too (fairness.md).
   if (!settings_.secret.empty() && settings_.rematch_secret.empty())
@@ -36,9 +41,7 @@ room::room(room_settings settings, metrics* m, std::weak_ptr<const client_link> 
 
 room::~room() {
   if (!timer_) return;
-  for (const auto h :
-       {bot_turn_.timer, takeover_timer_, clock_timer_, away_timer_, checkpoint_timer_,
-        undo_request_ ? undo_request_->timer : 0, rematch_ ? rematch_->timer : 0})
+  for (const auto h : {undo_request_ ? undo_request_->timer : 0, rematch_ ? rematch_->timer : 0})
     if (h) timer_->cancel(h);
   for (const auto& seat : seats_)
     if (seat.vacation_end) timer_->cancel(seat.vacation_end);
@@ -119,19 +122,6 @@ void room::send_snapshot(const client_ptr& c, int seat, const json& id) {
   out(c, std::make_shared<const std::string>(std::move(msg)));
 }
 
-void room::advance_spectators() {
-  if (!spectator_game_) return;
-  const std::size_t delay = static_cast<std::size_t>(settings_.spectator_delay);
-  const std::size_t target =
-      game_->finished ? played_.moves.size()
-                      : (played_.moves.size() > delay ? played_.moves.size() - delay : 0);
-  while (spectator_moves_ < target) {
-    (void)protocol::apply_json_move(  // accepted once already
-        *spectator_game_, protocol::move_json_from_text(played_.moves[spectator_moves_]));
-    ++spectator_moves_;
-  }
-}
-
 // One change, as one patch per distinct view: seats' private parts, spectators' public one.
 void room::broadcast(const event_log& events) {
   // No frame shows a seq the store could not bring back after a restart or a failover (a
@@ -166,7 +156,7 @@ void room::broadcast(const event_log& events) {
   // another thread.
   if (info_changed || (game_ && game_->finished)) publish_summary();
   send_seat_patches(patch_head(events_text), seat_ops, game_appeared);
-  if (!spectators_.empty() || spectator_game_)
+  if (!spectators_.empty() || delayed_.active())
     send_spectator_patch(events_text, shared_ops, seat_ops, game_appeared);
   schedule_bots();
 }
@@ -264,11 +254,8 @@ void room::send_spectator_patch(const std::string& events_text, const std::strin
                                 const std::string& seat_ops, bool game_appeared) {
   std::string ops = shared_ops;
   if (game_) {
-    if (spectator_game_) {
-      advance_spectators();
-      auto now = protocol::public_doc(*spectator_game_, names_);
-      if (!game_appeared) protocol::diff_docs(spectator_public_, now, "/game", ops);
-      spectator_public_ = std::move(now);
+    if (delayed_.active()) {
+      delayed_.follow(played_.moves, game_->finished, names_, game_appeared ? nullptr : &ops);
     } else if (!game_appeared) {
       ops = seat_ops;
     }

@@ -23,17 +23,22 @@
 #include "carcassonne/protocol/messages.hpp"
 #include "carcassonne/protocol/view.hpp"
 #include "carcassonne/protocol/view_doc.hpp"
+#include "match/clock_alarms.hpp"
 #include "match/match_options.hpp"
 #include "match/rematch_offer.hpp"
 #include "match/room_clock.hpp"
 #include "match/room_timer.hpp"
 #include "match/undo_vote.hpp"
+#include "room/bot_turns.hpp"
 #include "room/client_link.hpp"
+#include "room/notice_rows.hpp"
 #include "room/outbox.hpp"
 #include "room/resume_window.hpp"
 #include "room/room_settings.hpp"
+#include "room/seat_slot.hpp"
 #include "store/room_state.hpp"
 #include "store/store.hpp"
+#include "table/delayed_view.hpp"
 #include "table/game_journal.hpp"
 #include "table/record_parts.hpp"
 
@@ -181,36 +186,12 @@ class room {
   // parsed).
   static void add_stored_fairness(json& record, const json& meta);
 
-  struct seat_slot {
-    bool taken = false;
-    std::string name;
-    std::string player;      // the seat's player id (docs/protocol.md "Accounts"); "" none
-    std::string token_hash;  // sha256 of the seat token: the token itself is never stored
-    // The token as given at join or shown at resume, in memory only: a rematch opens the seat's
-    // place there with the same token, and tells it to the connection holding the seat.
-    std::string token;
-    std::string nonce;  // docs/fairness.md; "" until the seat sends one
-    client_ptr client;
-    fifo<std::pair<json, frame_ptr>> answered;  // client id -> answer (duplicates)
-    protocol::view_doc private_view;            // last private part sent
-    std::optional<bot_level> bot;               // a bot's seat (no token, no client)
-    std::optional<bot_level> played_by;         // takeover: a bot plays for the absent owner
-    std::optional<room_timer::clock::time_point> away_since;  // no connection since
-    // The seat's last patches, sent or made while it was away (a game's first patch is not
-    // kept): a phone that drops for a few moves gets them again, anything more a snapshot.
-    resume_window recent;
-    std::size_t missed = 0;  // patches made while away: past resume_window::patches, none kept
-    room_timer::handle vacation_end = 0;  // when its player's vacation ends (room_vacation.cpp)
-  };
-
   int seat_of(const client_link* c) const;
   bool is_spectator(const client_link* c) const;
   // Every frame leaves through here: held while a write that it may show is not yet durable.
   void out(const client_ptr& c, frame_ptr frame);
   void persist(store_write w);
   void persist_meta();  // the meta built anew (with the game's end, the first time after it)
-  // The seat's player id: its account's, a bot level's ("bot-greedy"), or "".
-  static std::string player_of(const seat_slot& s);
   game_end game_end_of() const;  // the finished game as the index of games and ratings see it
   void persist_clock();          // the meta with the clock as it is now, the rest as last built
   std::string stored_meta_rest() const;
@@ -251,11 +232,9 @@ class room {
   // Bots (room_bots.cpp).
   std::optional<bot_level> controller(int seat) const;  // the bot that moves for a seat, if any
   std::optional<protocol::proto_error> bot_seat_refusal(std::optional<long long> named) const;
-  void schedule_bots();  // after every change: a bot to act gets its turn, takeovers start
-  void cancel_bot_turn();
-  void start_bot_turn(int seat, bot_level level, bool forced, std::chrono::milliseconds pause);
-  void think(std::uint64_t ticket);
-  void on_bot_result(std::uint64_t ticket, const bot_result& r);
+  void schedule_bots();  // after every change: tells bots_ the position
+  bot_turns::hooks bot_hooks();
+  void take_over(int seat, bot_level level);  // a bot plays for the absent owner of `seat`
   void release_takeover(int seat);
   bool can_manage_bots(const client_ptr& c, const json& id);
   void append_bot_meta(std::string& out) const;  // the meta's "bots" object, as text
@@ -272,7 +251,6 @@ class room {
   void send_spectator_patch(const std::string& events_text, const std::string& shared_ops,
                             const std::string& seat_ops, bool game_appeared);
   std::string patch_head(std::string_view events_text) const;
-  void advance_spectators();
   void publish_summary();
 
   // Match (room_match.cpp): clocks, timeouts, forfeits, presence.
@@ -306,7 +284,6 @@ class room {
   void take_back();
   // Closes the open request; `reason` (undo_declined's) when it ends without a take-back.
   void end_undo_request(const char* reason);
-  void rebuild_spectators();
   // Rematch (room_rematch.cpp).
   void answer_rematch(const client_ptr& c, int seat, bool accept, const std::string& nonce,
                       const json& id);
@@ -342,10 +319,7 @@ class room {
   game_journal played_;
   // Random outcomes revealed, as JSON texts: the start's, then one list per journal entry.
   std::vector<std::string> outcomes_;
-  // Lags spectator_delay moves behind; on the heap: most rooms have no delay, and a game state
-  // is about 1 KB (docs/performance.md "Memory").
-  std::unique_ptr<game_state> spectator_game_;
-  std::size_t spectator_moves_ = 0;
+  delayed_view delayed_;  // spectators' game and view with a spectator delay
   std::uint64_t seq_ = 0;
   // The highest seq the store holds a claim to (a stored meta's seq, a journaled move's): a room
   // rebuilt from the store starts there, so seq never goes back across restarts and failovers.
@@ -358,10 +332,9 @@ class room {
   mutable std::string info_expansions_;  // the room part's "expansions", once asked for
   protocol::view_doc public_;            // last public game view sent to seats
   protocol::board_memo board_memo_;      // the tiles public_'s board was written from
-  protocol::view_doc spectator_public_;  // last public view sent to delayed spectators
   // What spectators see: the seats' public part, or the delayed one.
   const protocol::view_doc& spectator_doc() const {
-    return spectator_game_ ? spectator_public_ : public_;
+    return delayed_.active() ? delayed_.doc() : public_;
   }
 
   // Persistence (attach_store).
@@ -369,23 +342,8 @@ class room {
   poster post_;
   room_timer_ptr timer_;
 
-  // Bots: settings, the pending bot turn (ticket 0: none) and a pending takeover.
-  struct bot_turn {
-    std::uint64_t ticket = 0;
-    int seat = -1;
-    std::size_t moves = 0;  // journal length it was asked for: a later result is stale
-    bot_level level = bot_level::random;
-    bool forced = false;  // play_for_seat: not cancelled while the seat is still to act
-    room_timer::handle timer = 0;
-  };
-  protocol::room_bot_settings bot_settings_;
-  bot_runner* bot_runner_ = nullptr;
-  poster bot_post_;
-  bot_limits bot_limits_;
-  std::uint64_t last_ticket_ = 0;
-  bot_turn bot_turn_;
-  int absent_seat_ = -1;  // to act and disconnected; takeover_timer_ hands it to a bot
-  room_timer::handle takeover_timer_ = 0;
+  // Bots at play: the pending bot turn and takeover (the seats say who is a bot).
+  bot_turns bots_;
   outbox outbox_;  // frames wait there for the writes they show
   bool storage_failed_ = false;
   bool end_stored_ = false;  // the game's end went with a save (room_store.cpp)
@@ -398,18 +356,13 @@ class room {
   void stop_here(const protocol::proto_error& why);  // lease_lost and storage_lost
   std::function<void()> storage_lost_;
 
-  // Notifications (room_notices.cpp).
-  std::vector<notice> notices_;  // for the next write
-  std::string mine_written_;     // what the last "my games" rows said ("" none written)
-  int turn_seat_ = -1;           // the acting seat as last written
-  std::int64_t turn_since_ = 0;  // the journal length when it got the turn
-  bool over_told_ = false;       // game_over is written
+  notice_rows notices_;  // the notices and "my games" rows for the next write
 
   // Match state.
   std::vector<std::string> room_events_;   // room_event(): JSON texts, for the next broadcast
   std::optional<undo_vote> undo_request_;  // the open take-back request
   room_clock clock_;
-  room_timer::handle clock_timer_ = 0, away_timer_ = 0, checkpoint_timer_ = 0;
+  clock_alarms alarms_;  // the clock's timeout and checkpoint, the away check
   vacation_lookup vacation_lookup_;
   bool vacation_check_pending_ = false;  // a timeout waits for the store's answer
   std::int64_t stored_moves_ = 0;        // journal rows written (undo markers included)

@@ -185,7 +185,7 @@ void room::start(const client_ptr& c, const json& id) {
   record_setup_ = setup.dump();
   game_ = std::move(g.value());
   outcomes_ = {fairness::outcomes_text(*game_, first_turn, true)};
-  if (settings_.spectator_delay > 0) spectator_game_ = std::make_unique<game_state>(*game_);
+  delayed_.start(*game_);
   if (metrics_) metrics_->games_started.fetch_add(1, std::memory_order_relaxed);
   spdlog::info("room {}: game started with {} seats", settings_.id, seats_.size());
   persist_meta();

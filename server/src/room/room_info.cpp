@@ -49,15 +49,16 @@ std::string room::room_info_text(text_span* clock) const {
   std::string out;
   out.reserve(info_.size() + 32);
   out.push_back('{');
-  bool any_bot = bot_settings_.takeover_after > 0;
+  const auto& bots = bots_.settings();
+  bool any_bot = bots.takeover_after > 0;
   for (const auto& s : seats_) any_bot = any_bot || s.bot;
   if (any_bot) {
     out += R"("bots":{"pause_ms":)";
-    append_number(out, bot_settings_.pause_ms);
+    append_number(out, bots.pause_ms);
     out += R"(,"takeover_after":)";
-    append_number(out, bot_settings_.takeover_after);
+    append_number(out, bots.takeover_after);
     out += R"(,"takeover_level":)";
-    append_dumped(out, name_of(bot_settings_.takeover_level));
+    append_dumped(out, name_of(bots.takeover_level));
     out += "},";
   }
   if (clock_.enabled() && game_ && timer_) {

@@ -65,7 +65,7 @@ void room::stop_here(const protocol::proto_error& why) {
   storage_failed_ = true;  // takes no more moves, bots and clocks stop acting
   store_ = nullptr;        // and writes nothing more: what is stored is the truth
   // (the callers have given up the outbox: dropped, or its answers turned into refusals)
-  cancel_bot_turn();
+  bots_.cancel_turn();
   const auto frame = std::make_shared<const std::string>(protocol::error_message(why).dump());
   std::vector<client_ptr> gone;
   for (auto& s : seats_)

@@ -51,6 +51,8 @@ json room::with_match_info(json info) const {
 
 void room::attach_timer(room_timer_ptr t) {
   timer_ = std::move(t);
+  bots_.set_timer(timer_);
+  alarms_.set_timer(timer_);
   if (!game_ || game_->finished) return;
   clock_.resume(timer_->now());  // a restored room: the clock goes on with the time it had
   clock_changed(!clock_.running());
@@ -77,17 +79,9 @@ void room::clock_changed(bool decided) {
     if (!game_->finished) seat = to_act(*game_);
     clock_.switch_to(seat, now);
   }
-  if (clock_timer_) timer_->cancel(std::exchange(clock_timer_, 0));
-  if (!clock_.counting()) return;  // none runs, or it is held (vacation)
-  clock_timer_ = timer_->call_at(clock_.deadline(), [this] {
-    clock_timer_ = 0;
-    on_clock_timeout();
-  });
-  if (!checkpoint_timer_)
-    checkpoint_timer_ = timer_->call_after(clock_checkpoint, [this] {
-      checkpoint_timer_ = 0;
-      checkpoint();
-    });
+  if (!clock_.counting()) return alarms_.timeout_at(std::nullopt);  // none runs, or it is held
+  alarms_.timeout_at(clock_.deadline());
+  alarms_.checkpoint_after(clock_checkpoint);
 }
 
 void room::save_clock() {
@@ -124,11 +118,7 @@ void room::on_clock_timeout() {
         if (!game_ || game_->finished || storage_failed_ || moved_away_) return;
         if (played_.moves.size() != moves || to_act(*game_) != seat) return;  // its clock was reset
         if (!ok) {  // the store cannot say now: ask again, and forfeit nobody meanwhile
-          clock_timer_ = timer_->call_after(std::chrono::seconds(30), [this] {
-            clock_timer_ = 0;
-            on_clock_timeout();
-          });
-          return;
+          return alarms_.timeout_after(std::chrono::seconds(30));
         }
         if (left && left->count() > 0) return vacation_changed(seats_[seat].player, left);
         if (clock_.counting() && clock_.remaining(seat, timer_->now()).count() == 0) time_out(seat);
@@ -194,21 +184,19 @@ void room::note_presence() {
     else if (!s.away_since)
       s.away_since = now;
   }
-  if (away_timer_) timer_->cancel(std::exchange(away_timer_, 0));
-  if (settings_.match.away_limit.count() == 0) return;
   // The check falls due when the last seat to leave has been away for the limit.
-  std::optional<room_timer::clock::time_point> latest;
-  for (std::size_t i = 0; i < seats_.size(); ++i) {
-    // A bot's seat is never away: the game ends when every person is gone (issue 19).
-    if (has_forfeited(*game_, static_cast<seat_t>(i)) || seats_[i].bot) continue;
-    if (!seats_[i].away_since) return;  // someone is here
-    if (!latest || *seats_[i].away_since > *latest) latest = seats_[i].away_since;
-  }
-  if (!latest) return;
-  away_timer_ = timer_->call_at(*latest + settings_.match.away_limit, [this] {
-    away_timer_ = 0;
-    check_away();
-  });
+  alarms_.away_at([&]() -> std::optional<room_timer::clock::time_point> {
+    if (settings_.match.away_limit.count() == 0) return std::nullopt;
+    std::optional<room_timer::clock::time_point> latest;
+    for (std::size_t i = 0; i < seats_.size(); ++i) {
+      // A bot's seat is never away: the game ends when every person is gone (issue 19).
+      if (has_forfeited(*game_, static_cast<seat_t>(i)) || seats_[i].bot) continue;
+      if (!seats_[i].away_since) return std::nullopt;  // someone is here
+      if (!latest || *seats_[i].away_since > *latest) latest = seats_[i].away_since;
+    }
+    if (!latest) return std::nullopt;
+    return *latest + settings_.match.away_limit;
+  }());
 }
 
 std::uint8_t room::with_bots_if_no_person_left(std::uint8_t leaving) const {

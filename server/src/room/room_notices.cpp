@@ -1,8 +1,5 @@
-// What a room writes for the notifications (store.hpp notice, my_game; server/src/notify reads
-// them): the "my games" rows of its seats with accounts, rewritten with the write that changes
-// them, and the notices of its events, written with the write that makes them. A notice's key
-// names the event (the journal length for a turn), so a room rebuilt after a restart or a
-// failover writes the same key again for the same event, which the outbox skips.
+// The room's side of the notifications (notice_rows.hpp holds what is queued and written): the
+// accounts of its seats, and the "my games" row as the room is now.
 #include <chrono>
 
 #include "carcassonne/protocol/json_text.hpp"
@@ -12,20 +9,6 @@ namespace carcassonne::server {
 
 namespace {
 
-const char* clock_name(time_control c) {
-  switch (c) {
-    case time_control::fischer:
-      return "fischer";
-    case time_control::per_decision:
-      return "per_decision";
-    case time_control::correspondence:
-      return "correspondence";
-    case time_control::none:
-      break;
-  }
-  return "none";
-}
-
 std::int64_t wall_ms() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(
              std::chrono::system_clock::now().time_since_epoch())
@@ -34,25 +17,13 @@ std::int64_t wall_ms() {
 
 }  // namespace
 
-// A seat's account to tell: a person's seat with an account (never a bot, nor a guest seat).
 const std::string* room::account_of(int seat) const {
   if (seat < 0 || seat >= static_cast<int>(seats_.size())) return nullptr;
-  const auto& s = seats_[static_cast<std::size_t>(seat)];
-  return s.taken && !s.bot && !s.player.empty() ? &s.player : nullptr;
+  return server::account_of(seats_[static_cast<std::size_t>(seat)]);
 }
 
 void room::add_notice(int seat, const char* kind, const std::string& what) {
-  const auto* player = account_of(seat);
-  if (!player) return;
-  std::string data;
-  protocol::object_writer w(data);
-  w.string("clock", clock_name(settings_.match.clock))
-      .string("name", settings_.name)
-      .number("seat", seat)
-      .number("turn", stored_moves_)
-      .close();
-  notices_.push_back(
-      {*player, kind, settings_.id + ":" + what + ":" + kind + ":" + *player, settings_.id, data});
+  if (const auto* player = account_of(seat)) notices_.add(*player, seat, kind, what, stored_moves_);
 }
 
 my_game room::my_game_now() const {
@@ -60,9 +31,9 @@ my_game room::my_game_now() const {
   g.name = settings_.name;
   g.state = std::string(to_string(state()));
   g.seats = static_cast<int>(seats_.size());
-  g.clock = clock_name(settings_.match.clock);
+  g.clock = notice_rows::clock_name(settings_.match.clock);
   if (game_ && !game_->finished) g.acting = to_act(*game_);
-  g.turn = turn_since_;
+  g.turn = notices_.turn_since();
   // A seat held by its player's vacation has no deadline while it lasts.
   if (clock_.enabled() && timer_ && game_ && !game_->finished && clock_.counting())
     g.deadline_ms = wall_ms() + std::chrono::duration_cast<std::chrono::milliseconds>(
@@ -103,39 +74,12 @@ my_game room::my_game_now() const {
 
 void room::add_room_rows(store_write& w) {
   if (std::holds_alternative<delete_room_write>(w)) return;
-  // The turn: your_turn when the decision passes to another seat (a seat's several decisions in
-  // a row, tile then meeple, are one turn).
-  const int acting = game_ && !game_->finished ? static_cast<int>(to_act(*game_)) : -1;
-  if (acting != turn_seat_) {
-    turn_seat_ = acting;
-    turn_since_ = stored_moves_;
-    if (acting >= 0) add_notice(acting, "your_turn", std::to_string(turn_since_));
-  }
-  if (game_ && game_->finished && !over_told_) {
-    over_told_ = true;
-    for (int s = 0; s < static_cast<int>(seats_.size()); ++s) add_notice(s, "game_over", "end");
-  }
-  // "My games": rewritten only when something in it changed (the deadline moves with each
-  // decision of a clocked game, which writes anyway).
-  auto mine = my_game_now();
-  std::string sig = mine.state + '|' + std::to_string(mine.acting) + '|' +
-                    std::to_string(mine.turn) + '|' + std::to_string(mine.deadline_ms) + '|' +
-                    mine.seat_list + '|' + mine.name + '|' + mine.vacation;
-  const bool has_players = !mine.players.empty();
-  const bool changed = sig != mine_written_ && (has_players || !mine_written_.empty());
-  std::visit(
-      [&](auto& op) {
-        if constexpr (!std::is_same_v<std::decay_t<decltype(op)>, delete_room_write>) {
-          op.notices = std::move(notices_);
-          if (changed) {
-            mine.updated_ms = wall_ms();
-            op.mine = std::move(mine);
-          }
-        }
-      },
-      w);
-  notices_.clear();
-  if (changed) mine_written_ = has_players ? std::move(sig) : std::string();
+  notice_rows::moment m;
+  m.acting = game_ && !game_->finished ? static_cast<int>(to_act(*game_)) : -1;
+  m.over = game_ && game_->finished;
+  m.stored_moves = stored_moves_;
+  m.now_ms = wall_ms();
+  notices_.fill(w, m, my_game_now());
 }
 
 void room::write_notices() {

@@ -53,10 +53,6 @@ void room::persist_meta() {
   persist(std::move(w));
 }
 
-std::string room::player_of(const seat_slot& s) {
-  return s.bot ? "bot-" + std::string(name_of(*s.bot)) : s.player;
-}
-
 // Rated when the room says so, its seed is the seats' (a fair room, docs/fairness.md: a seeded
 // or scripted deck is the creator's choice) and every seat is a different player. A seat that
 // left the game (resigned, timed out, away) loses to those who stayed (ratings/pools.hpp).
@@ -245,7 +241,7 @@ std::unique_ptr<room> room::restore(const stored_room& stored, metrics* m, std::
       r->record_setup_ = setup.dump();
       r->game_ = std::move(g.value());
       for (const auto& seat : r->seats_) r->names_.push_back(seat.name);
-      if (s.spectator_delay > 0) r->spectator_game_ = std::make_unique<game_state>(*r->game_);
+      r->delayed_.start(*r->game_);
       r->clock_ = room_clock(s.match, static_cast<int>(r->seats_.size()));
       for (const auto& e : stored.moves) {
         const auto n = std::to_string(r->stored_moves_);
@@ -275,10 +271,7 @@ std::unique_ptr<room> room::restore(const stored_room& stored, metrics* m, std::
       if (const auto& saved = meta.value("clock", json()); saved.is_object() && r->clock_.enabled())
         r->clock_.restore_saved(saved);
       r->public_ = protocol::public_doc(*r->game_, r->names_, nullptr, &r->board_memo_);
-      if (r->spectator_game_) {
-        r->advance_spectators();
-        r->spectator_public_ = protocol::public_doc(*r->spectator_game_, r->names_);
-      }
+      r->delayed_.follow(r->played_.moves, r->game_->finished, r->names_, nullptr);
     } else if (!stored.moves.empty()) {
       return fail("moves stored for a game that never started");
     }
@@ -286,9 +279,8 @@ std::unique_ptr<room> room::restore(const stored_room& stored, metrics* m, std::
     // What the store holds already: the rebuilt room tells of no turn or end again (and were it
     // to, the same keys would be skipped).
     if (r->game_) {
-      r->turn_seat_ = r->game_->finished ? -1 : static_cast<int>(to_act(*r->game_));
-      r->turn_since_ = r->stored_moves_;
-      r->over_told_ = r->game_->finished;
+      r->notices_.restored(r->game_->finished ? -1 : static_cast<int>(to_act(*r->game_)),
+                           r->stored_moves_, r->game_->finished);
     }
     r->end_unsaved_ = r->game_ && r->game_->finished && stored.state != room_state::finished;
     r->reset_room_part();

@@ -99,18 +99,11 @@ void room::take_back() {
                      "null", seq_ + 1});
   spdlog::info("room {} seat {}: took back a move", settings_.id, seat);
   room_event(room_events::seat_event("undo_done", seat));
-  rebuild_spectators();
+  if (delayed_.ahead_of(played_.moves.size()))  // spectators saw the move taken back
+    if (auto g = game_at_start(record_setup()))
+      delayed_.take_back(*g, played_.moves, game_->finished);
   clock_changed(false);  // the same seat decides again, on its running clock
   if (clock_.enabled()) persist_meta();
-}
-
-void room::rebuild_spectators() {
-  if (!spectator_game_ || spectator_moves_ <= played_.moves.size()) return;
-  auto g = game_at_start(record_setup());
-  if (!g) return;
-  *spectator_game_ = std::move(*g);
-  spectator_moves_ = 0;
-  advance_spectators();
 }
 
 }  // namespace carcassonne::server

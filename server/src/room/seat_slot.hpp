@@ -1,0 +1,63 @@
+// A room's seat: who sits there (a person with a token, a player's account, or a bot), the
+// connection holding it, and what that connection was last sent. The room owns its seats; these
+// are the plain reads over one seat that several room files share.
+#pragma once
+#include <nlohmann/json.hpp>
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "base/fifo.hpp"
+#include "carcassonne/engine/bot.hpp"
+#include "carcassonne/protocol/view_doc.hpp"
+#include "match/room_timer.hpp"
+#include "room/client_link.hpp"
+#include "room/resume_window.hpp"
+
+namespace carcassonne::server {
+
+struct seat_slot {
+  bool taken = false;
+  std::string name;
+  std::string player;      // the seat's player id (docs/protocol.md "Accounts"); "" none
+  std::string token_hash;  // sha256 of the seat token: the token itself is never stored
+  // The token as given at join or shown at resume, in memory only: a rematch opens the seat's
+  // place there with the same token, and tells it to the connection holding the seat.
+  std::string token;
+  std::string nonce;  // docs/fairness.md; "" until the seat sends one
+  client_ptr client;
+  fifo<std::pair<nlohmann::json, frame_ptr>> answered;  // client id -> answer (duplicates)
+  protocol::view_doc private_view;                      // last private part sent
+  std::optional<bot_level> bot;                         // a bot's seat (no token, no client)
+  std::optional<bot_level> played_by;  // takeover: a bot plays for the absent owner
+  std::optional<room_timer::clock::time_point> away_since;  // no connection since
+  // The seat's last patches, sent or made while it was away (a game's first patch is not
+  // kept): a phone that drops for a few moves gets them again, anything more a snapshot.
+  resume_window recent;
+  std::size_t missed = 0;  // patches made while away: past resume_window::patches, none kept
+  room_timer::handle vacation_end = 0;  // when its player's vacation ends (room_vacation.cpp)
+};
+
+// The bot that moves for the seat: its own, or one playing for its absent owner.
+inline std::optional<bot_level> controller_of(const seat_slot& s) {
+  return s.bot ? s.bot : s.played_by;
+}
+
+// The seat's account to tell of its events: a person's seat with an account (never a bot's,
+// nor a guest's).
+inline const std::string* account_of(const seat_slot& s) {
+  return s.taken && !s.bot && !s.player.empty() ? &s.player : nullptr;
+}
+
+// The seat's player id as records and rows show it: its account's, a bot level's
+// ("bot-greedy"), or "".
+inline std::string player_of(const seat_slot& s) {
+  if (!s.bot) return s.player;
+  std::string id("bot-");  // built in place: GCC 12 sees a false -Wrestrict in "bot-" + ...
+  id += name_of(*s.bot);
+  return id;
+}
+
+}  // namespace carcassonne::server
