@@ -8,7 +8,8 @@
 // them the turn being accepted to that webhook's arrival. In a slow game (one in SLOW_EVERY) both
 // webhooks point at a port that takes connections and never answers (each delivery holds a sender
 // until its 5 s deadline, then is retried), and its players move 2 s into their turn. Runs
-// DURATION seconds; prints deliveries per second, the delay's p50/p90/p99/max, and the slow attempts.
+// DURATION seconds; prints deliveries per second, the delay's p50/p90/p99/max, and the slow
+// attempts.
 //   build/tests/e2e_tests -tc="bench notify*" --no-skip
 //   (environment: GAMES=100 SLOW_EVERY=10 DURATION=60)
 #include <boost/asio.hpp>
