@@ -20,17 +20,6 @@ using request = http::request<http::string_body>;
 
 constexpr std::int64_t export_page = 100;  // records per export request (a games page's most)
 
-response json_response(const request& req, http::status status, const json& body) {
-  response res{status, req.version()};
-  res.set(http::field::server, "carcassonne");
-  res.set(http::field::content_type, "application/json");
-  res.set(http::field::cache_control, "no-store");
-  res.keep_alive(req.keep_alive());
-  res.body() = body.dump();
-  res.prepare_payload();
-  return res;
-}
-
 response error_response(const request& req, const account_error& e) {
   auto res = json_response(req, static_cast<http::status>(e.status),
                            {{"error", e.code}, {"message", e.message}});
@@ -367,6 +356,17 @@ bool is_accounts_path(std::string_view path) {
 }
 
 }  // namespace
+
+response json_response(const request& req, http::status status, const json& body) {
+  response res{status, req.version()};
+  res.set(http::field::server, "carcassonne");
+  res.set(http::field::content_type, "application/json");
+  res.set(http::field::cache_control, "no-store");
+  res.keep_alive(req.keep_alive());
+  res.body() = body.dump();
+  res.prepare_payload();
+  return res;
+}
 
 bool serve_accounts_api(const request& req, shared_state& state, const std::string& address,
                         http_reply reply) {

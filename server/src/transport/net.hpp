@@ -83,6 +83,10 @@ void start_http_session(tcp::socket socket, std::shared_ptr<shared_state> state)
 using http_reply = std::function<void(http::response<http::string_body>)>;
 bool serve_accounts_api(const http::request<http::string_body>& req, shared_state& state,
                         const std::string& address, http_reply reply);
+// A JSON answer of the HTTP API (http_api.cpp): the body's text, never cached, keep-alive as asked.
+http::response<http::string_body> json_response(const http::request<http::string_body>& req,
+                                                http::status status, const nlohmann::json& body);
+
 // The notifications' routes (notify_api.cpp, docs/protocol.md §23): /api/me/games,
 // /api/me/notifications, /api/me/push-subscriptions, /api/unsubscribe. Same contract.
 bool serve_notify_api(const http::request<http::string_body>& req, shared_state& state,

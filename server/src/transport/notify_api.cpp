@@ -17,14 +17,7 @@ using response = http::response<http::string_body>;
 using request = http::request<http::string_body>;
 
 response json_answer(const request& req, int status, const json& body) {
-  response res{static_cast<http::status>(status), req.version()};
-  res.set(http::field::server, "carcassonne");
-  res.set(http::field::content_type, "application/json");
-  res.set(http::field::cache_control, "no-store");
-  res.keep_alive(req.keep_alive());
-  res.body() = body.dump();
-  res.prepare_payload();
-  return res;
+  return json_response(req, static_cast<http::status>(status), body);
 }
 
 response refusal(const request& req, int status, const std::string& code,
