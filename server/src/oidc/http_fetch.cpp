@@ -52,7 +52,7 @@ std::optional<http_response> http_fetch(const http_request& request, error& e,
                                true};
   outgoing::failure f;
   auto answer = outgoing::fetch(out, bounds, f);
-  if (answer) return http_response{answer->status, std::move(answer->body)};
+  if (answer) return answer;
   using kind = outgoing::failure::kind;
   if (f.what == kind::bad_settings)
     e = {"bad_settings", f.message};

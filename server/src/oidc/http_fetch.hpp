@@ -10,6 +10,7 @@
 #include <string>
 
 #include "oidc/oidc_client.hpp"
+#include "outgoing/http_client.hpp"
 
 namespace carcassonne::server::oidc {
 
@@ -20,10 +21,7 @@ struct http_request {
   std::string authorization;  // the Authorization header, when not empty
 };
 
-struct http_response {
-  int status = 0;
-  std::string body;
-};
+using http_response = outgoing::http_response;  // a status and a body
 
 struct http_limits {
   std::chrono::milliseconds timeout{5000};  // from the name lookup to the answer's last byte
