@@ -5,7 +5,7 @@
 //
 //   node tests/web/notify_web_test.mjs http://127.0.0.1:PORT path/to/carcassonne ARTIFACTS_DIR
 //
-// The manifest is served as application/manifest+json, is valid and names an icon that is
+// The manifest is served as application/manifest+json, is valid and names icons that are
 // served; the service worker registers with the scope "/". Ann goes on vacation for 3 days from
 // the page (18 of 21 days left), is refused 30 more in the server's words, and comes back (one
 // day used). Then Ann's correspondence game against a bot is in "My games" (GET /api/me/games),
@@ -29,14 +29,28 @@ t.run(async () => {
     const link = document.querySelector('link[rel="manifest"]')?.getAttribute('href');
     const res = await fetch(link);
     const body = await res.json();
-    const icon = await fetch(new URL(body.icons[0].src, location.href));
-    return { link, type: res.headers.get('content-type'), body, iconStatus: icon.status, iconType: icon.headers.get('content-type') };
+    const icons = [];
+    for (const i of body.icons) {
+      const r = await fetch(new URL(i.src, location.href));
+      const img = new Image();
+      img.src = new URL(i.src, location.href).href;  // the page's CSP allows 'self', not blob:
+      const decoded = await img.decode().then(() => true, () => false);
+      icons.push({ ...i, status: r.status, served: r.headers.get('content-type'), width: decoded ? img.naturalWidth : 0, height: decoded ? img.naturalHeight : 0 });
+    }
+    return { link, type: res.headers.get('content-type'), body, icons };
   });
   expect(manifest.link === '/manifest.webmanifest', `the manifest link is ${manifest.link}`);
   expect(manifest.type === 'application/manifest+json', `the manifest's type is ${manifest.type}`);
   expect(manifest.body.name === 'Carcassonne' && manifest.body.start_url === '/' && manifest.body.display === 'standalone',
     `the manifest: ${JSON.stringify(manifest.body)}`);
-  expect(manifest.iconStatus === 200 && manifest.iconType === 'image/svg+xml', `the icon: ${manifest.iconStatus} ${manifest.iconType}`);
+  // Each icon served with its type and at its size; installing wants 192 and 512 px, one maskable.
+  for (const i of manifest.icons) {
+    expect(i.status === 200 && i.served === i.type, `the icon ${i.src}: ${i.status} ${i.served}`);
+    if (i.sizes !== 'any') expect(i.sizes === `${i.width}x${i.height}`, `the icon ${i.src} is ${i.width}x${i.height}, not ${i.sizes}`);
+  }
+  expect(manifest.icons.some((i) => i.sizes === '192x192' && i.type === 'image/png'), 'a 192 px PNG icon');
+  expect(manifest.icons.some((i) => i.sizes === '512x512' && i.type === 'image/png' && i.purpose === 'any'), 'a 512 px PNG icon');
+  expect(manifest.icons.some((i) => i.purpose === 'maskable' && i.type === 'image/png'), 'a maskable PNG icon');
 
   step('the service worker, scope /');
   const sw = await page.evaluate(async () => {
