@@ -153,9 +153,12 @@ async function dropBob() {
   const back = once(bob, 'membership', (m) => m.type === 'seat');
   bob.ws.terminate();
   await until(ann, () => ann.view.room.seats[1].connected === false); // Ann saw Bob away
+  const away = ann.seq;
   await back;
   check(bob.inRoom && bob.mode === 'seat' && bob.seat === 1 && bob.seq >= seq, 'Bob is back on his seat');
-  await until(bob, () => bob.view?.room.seats[1].connected === true);
+  // Bob's own view shows him back only with the patch after his absence's: the view he had
+  // before the drop showed him connected too, and a move made from it is stale.
+  await until(bob, () => bob.seq > away && bob.view?.room.seats[1].connected === true);
   hold = false;
   void play(ann);
   void play(bob);
