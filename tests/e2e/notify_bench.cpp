@@ -13,11 +13,10 @@
 //   build/tests/e2e_tests -tc="bench notify*" --no-skip
 //   (environment: GAMES=100 SLOW_EVERY=10 DURATION=60)
 #include <boost/asio.hpp>
-#include <boost/beast/core.hpp>
-#include <boost/beast/http.hpp>
 
 #include "e2e_client.hpp"
 #include "process.hpp"
+#include "webhook_receiver.hpp"
 
 using namespace e2e;
 
@@ -28,20 +27,10 @@ int bench_env(const char* name, int fallback) {
   return v && *v ? std::atoi(v) : fallback;
 }
 
-// Answers every POST with 200 at once and notes when each room's last delivery came.
+// Notes, from the webhooks received, when each room's last delivery came.
 class bench_hook {
  public:
-  bench_hook() : acceptor_(io_, {boost::asio::ip::make_address("127.0.0.1"), 0}) {
-    thread_ = std::thread([this] { serve(); });
-  }
-  ~bench_hook() {
-    stopping_ = true;
-    boost::system::error_code ec;
-    boost::asio::ip::tcp::socket poke(io_);
-    poke.connect(acceptor_.local_endpoint(), ec);
-    thread_.join();
-  }
-  std::uint16_t port() const { return acceptor_.local_endpoint().port(); }
+  std::uint16_t port() const { return receiver_.port(); }
   // When the last delivery naming `room` arrived, and how many did.
   std::pair<steady::time_point, int> last(const std::string& room) {
     std::lock_guard lock(mutex_);
@@ -54,41 +43,23 @@ class bench_hook {
   }
 
  private:
-  void serve() {
-    namespace bhttp = boost::beast::http;
-    while (!stopping_) {
-      boost::system::error_code ec;
-      boost::asio::ip::tcp::socket s(io_);
-      acceptor_.accept(s, ec);
-      if (ec || stopping_) continue;
-      boost::beast::flat_buffer buffer;
-      bhttp::request<bhttp::string_body> req;
-      bhttp::read(s, buffer, req, ec);
-      if (ec) continue;
-      const auto at = steady::now();
-      const auto body = json::parse(req.body(), nullptr, false);
-      if (body.is_object())
-        for (const auto& e : body.value("events", json::array())) {
-          std::lock_guard lock(mutex_);
-          auto& r = rooms_[e.value("room", std::string())];
-          r.first = at;
-          ++r.second;
-          ++total_;
-        }
-      bhttp::response<bhttp::string_body> res{bhttp::status::ok, 11};
-      res.body() = "ok";
-      res.prepare_payload();
-      bhttp::write(s, res, ec);
+  void note(const webhook_receiver::received& r) {
+    const auto at = steady::now();
+    const auto body = json::parse(r.body, nullptr, false);
+    if (!body.is_object()) return;
+    std::lock_guard lock(mutex_);
+    for (const auto& e : body.value("events", json::array())) {
+      auto& room = rooms_[e.value("room", std::string())];
+      room.first = at;
+      ++room.second;
+      ++total_;
     }
   }
 
-  boost::asio::io_context io_;
-  boost::asio::ip::tcp::acceptor acceptor_;
-  std::atomic<bool> stopping_{false};
   std::mutex mutex_;
   std::map<std::string, std::pair<steady::time_point, int>> rooms_;
   int total_ = 0;
-  std::thread thread_;
+  webhook_receiver receiver_{[this](const webhook_receiver::received& r) { note(r); }};
 };
 
 json bench_guest(std::uint16_t port) {

@@ -6,6 +6,7 @@
 #include <boost/beast/http.hpp>
 
 #include <atomic>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <string>
@@ -21,7 +22,10 @@ class webhook_receiver {
     std::string target, body;
   };
 
-  webhook_receiver() : acceptor_(io_, {boost::asio::ip::make_address("127.0.0.1"), 0}) {
+  // `observe`, when given, sees each request as it arrives, on the receiver's thread.
+  explicit webhook_receiver(std::function<void(const received&)> observe = {})
+      : observe_(std::move(observe)),
+        acceptor_(io_, {boost::asio::ip::make_address("127.0.0.1"), 0}) {
     thread_ = std::thread([this] { serve(); });
   }
   ~webhook_receiver() {
@@ -58,6 +62,7 @@ class webhook_receiver {
         for (auto& ch : name) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
         r.headers[name] = std::string(f.value());
       }
+      if (observe_) observe_(r);
       {
         std::lock_guard lock(mutex_);
         seen_.push_back(std::move(r));
@@ -69,6 +74,7 @@ class webhook_receiver {
     }
   }
 
+  std::function<void(const received&)> observe_;
   boost::asio::io_context io_;
   boost::asio::ip::tcp::acceptor acceptor_;
   std::atomic<bool> stopping_{false};
