@@ -269,6 +269,13 @@ TEST_CASE("e2e Swiss: 32 bots over 5 rounds, checked against a recomputation") {
   CHECK(act(stranger, {{"action", "start"}})["code"] == "not_director");
   CHECK(act(stranger, {{"action", "pause"}})["code"] == "not_director");
   CHECK(act(stranger, {{"action", "fly"}})["code"] == "bad_message");
+  // Members of the wrong type are refused (they once ended the server's process), and the
+  // server goes on answering.
+  CHECK(act(stranger, {{"action", "register"}, {"player", 5}})["code"] == "bad_message");
+  CHECK(act(director, {{"action", "add_bots"}, {"count", "3"}})["code"] == "bad_message");
+  CHECK(act(director, {{"action", "add_bots"}, {"count", 1}, {"level", 2}})["code"] ==
+        "bad_message");
+  CHECK(act(director, {{"action", "bye"}, {"player", json::array()}})["code"] == "bad_message");
   CHECK(stranger.ws->request({{"type", "get_tournament"}, {"tournament", "nope"}})["code"] ==
         "no_such_tournament");
 

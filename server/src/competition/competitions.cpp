@@ -130,20 +130,26 @@ void competitions::request(const player_account& who, std::uint64_t connection,
                            const protocol::competition_msg& m, const json& id, answer_fn answer) {
   post([this, who, connection, m, id, answer = std::move(answer)] {
     json out;
-    if (m.type == "seek")
-      out = seek(who, connection, m.body, id);
-    else if (m.type == "cancel_seek")
-      out = cancel_seek(who, id);
-    else if (m.type == "create_tournament")
-      out = create_tournament(who, m.body, id);
-    else if (m.type == "tournament")
-      out = tournament_action(who, m.body, id);
-    else if (m.type == "get_tournament")
-      out = read_request("tournament", m.body, id);
-    else
-      out = read_request("series", m.body, id);
+    try {
+      out = dispatch(who, connection, m, id);
+    } catch (const json::exception& e) {
+      // A member of a type no check caught: refused, never the end of the process (this runs on
+      // the service's thread, where an exception would terminate it).
+      spdlog::warn("{} refused: {}", m.type, e.what());
+      out = error_message({"bad_message", "a member of this message has the wrong type"}, id);
+    }
     answer(std::move(out));
   });
+}
+
+json competitions::dispatch(const player_account& who, std::uint64_t connection,
+                            const protocol::competition_msg& m, const json& id) {
+  if (m.type == "seek") return seek(who, connection, m.body, id);
+  if (m.type == "cancel_seek") return cancel_seek(who, id);
+  if (m.type == "create_tournament") return create_tournament(who, m.body, id);
+  if (m.type == "tournament") return tournament_action(who, m.body, id);
+  if (m.type == "get_tournament") return read_request("tournament", m.body, id);
+  return read_request("series", m.body, id);
 }
 
 // ---- the store ----

@@ -107,6 +107,9 @@ class competitions {
   nlohmann::json cancel_seek(const player_account& who, const nlohmann::json& id);
   nlohmann::json create_tournament(const player_account& who, const nlohmann::json& body,
                                    const nlohmann::json& id);
+  // One request's answer (request() runs it on the service's thread).
+  nlohmann::json dispatch(const player_account& who, std::uint64_t connection,
+                          const protocol::competition_msg& m, const nlohmann::json& id);
   nlohmann::json tournament_action(const player_account& who, const nlohmann::json& body,
                                    const nlohmann::json& id);
   nlohmann::json read_request(const std::string& kind, const nlohmann::json& body,

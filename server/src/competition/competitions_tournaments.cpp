@@ -168,6 +168,12 @@ json competitions::tournament_action(const player_account& who, const json& body
     return bad("bad_message", "missing 'tournament'");
   if (!body.contains("action") || !body["action"].is_string())
     return bad("bad_message", "missing 'action'");
+  // The optional members, each of its type when present: read below with defaults.
+  for (const char* key : {"player", "level"})
+    if (body.contains(key) && !body[key].is_string())
+      return bad("bad_message", std::string("'") + key + "' is a string");
+  if (body.contains("count") && !body["count"].is_number_integer())
+    return bad("bad_message", "'count' is an integer");
   const auto tid = body["tournament"].get<std::string>();
   const auto action = body["action"].get<std::string>();
   const std::string target = body.value("player", std::string());
