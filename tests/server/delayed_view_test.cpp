@@ -1,5 +1,6 @@
-// What delayed spectators see (table/delayed_view.hpp), without a room: a recorded game's
-// journal handed to the part, its view compared with the game replayed to the same move.
+// The table's parts without a room: what delayed spectators see (table/delayed_view.hpp), a
+// recorded game's journal handed to the part, its view compared with the game replayed to the
+// same move; and the table that holds the game (table/game_table.hpp).
 #include <doctest/doctest.h>
 
 #include <nlohmann/json.hpp>
@@ -11,6 +12,7 @@
 #include "carcassonne/protocol/view.hpp"
 #include "table/delayed_view.hpp"
 #include "table/game_journal.hpp"
+#include "table/game_table.hpp"
 
 namespace {
 
@@ -102,4 +104,38 @@ TEST_CASE("delayed_view: without a delay it follows nothing") {
   CHECK_FALSE(v.ahead_of(0));
   v.follow(r.moves, true, delayed_names, nullptr);
   CHECK(v.moves() == 0);
+}
+
+TEST_CASE("game_table: started, played to its end, its record and what spectators see") {
+  std::ifstream in(std::string(CARCASSONNE_SOURCE_DIR) + "/tests/records/full_2p_seeded.json");
+  const auto whole = nlohmann::json::parse(in);
+  REQUIRE(whole.at("expect").at("status") == "finished");
+  delayed_record r{whole.at("setup"), {}};
+  for (const auto& m : whole.at("moves")) r.moves.push_back(m.dump());
+  carcassonne::server::game_table table(2);
+  CHECK(table.setup().is_null());
+  auto start = carcassonne::server::game_at_start(r.setup);
+  REQUIRE(start);
+  table.start(*start, delayed_names, r.setup.dump(), R"({"start":1})");
+  CHECK_FALSE(table.finished());
+  CHECK(table.setup() == r.setup);
+  CHECK(table.delayed.active());
+  CHECK(&table.spectator_doc() == &table.delayed.doc());  // with a delay: the delayed view
+  for (const auto& m : r.moves) table.journal.moves.push_back(m);
+  REQUIRE(carcassonne::server::replay(r.setup, table.journal.moves, *table.game).empty());
+  CHECK(table.finished());
+
+  const auto plain = table.record("", {"n0", "n1"});
+  CHECK(plain.setup == r.setup.dump());
+  CHECK(plain.moves == r.moves);
+  CHECK(plain.nonces.empty());  // no secret: no fairness section
+  CHECK(plain.outcomes.empty());
+  const auto fair = table.record(std::string(64, 'a'), {"n0", "n1"});
+  CHECK(fair.nonces == std::vector<std::string>{"n0", "n1"});
+  CHECK(fair.outcomes == std::vector<std::string>{R"({"start":1})"});
+
+  carcassonne::server::game_table live(0);
+  live.start(*start, delayed_names, r.setup.dump(), "[]");
+  CHECK_FALSE(live.delayed.active());
+  CHECK(&live.spectator_doc() == &live.public_view);  // no delay: what the seats see
 }

@@ -20,7 +20,13 @@ room::room(room_settings settings, metrics* m, std::weak_ptr<const client_link> 
       metrics_(m),
       creator_(std::move(creator)),
       seats_(settings_.seats),
-      delayed_(settings_.spectator_delay),
+      table_(settings_.spectator_delay),
+      part_(settings_),
+      // The summary's parts that never change, made once (a clocked game publishes with every
+      // move, its clock being part of the room).
+      listing_(settings_.setup.is_object() ? settings_.setup.value("expansions", json::array())
+                                           : json::array(),
+               settings_.match.is_default() ? json() : settings_.match.to_json()),
       bots_(settings_.seed, settings_.id, m, bot_hooks()),
       notices_(settings_.id, settings_.name, settings_.match.clock),
       alarms_(
@@ -30,18 +36,14 @@ room::room(room_settings settings, metrics* m, std::weak_ptr<const client_link> 
   if (!settings_.secret.empty() && settings_.rematch_secret.empty())
     settings_.rematch_secret = fairness::new_secret();
   if (!settings_.rematch_secret.empty())
-    rematch_commitment_ = fairness::commitment_of(settings_.rematch_secret);
+    rematch_ = rematch_state(fairness::commitment_of(settings_.rematch_secret));
   reset_room_part();
-  // The summary's parts that never change, made once; publish_summary hands them on (a clocked
-  // game publishes with every move, its clock being part of the room).
-  summary_.expansions = settings_.setup.value("expansions", json::array());
-  if (!settings_.match.is_default()) summary_.match = settings_.match.to_json();
   publish_summary();
 }
 
 room::~room() {
   if (!timer_) return;
-  for (const auto h : {undo_request_ ? undo_request_->timer : 0, rematch_ ? rematch_->timer : 0})
+  for (const auto h : {undo_request_ ? undo_request_->timer : 0, rematch_.timer()})
     if (h) timer_->cancel(h);
   for (const auto& seat : seats_)
     if (seat.vacation_end) timer_->cancel(seat.vacation_end);
@@ -59,7 +61,7 @@ bool room::is_spectator(const client_link* c) const {
 }
 
 void room::out(const client_ptr& c, frame_ptr frame) {
-  outbox_.send(c, std::move(frame));
+  writes_.send(c, std::move(frame));
 }
 
 void room::send(const client_ptr& c, const json& message) {
@@ -85,24 +87,18 @@ void room::fail(const client_ptr& c, const json& id, std::string code, std::stri
   send(c, protocol::error_message({std::move(code), std::move(message)}, id));
 }
 
-room_state room::state() const {
-  return !game_            ? room_state::waiting
-         : game_->finished ? room_state::finished
-                           : room_state::playing;
-}
-
 std::string room::view_text(int seat) {
   std::string out;
   protocol::object_writer w(out);
-  w.text("room", info_);
-  if (!game_) {
+  w.text("room", part_.text());
+  if (!table_.game) {
     w.text("game", "null").close();
   } else if (seat >= 0) {
-    seats_[seat].private_view = protocol::private_doc(*game_, seat);
-    w.text("game", public_.text(&seats_[seat].private_view)).close();
+    seats_[seat].private_view = protocol::private_doc(*table_.game, seat);
+    w.text("game", table_.public_view.text(&seats_[seat].private_view)).close();
   } else {
-    const auto mine = protocol::private_doc(*game_, protocol::spectator);
-    w.text("game", spectator_doc().text(&mine)).close();
+    const auto mine = protocol::private_doc(*table_.game, protocol::spectator);
+    w.text("game", table_.spectator_doc().text(&mine)).close();
   }
   return out;
 }
@@ -114,8 +110,8 @@ void room::send_snapshot(const client_ptr& c, int seat, const json& id) {
   if (!id.is_null()) w.dumped("id", id);
   // The view's clock is as of seq, when its patch was made: how long the running seat's clock
   // has run since, so that a client counts down from the right time (docs/protocol.md §6).
-  if (info_clock_at_ && timer_) {
-    const auto ran = clock_.running() ? timer_->now() - *info_clock_at_ : room_clock::ms(0);
+  if (const auto read = part_.clock_read_at(); read && timer_) {
+    const auto ran = clock_.running() ? timer_->now() - *read : room_clock::ms(0);
     w.number("clock_elapsed_ms", std::chrono::duration_cast<room_clock::ms>(ran).count());
   }
   w.text("view", view_text(seat)).close();
@@ -127,7 +123,7 @@ void room::broadcast(const event_log& events) {
   // No frame shows a seq the store could not bring back after a restart or a failover (a
   // change that writes nothing, a spectator arriving, still counts): the meta claims the next
   // seq_reserve numbers ahead, once every seq_reserve changes.
-  if (store_ && seq_ + 1 > seq_claimed_) persist_meta();
+  if (writes_.writing() && seq_ + 1 > writes_.claimed()) persist_meta();
   ++seq_;
   std::string shared_ops;
   const bool info_changed = update_room_part(shared_ops);
@@ -144,19 +140,20 @@ void room::broadcast(const event_log& events) {
     events_text = std::move(all);
     room_events_.clear();
   }
-  const bool game_appeared = game_ && public_.fields.empty();
+  const bool game_appeared = table_.game && table_.public_view.fields.empty();
   std::string seat_ops = shared_ops;
-  if (game_) {
-    auto now = protocol::public_doc(*game_, names_, &public_, &board_memo_);
-    if (!game_appeared) protocol::diff_docs(public_, now, "/game", seat_ops);
-    public_ = std::move(now);
+  if (table_.game) {
+    auto now =
+        protocol::public_doc(*table_.game, table_.names, &table_.public_view, &table_.board_memo);
+    if (!game_appeared) protocol::diff_docs(table_.public_view, now, "/game", seat_ops);
+    table_.public_view = std::move(now);
   }
   // The summary is made of the room part (and the record once the game is over). Published
   // before the frames leave: a client told of the end may ask for the record at once, from
   // another thread.
-  if (info_changed || (game_ && game_->finished)) publish_summary();
+  if (info_changed || (table_.game && table_.game->finished)) publish_summary();
   send_seat_patches(patch_head(events_text), seat_ops, game_appeared);
-  if (!spectators_.empty() || delayed_.active())
+  if (!spectators_.empty() || table_.delayed.active())
     send_spectator_patch(events_text, shared_ops, seat_ops, game_appeared);
   schedule_bots();
 }
@@ -172,29 +169,9 @@ std::string room::patch_head(std::string_view events_text) const {
 
 // The room part's operations since the last patch (most moves change nothing in it).
 bool room::update_room_part(std::string& ops) {
-  assert(ops.empty());
-  text_span clock;
-  std::string text = room_info_text(&clock);
-  if (text == info_) return false;
-  // A clocked game's move changes the clock alone: when all around it is the same, its value is
-  // diffed under /room/clock, as json::diff recurses into the one member that differs.
-  const std::string_view was(info_), now(text);
-  const auto& old = info_clock_;
-  const bool clock_alone = clock.end > 0 && old.end > 0 && old.begin == clock.begin &&
-                           was.substr(0, old.begin) == now.substr(0, clock.begin) &&
-                           was.substr(old.end) == now.substr(clock.end);
-  const bool clock_diffed =
-      clock_alone && protocol::diff_json_text(was.substr(old.begin, old.end - old.begin),
-                                              now.substr(clock.begin, clock.end - clock.begin),
-                                              "/room/clock", ops);
-  // json::diff's operations, worked out on the texts. The text diff refuses only texts our writer
-  // never makes (an escaped key, unsorted keys, fractions): then the whole part is replaced.
-  if (!clock_diffed && !protocol::diff_json_text(info_, text, "/room", ops))
-    ops = R"({"op":"replace","path":"/room","value":)" + text + "}";
-  info_ = std::move(text);
-  info_clock_ = clock;
-  note_clock_read();
-  return true;
+  room_part::clock_span clock;
+  auto text = room_info_text(&clock);
+  return part_.update(std::move(text), clock, clock_read_now(), ops);
 }
 
 // Seats: the public diff (in `ops`) once, then each seat's private part; each frame is written
@@ -206,13 +183,13 @@ void room::send_seat_patches(const std::string& head, const std::string& ops, bo
     auto& s = seats_[i];
     mine_ops.clear();
     // A seat with nothing of its own to see, before and now: its part is unchanged.
-    const bool unchanged = game_ && !game_appeared && s.private_view.fields.size() == 1 &&
-                           protocol::private_doc_is_viewer_only(*game_, static_cast<int>(i));
-    if (game_ && !unchanged) {
-      auto mine = protocol::private_doc(*game_, static_cast<int>(i));
+    const bool unchanged = table_.game && !game_appeared && s.private_view.fields.size() == 1 &&
+                           protocol::private_doc_is_viewer_only(*table_.game, static_cast<int>(i));
+    if (table_.game && !unchanged) {
+      auto mine = protocol::private_doc(*table_.game, static_cast<int>(i));
       if (game_appeared) {
         mine_ops += R"({"op":"replace","path":"/game","value":)";
-        mine_ops += public_.text(&mine);
+        mine_ops += table_.public_view.text(&mine);
         mine_ops.push_back('}');
       } else {
         protocol::diff_docs(s.private_view, mine, "/game", mine_ops);
@@ -222,7 +199,7 @@ void room::send_seat_patches(const std::string& head, const std::string& ops, bo
     // A seat its owner may resume keeps its patches, also while away (for a while), once the game
     // is under way: the patch that brings the game, and what comes before, are no part of the
     // window (a resume from there gets a snapshot), so an idle room holds none.
-    const bool keep = game_ && !game_appeared && s.taken && !s.bot &&
+    const bool keep = table_.game && !game_appeared && s.taken && !s.bot &&
                       (s.client || s.missed < resume_window::patches);
     if (!keep) s.recent.clear();
     if (!s.client) {
@@ -253,20 +230,22 @@ void room::send_seat_patches(const std::string& head, const std::string& ops, bo
 void room::send_spectator_patch(const std::string& events_text, const std::string& shared_ops,
                                 const std::string& seat_ops, bool game_appeared) {
   std::string ops = shared_ops;
-  if (game_) {
-    if (delayed_.active()) {
-      delayed_.follow(played_.moves, game_->finished, names_, game_appeared ? nullptr : &ops);
+  if (table_.game) {
+    if (table_.delayed.active()) {
+      table_.delayed.follow(table_.journal.moves, table_.game->finished, table_.names,
+                            game_appeared ? nullptr : &ops);
     } else if (!game_appeared) {
       ops = seat_ops;
     }
     if (game_appeared) {
-      const auto mine = protocol::private_doc(*game_, protocol::spectator);
+      const auto mine = protocol::private_doc(*table_.game, protocol::spectator);
       if (!ops.empty()) ops += ',';
-      ops += R"({"op":"replace","path":"/game","value":)" + spectator_doc().text(&mine) + "}";
+      ops +=
+          R"({"op":"replace","path":"/game","value":)" + table_.spectator_doc().text(&mine) + "}";
     }
   }
   // Events are withheld from delayed spectators: they would reveal the present.
-  const bool withheld = settings_.spectator_delay > 0 && game_ && !game_->finished;
+  const bool withheld = settings_.spectator_delay > 0 && table_.game && !table_.game->finished;
   auto frame =
       std::make_shared<const std::string>(patch_head(withheld ? "[]" : events_text) + ops + "]}");
   for (const auto& c : spectators_) out(c, frame);
@@ -292,40 +271,10 @@ void room::publish_summary() {
     if (seat.bot)
       s.bots.push_back({{"seat", i}, {"name", seat.name}, {"level", name_of(*seat.bot)}});
   }
-  bool ended = false;
-  {
-    std::lock_guard lock(summary_mutex_);
-    s.expansions = std::move(summary_.expansions);  // never change: made by the constructor
-    s.match = std::move(summary_.match);
-    summary_ = std::move(s);
-    if (game_ && game_->finished && !finished_parts_ && !finished_record_) {
-      finished_parts_ = parts_of_record();
-      ended = true;
-    }
-  }
-  if (ended && on_finished_) on_finished_();
-}
-
-std::optional<json> room::finished_record() const {
-  std::lock_guard lock(summary_mutex_);
-  if (finished_parts_) {
-    finished_record_ = record_of(*finished_parts_);
-    finished_parts_.reset();
-  }
-  return finished_record_;
-}
-
-room_summary room::summary() const {
-  std::lock_guard lock(summary_mutex_);
-  return summary_;
-}
-
-bool room::abandoned() const {
-  std::lock_guard lock(summary_mutex_);
-  // Bots alone do not keep a waiting room: nobody could start it.
-  const auto humans = summary_.taken - static_cast<int>(summary_.bots.size());
-  return summary_.connections == 0 && (summary_.state == room_state::finished ||
-                                       (summary_.state == room_state::waiting && humans == 0));
+  const bool finished = table_.game && table_.game->finished;
+  if (listing_.publish(std::move(s), finished, [this] { return parts_of_record(); }) &&
+      on_finished_)
+    on_finished_();
 }
 
 json room::record() const {
@@ -333,12 +282,9 @@ json room::record() const {
 }
 
 record_parts room::parts_of_record() const {
-  record_parts p{record_setup_, played_.moves, settings_.secret, {}, {}};
-  if (!p.secret.empty()) {
-    for (const auto& s : seats_) p.nonces.push_back(s.nonce);
-    p.outcomes = outcomes_;
-  }
-  return p;
+  std::vector<std::string> nonces;
+  for (const auto& s : seats_) nonces.push_back(s.nonce);
+  return table_.record(settings_.secret, std::move(nonces));
 }
 
 }  // namespace carcassonne::server

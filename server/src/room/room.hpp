@@ -4,43 +4,34 @@
 #pragma once
 #include <nlohmann/json.hpp>
 
-#include <atomic>
 #include <chrono>
 #include <cstdint>
-#include <deque>
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "base/fifo.hpp"
 #include "base/metrics.hpp"
 #include "bots/bot_runner.hpp"
 #include "carcassonne/engine/game.hpp"
-#include "carcassonne/engine/undo.hpp"
 #include "carcassonne/protocol/messages.hpp"
-#include "carcassonne/protocol/view.hpp"
-#include "carcassonne/protocol/view_doc.hpp"
 #include "match/clock_alarms.hpp"
-#include "match/match_options.hpp"
-#include "match/rematch_offer.hpp"
+#include "match/rematch_state.hpp"
 #include "match/room_clock.hpp"
 #include "match/room_timer.hpp"
 #include "match/undo_vote.hpp"
 #include "room/bot_turns.hpp"
 #include "room/client_link.hpp"
 #include "room/notice_rows.hpp"
-#include "room/outbox.hpp"
-#include "room/resume_window.hpp"
+#include "room/room_listing.hpp"
+#include "room/room_part.hpp"
 #include "room/room_settings.hpp"
+#include "room/room_writes.hpp"
 #include "room/seat_slot.hpp"
 #include "store/room_state.hpp"
 #include "store/store.hpp"
-#include "table/delayed_view.hpp"
-#include "table/game_journal.hpp"
-#include "table/record_parts.hpp"
+#include "table/game_table.hpp"
 
 namespace carcassonne::server {
 
@@ -121,13 +112,13 @@ class room {
 
   // A cluster (docs/scaling.md, room_lease.cpp). Every write of the room carries `g`, the lease
   // generation this instance holds for it. Thread-safe (set right after the lease is taken).
-  void set_lease_generation(std::uint64_t g) { lease_generation_.store(g); }
-  std::uint64_t lease_generation() const { return lease_generation_.load(); }
+  void set_lease_generation(std::uint64_t g) { writes_.set_generation(g); }
+  std::uint64_t lease_generation() const { return writes_.generation(); }
   // Room strand: another instance owns the room now (its lease was taken, or the store fenced a
   // write off). The room stops without writing again: frames held for writes not stored are
   // dropped, every connection is told `room_moved` (reconnect and resume) and leaves the room.
   void lease_lost();
-  bool moved_away() const { return moved_away_; }
+  bool moved_away() const { return writes_.stopped(); }
   // Room strand: a write of the room failed (docs/hosting.md "When the database fails"). First
   // `f` of attach_storage_loss runs (the lobby lets go of the room, and rebuilds it from the store
   // once the store answers); then held answers become storage_failed refusals, the rest of what
@@ -154,25 +145,22 @@ class room {
   // with the time it had when the server stopped. Room strand, or after the I/O threads stopped.
   void save_clock();
 
-  // Thread-safe.
-  room_summary summary() const;
+  // Thread-safe (room_listing.hpp).
+  room_summary summary() const { return listing_.summary(); }
   const std::string& id() const { return settings_.id; }
   bool arranged() const { return settings_.arranged; }
-  // No connection, and nobody can come back (waiting room emptied, or game over).
-  bool abandoned() const;
+  bool abandoned() const { return listing_.abandoned(); }
 
   // Room-strand reads, for tests and the record endpoint.
-  const game_state* game() const { return game_ ? &*game_ : nullptr; }
+  const game_state* game() const { return table_.game ? &*table_.game : nullptr; }
   std::uint64_t seq() const { return seq_; }
   // How far ahead of seq() a stored meta claims (its "seq"), so that a change that writes
   // nothing needs a meta write only once every seq_reserve changes.
   static constexpr std::uint64_t seq_reserve = 64;
   // Writes issued to the store and not yet durable (the lobby keeps the room until none are).
-  bool writes_pending() const { return outbox_.writes_pending(); }
+  bool writes_pending() const { return writes_.writes_pending(); }
   json record() const;  // setup + moves (game-record.md); the seed is inside: finished games only
-  // Thread-safe: the record once the game is over, else nothing. Built at the first call from
-  // the texts kept at the end, then kept.
-  std::optional<json> finished_record() const;
+  std::optional<json> finished_record() const { return listing_.finished_record(); }
   // What the store keeps of the room besides its journal (settings, seats with hashed tokens):
   // a JSON object's text.
   std::string stored_meta() const;
@@ -196,31 +184,25 @@ class room {
   void persist_clock();          // the meta with the clock as it is now, the rest as last built
   std::string stored_meta_rest() const;
   std::string meta_with_clock(const std::string& rest) const;
-  void on_durable(std::uint64_t n, bool ok);
   void send(const client_ptr& c, const json& message);
   void answer(const client_ptr& c, int seat, const json& id, const json& message);
   void answer(const client_ptr& c, int seat, const json& id, std::string message_text);
   void fail(const client_ptr& c, const json& id, std::string code, std::string message);
 
-  // Where a room part's text holds the clock's value: [begin, end), or empty.
-  struct text_span {
-    std::uint32_t begin = 0, end = 0;
-  };
   // The room part of the views (room_info.cpp); `clock` gets where the clock is.
-  std::string room_info_text(text_span* clock = nullptr) const;
-  // info_ anew, where the clock is not known: the next change diffs it whole.
-  void reset_room_part() {
-    info_ = room_info_text();
-    info_clock_ = {};
-    note_clock_read();
+  std::string room_info_text(room_part::clock_span* clock = nullptr) const;
+  // When a room part written now reads its clock (none: it shows no clock).
+  std::optional<room_clock::time_point> clock_read_now() const {
+    if (clock_.enabled() && table_.game && timer_) return timer_->now();
+    return std::nullopt;
   }
-  // When info_'s clock was read (none: info_ has no clock): a snapshot says how long ago.
-  void note_clock_read() {
-    info_clock_at_.reset();
-    if (clock_.enabled() && game_ && timer_) info_clock_at_ = timer_->now();
+  // The room part anew, where the clock is not known: the next change diffs it whole.
+  void reset_room_part() { part_.reset(room_info_text(), clock_read_now()); }
+  room_state state() const {
+    return !table_.game        ? room_state::waiting
+           : table_.finished() ? room_state::finished
+                               : room_state::playing;
   }
-  const std::string& info_fixed_text() const;  // its keys that never change
-  room_state state() const;                    // from the game: none yet, running, finished
   // Fairness (room_fairness.cpp): the room part's "fairness", the seed a start derives.
   void append_fairness_part(std::string& out) const;  // its JSON text
   std::string game_seed(const std::vector<seat_slot>& seats) const;
@@ -237,8 +219,6 @@ class room {
   void take_over(int seat, bot_level level);  // a bot plays for the absent owner of `seat`
   void release_takeover(int seat);
   bool can_manage_bots(const client_ptr& c, const json& id);
-  void append_bot_meta(std::string& out) const;  // the meta's "bots" object, as text
-  void restore_bot_meta(const json& meta);
   std::string view_text(int seat);  // the whole view of a seat (or spectator, -1), as sent
   void send_snapshot(const client_ptr& c, int seat, const json& id);
   // One change: its patch carries the room's events queued since the last one (room_event),
@@ -254,7 +234,6 @@ class room {
   void publish_summary();
 
   // Match (room_match.cpp): clocks, timeouts, forfeits, presence.
-  json with_match_info(json info) const;
   // Every change of the game goes through here before its patch: history, clocks, requests.
   void after_move(const carcassonne::move& m, const event_log& events);
   void clock_changed(bool decided);  // decided: a new decision (else only the timers)
@@ -302,56 +281,24 @@ class room {
   std::vector<seat_slot> seats_;
   std::vector<client_ptr> spectators_;
 
-  std::optional<game_state> game_;
-  std::vector<std::string> names_;
-  // The setup as the record has it, kept as its JSON text: a tree of it costs ~1 KB a room
-  // (docs/performance.md "Memory"), and it is read only for records, history and take-backs.
-  std::string record_setup_;  // "" before the start
+  game_table table_;  // the game, its journal and record, the views it was last shown as
+  std::uint64_t seq_ = 0;
   // The stored meta but its clock and seq, while a clocked game is played (persist_clock); ""
   // otherwise, and emptied by every persist_meta.
   std::string meta_rest_;
-  json record_setup() const {
-    return record_setup_.empty() ? json() : json::parse(record_setup_, nullptr, false);
-  }
-  // Accepted moves in record form, as JSON text (keys as written: a reader parses), and the
-  // moves a take-back may remove (game_journal.hpp). Text, not trees: a game's trees cost more
-  // to build, keep and free than the few reads that parse.
-  game_journal played_;
-  // Random outcomes revealed, as JSON texts: the start's, then one list per journal entry.
-  std::vector<std::string> outcomes_;
-  delayed_view delayed_;  // spectators' game and view with a spectator delay
-  std::uint64_t seq_ = 0;
-  // The highest seq the store holds a claim to (a stored meta's seq, a journaled move's): a room
-  // rebuilt from the store starts there, so seq never goes back across restarts and failovers.
-  std::uint64_t seq_claimed_ = 0;
 
-  std::string info_;      // last room part sent, as its JSON text (a tree costs ~2 KB a room)
-  text_span info_clock_;  // where info_ holds the clock
-  std::optional<room_clock::time_point> info_clock_at_;  // when it was read
-  mutable std::string info_fixed_;                       // info_fixed_text(), once asked for
-  mutable std::string info_expansions_;  // the room part's "expansions", once asked for
-  protocol::view_doc public_;            // last public game view sent to seats
-  protocol::board_memo board_memo_;      // the tiles public_'s board was written from
-  // What spectators see: the seats' public part, or the delayed one.
-  const protocol::view_doc& spectator_doc() const {
-    return delayed_.active() ? delayed_.doc() : public_;
-  }
+  room_part part_;        // the room part of the views, as last sent
+  room_listing listing_;  // the summary and finished record, for any thread
 
-  // Persistence (attach_store).
-  store* store_ = nullptr;
-  poster post_;
+  room_writes writes_;  // to the store, and the frames waiting for them (attach_store)
   room_timer_ptr timer_;
 
   // Bots at play: the pending bot turn and takeover (the seats say who is a bot).
   bot_turns bots_;
-  outbox outbox_;  // frames wait there for the writes they show
-  bool storage_failed_ = false;
   bool end_stored_ = false;  // the game's end went with a save (room_store.cpp)
   // Rebuilt from a journal whose last move ended the game, from a row that did not say so yet
   // (the server stopped between the two commits): the end is saved once the store is attached.
   bool end_unsaved_ = false;
-  std::atomic<std::uint64_t> lease_generation_{0};
-  bool moved_away_ = false;  // lease_lost(): refuses everyone with room_moved
   void refuse_moved(const client_ptr& c, const json& id);
   void stop_here(const protocol::proto_error& why);  // lease_lost and storage_lost
   std::function<void()> storage_lost_;
@@ -365,25 +312,13 @@ class room {
   clock_alarms alarms_;  // the clock's timeout and checkpoint, the away check
   vacation_lookup vacation_lookup_;
   bool vacation_check_pending_ = false;  // a timeout waits for the store's answer
-  std::int64_t stored_moves_ = 0;        // journal rows written (undo markers included)
-  std::optional<rematch_offer> rematch_;
-  std::string rematch_room_;        // the rematch's room, once made
-  std::string rematch_commitment_;  // of settings_.rematch_secret, or empty
-  // The rematch's seat and `rematch_ready` for a seat that accepted, with its token there.
-  int rematch_seat(int seat) const;
+  rematch_state rematch_;
+  // `rematch_ready` for a seat that accepted, with its token there.
   void tell_rematch(const client_ptr& c, int seat, const std::string& token);
-  void append_rematch_meta(std::string& out) const;  // the meta's "rematch", as text
-  void restore_rematch_meta(const json& meta);
   spawner spawn_;
   std::function<void()> on_finished_;  // attach_on_finished()
 
-  mutable std::mutex summary_mutex_;
-  room_summary summary_;
-  // What the record is made of, copied when the game ends (record_parts.hpp), under
-  // summary_mutex_; the tree replaces the parts once built.
-  record_parts parts_of_record() const;
-  mutable std::optional<record_parts> finished_parts_;
-  mutable std::optional<json> finished_record_;
+  record_parts parts_of_record() const;  // what the record is made of (record_parts.hpp)
 };
 
 }  // namespace carcassonne::server

@@ -17,14 +17,14 @@ namespace carcassonne::server {
 
 void room::join(const client_ptr& c, const protocol::join_msg& m, const json& id,
                 const std::string& player) {
-  if (moved_away_) return refuse_moved(c, id);
+  if (writes_.stopped()) return refuse_moved(c, id);
   if (seat_of(c.get()) >= 0 || is_spectator(c.get()))
     return fail(c, id, "already_in_room", "you are already in this room");
   if (!player.empty() && std::any_of(seats_.begin(), seats_.end(), [&](const seat_slot& s) {
         return s.taken && s.player == player;
       }))
     return fail(c, id, "already_seated", "you have a seat in this room already: resume it");
-  if (game_)
+  if (table_.game)
     return fail(c, id, "already_started",
                 "the game has started; seated players resume with their token");
   auto chosen = choose_seat(seats_, settings_.seats, m.seat);
@@ -55,7 +55,7 @@ void room::join(const client_ptr& c, const protocol::join_msg& m, const json& id
 }
 
 void room::spectate(const client_ptr& c, const json& id) {
-  if (moved_away_) return refuse_moved(c, id);
+  if (writes_.stopped()) return refuse_moved(c, id);
   if (seat_of(c.get()) >= 0 || is_spectator(c.get()))
     return fail(c, id, "already_in_room", "you are already in this room");
   if (spectators_.size() >= settings_.max_spectators)
@@ -69,7 +69,7 @@ void room::spectate(const client_ptr& c, const json& id) {
 
 void room::resume(const client_ptr& c, const protocol::resume_msg& m, const json& id,
                   const std::string& player) {
-  if (moved_away_) return refuse_moved(c, id);
+  if (writes_.stopped()) return refuse_moved(c, id);
   const std::string hash = m.token.empty() ? std::string() : sha256_hex(m.token);
   auto it = std::find_if(seats_.begin(), seats_.end(), [&](const seat_slot& s) {
     if (!s.taken) return false;
@@ -114,7 +114,7 @@ void room::leave(const client_ptr& c, const json& id) {
   if (seat >= 0) {
     auto& s = seats_[seat];
     s.client = nullptr;
-    if (!game_) {
+    if (!table_.game) {
       s = seat_slot{};  // before the start the seat is free again, and loses start rights
       if (seat == creator_seat_) creator_seat_ = -1;
       persist_meta();
@@ -148,7 +148,7 @@ void room::start(const client_ptr& c, const json& id) {
   const int seat = seat_of(c.get());
   if (!is_creator(c.get()) && (seat < 0 || seat != creator_seat_))
     return fail(c, id, "not_creator", "only the room's creator starts the game");
-  if (game_) return fail(c, id, "already_started", "the game has already started");
+  if (table_.game) return fail(c, id, "already_started", "the game has already started");
   const auto taken_count =
       std::count_if(seats_.begin(), seats_.end(), [](const seat_slot& s) { return s.taken; });
   if (taken_count < min_seats)
@@ -180,12 +180,10 @@ void room::start(const client_ptr& c, const json& id) {
   }
   seats_ = std::move(taken);
   settings_.seats = static_cast<int>(seats_.size());
-  names_.clear();
-  for (const auto& s : seats_) names_.push_back(s.name);
-  record_setup_ = setup.dump();
-  game_ = std::move(g.value());
-  outcomes_ = {fairness::outcomes_text(*game_, first_turn, true)};
-  delayed_.start(*game_);
+  std::vector<std::string> names;
+  for (const auto& s : seats_) names.push_back(s.name);
+  auto first_outcomes = fairness::outcomes_text(g.value(), first_turn, true);
+  table_.start(std::move(g.value()), std::move(names), setup.dump(), std::move(first_outcomes));
   if (metrics_) metrics_->games_started.fetch_add(1, std::memory_order_relaxed);
   spdlog::info("room {}: game started with {} seats", settings_.id, seats_.size());
   persist_meta();
@@ -201,12 +199,12 @@ void room::move(const client_ptr& c, protocol::move_msg m, const json& id) {
   const auto started = std::chrono::steady_clock::now();
   const int seat = seat_of(c.get());
   if (seat < 0) return fail(c, id, "not_seated", "only a seated player moves");
-  if (!game_) return fail(c, id, "not_started", "the game has not started");
+  if (!table_.game) return fail(c, id, "not_started", "the game has not started");
   if (!id.is_null()) {  // a duplicate is answered again, never applied twice
     for (const auto& [answered_id, frame] : seats_[seat].answered)
       if (answered_id == id) return out(c, frame);
   }
-  if (storage_failed_)
+  if (writes_.stopped())
     return fail(c, id, "storage_failed",
                 "the server could not store this room's last change: it takes no more moves");
   const auto refuse = [&](const protocol::proto_error& e) {
@@ -228,7 +226,7 @@ void room::move(const client_ptr& c, protocol::move_msg m, const json& id) {
   if (auto e = bot_seat_refusal(named)) return refuse(*e);
   if (other) return refuse({"wrong_seat", "you hold seat " + std::to_string(seat)});
   m.move.set_integer("seat", seat);
-  const auto parsed = protocol::move_from_flat(m.move, *game_);
+  const auto parsed = protocol::move_from_flat(m.move, *table_.game);
   if (!parsed.ok()) return refuse(parsed.error);
   if (auto e = play_move(seat, *parsed.value, id, c)) return refuse(*e);
   if (metrics_)
@@ -240,33 +238,35 @@ std::optional<protocol::proto_error> room::play_move(int seat, const carcassonne
                                                      const json& id, const client_ptr& c) {
   // The record form, written before the move changes the board (features by the tile's ids).
   // Stored and journaled as written.
-  std::string normal_text = protocol::move_text(mv, *game_);
+  std::string normal_text = protocol::move_text(mv, *table_.game);
   event_log events;
-  if (auto st = apply_in_place(*game_, mv, &events); !st) return protocol::from_engine(st.err());
-  played_.moves.push_back(normal_text);
-  outcomes_.push_back(fairness::outcomes_text(*game_, events));
+  if (auto st = apply_in_place(*table_.game, mv, &events); !st)
+    return protocol::from_engine(st.err());
+  table_.journal.moves.push_back(normal_text);
+  table_.outcomes.push_back(fairness::outcomes_text(*table_.game, events));
   // In the journal before anyone hears of it: the answer and the patch wait for the commit.
   // Arguments are evaluated even when the level is off: the text is only logged, never re-made.
   if (spdlog::should_log(spdlog::level::debug))
     spdlog::debug("room {} seat {}: {}", settings_.id, seat, normal_text);
-  persist(move_write{settings_.id, stored_moves_++, std::move(normal_text), id.dump(), seq_ + 1});
+  persist(
+      move_write{settings_.id, writes_.next_row(), std::move(normal_text), id.dump(), seq_ + 1});
   after_move(mv, events);
-  if (game_->finished) {
+  if (table_.game->finished) {
     persist_meta();
     publish_summary();  // the record readable before the answer below tells of the end
     std::string scores;
-    for (int s = 0; s < game_->seats; ++s) {
+    for (int s = 0; s < table_.game->seats; ++s) {
       if (s) scores += ' ';
-      scores += std::to_string(game_->players[s].score);
+      scores += std::to_string(table_.game->players[s].score);
     }
     spdlog::info("room {}: game finished after {} moves, scores {}", settings_.id,
-                 played_.moves.size(), scores);
+                 table_.journal.moves.size(), scores);
   }
   if (metrics_) {
     // Counted before the frames leave, so that a client who sees the move sees it counted.
     metrics_->moves_accepted.fetch_add(1, std::memory_order_relaxed);
     if (!c) metrics_->bot_moves.fetch_add(1, std::memory_order_relaxed);  // no client: a bot's
-    if (game_->finished) metrics_->games_finished.fetch_add(1, std::memory_order_relaxed);
+    if (table_.game->finished) metrics_->games_finished.fetch_add(1, std::memory_order_relaxed);
   }
   // protocol::reply("move_accepted", id, {{"seq", ...}}) as its dump would write it, keys sorted.
   std::string accepted;

@@ -54,13 +54,13 @@ std::optional<protocol::proto_error> room::bot_seat_refusal(std::optional<long l
 
 bot_turns::hooks room::bot_hooks() {
   bot_turns::hooks h;
-  h.view = [this](int seat) { return information_set_of(*game_, static_cast<seat_t>(seat)); };
+  h.view = [this](int seat) { return information_set_of(*table_.game, static_cast<seat_t>(seat)); };
   h.moves = [this]() -> std::optional<std::size_t> {
-    if (!game_) return std::nullopt;
-    return played_.moves.size();
+    if (!table_.game) return std::nullopt;
+    return table_.journal.moves.size();
   };
   h.play = [this](int seat, const carcassonne::move& mv) {
-    if (storage_failed_) return;  // the room takes no more moves, a bot's neither
+    if (writes_.stopped()) return;  // the room takes no more moves, a bot's neither
     if (auto e = play_move(seat, mv, nullptr, nullptr)) {
       // A bot only picks among legal moves: this is a bug, said loudly; the seat stays to act.
       spdlog::error("room {} seat {}: the bot's move was refused: {} {}", settings_.id, seat,
@@ -80,9 +80,9 @@ void room::take_over(int seat, bot_level level) {
 
 void room::schedule_bots() {
   bot_turns::position p;
-  if (!game_ || game_->finished || !bots_.ready()) return bots_.schedule(p);
-  p.seat = to_act(*game_);
-  p.moves = played_.moves.size();
+  if (!table_.game || table_.game->finished || !bots_.ready()) return bots_.schedule(p);
+  p.seat = to_act(*table_.game);
+  p.moves = table_.journal.moves.size();
   const auto& s = seats_[p.seat];
   p.absent = s.taken && !s.bot && !s.played_by && !s.client;
   p.controller = controller(p.seat);
@@ -90,8 +90,8 @@ void room::schedule_bots() {
 }
 
 void room::play_for_seat(int seat, bot_level level) {
-  if (!game_ || game_->finished || to_act(*game_) != seat) return;
-  bots_.play_now(seat, level, played_.moves.size());
+  if (!table_.game || table_.game->finished || to_act(*table_.game) != seat) return;
+  bots_.play_now(seat, level, table_.journal.moves.size());
 }
 
 void room::release_takeover(int seat) {
@@ -106,7 +106,7 @@ bool room::can_manage_bots(const client_ptr& c, const json& id) {
     fail(c, id, "not_creator", "only the room's creator adds or removes bots");
     return false;
   }
-  if (game_) {
+  if (table_.game) {
     fail(c, id, "already_started", "bots are added or removed before the start");
     return false;
   }
@@ -142,37 +142,6 @@ void room::remove_bot(const client_ptr& c, const protocol::remove_bot_msg& m, co
   persist_meta();
   send(c, protocol::reply("bot_removed", id, {{"room", settings_.id}, {"seat", m.seat}}));
   broadcast({});
-}
-
-void room::append_bot_meta(std::string& out) const {
-  out += R"({"seats":[)";
-  for (std::size_t i = 0; i < seats_.size(); ++i) {
-    if (i) out += ',';
-    if (seats_[i].bot)
-      protocol::append_quoted(out, name_of(*seats_[i].bot));
-    else
-      out += "null";
-  }
-  const auto& b = bots_.settings();
-  out += R"(],"pause_ms":)";
-  protocol::append_number(out, b.pause_ms);
-  out += R"(,"takeover_after":)";
-  protocol::append_number(out, b.takeover_after);
-  out += R"(,"takeover_level":)";
-  protocol::append_quoted(out, name_of(b.takeover_level));
-  out += '}';
-}
-
-void room::restore_bot_meta(const json& meta) {
-  const auto it = meta.find("bots");
-  if (it == meta.end()) return;  // stored before bots existed
-  const json& b = *it;
-  bots_.set_settings(
-      b.at("pause_ms").get<int>(), b.at("takeover_after").get<int>(),
-      bot_level_from_name(b.at("takeover_level").get<std::string>()).value_or(bot_level::greedy));
-  const json& seats = b.at("seats");
-  for (std::size_t i = 0; i < seats.size() && i < seats_.size(); ++i)
-    if (seats[i].is_string()) seats_[i].bot = bot_level_from_name(seats[i].get<std::string>());
 }
 
 }  // namespace carcassonne::server

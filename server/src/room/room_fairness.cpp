@@ -13,9 +13,9 @@ namespace carcassonne::server {
 // about a sixth of a fair room's instructions per move. Keys in nlohmann's order, as before.
 void room::append_fairness_part(std::string& out) const {
   using protocol::append_quoted;
-  const bool over = game_ && game_->finished;
+  const bool over = table_.game && table_.game->finished;
   // The rematch's commitment shows once the game is over: before any rematch is offered.
-  const bool next = over && !rematch_commitment_.empty();
+  const bool next = over && !rematch_.commitment().empty();
   out += R"({"commitment":)";
   append_quoted(out, commitment_);
   out += R"(,"nonces":[)";
@@ -28,7 +28,7 @@ void room::append_fairness_part(std::string& out) const {
   }
   out += R"(],"rematch_commitment":)";
   if (next)
-    append_quoted(out, rematch_commitment_);
+    append_quoted(out, rematch_.commitment());
   else
     out += "null";
   out += R"(,"scheme":)";
@@ -51,7 +51,8 @@ std::string room::game_seed(const std::vector<seat_slot>& seats) const {
 void room::nonce(const client_ptr& c, const protocol::nonce_msg& m, const json& id) {
   const int seat = seat_of(c.get());
   if (seat < 0) return fail(c, id, "not_seated", "only a seated player sends a nonce");
-  if (game_) return fail(c, id, "already_started", "the seed was fixed when the game started");
+  if (table_.game)
+    return fail(c, id, "already_started", "the seed was fixed when the game started");
   if (!seats_[seat].nonce.empty())
     return fail(c, id, "nonce_already_set", "this seat's nonce is " + seats_[seat].nonce);
   seats_[seat].nonce = m.nonce;

@@ -17,17 +17,17 @@ void room::history(const client_ptr& c, const protocol::history_msg& m, const js
   const int seat = seat_of(c.get());
   if (seat < 0 && !is_spectator(c.get()))
     return fail(c, id, "not_in_room", "you are not in this room");
-  if (!game_) return fail(c, id, "not_started", "the game has not started");
+  if (!table_.game) return fail(c, id, "not_started", "the game has not started");
   // Live events are withheld from delayed spectators (they would reveal the present): so is
   // their history, until the end.
-  if (seat < 0 && settings_.spectator_delay > 0 && !game_->finished)
+  if (seat < 0 && settings_.spectator_delay > 0 && !table_.game->finished)
     return fail(c, id, "not_finished",
                 "with a spectator delay, the game's events are told once it is over");
-  const std::size_t total = played_.moves.size() + 1;  // the start, then one entry per move
+  const std::size_t total = table_.journal.moves.size() + 1;  // the start, then one entry per move
   const std::size_t from = std::min(static_cast<std::size_t>(m.from), total);
   const std::size_t to = std::min(total, from + static_cast<std::size_t>(history_page));
 
-  auto parsed = protocol::parse_setup(record_setup());
+  auto parsed = protocol::parse_setup(table_.setup());
   if (!parsed.ok()) return fail(c, id, parsed.error.code, parsed.error.message);
   event_log events;
   auto g = new_game(parsed.value->setup, &events);
@@ -41,7 +41,7 @@ void room::history(const client_ptr& c, const protocol::history_msg& m, const js
   keep(0, json::array());
   for (std::size_t i = 0; i + 1 < to; ++i) {
     events.clear();
-    const json entry = protocol::move_json_from_text(played_.moves[i]);
+    const json entry = protocol::move_json_from_text(table_.journal.moves[i]);
     // Accepted once already: a failure here means the journal and the game disagree.
     if (auto e = protocol::apply_json_move(g.value(), entry, &events); !e.code.empty())
       return fail(c, id, e.code, "the room's journal does not replay: " + e.message);
@@ -51,7 +51,7 @@ void room::history(const client_ptr& c, const protocol::history_msg& m, const js
                           {{"room", settings_.id},
                            {"from", from},
                            {"to", to},
-                           {"moves", played_.moves.size()},
+                           {"moves", table_.journal.moves.size()},
                            {"seq", seq_},
                            {"entries", std::move(entries)}}));
 }

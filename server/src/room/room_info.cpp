@@ -6,48 +6,16 @@
 #include "carcassonne/protocol/view_doc.hpp"
 #include "fairness/fairness.hpp"
 #include "room/room.hpp"
+#include "room/room_text.hpp"
 
 namespace carcassonne::server {
 
-namespace {
-
 using protocol::append_number;
 
-// A JSON string as nlohmann dumps it: printable ASCII without '"' and '\' is written as is,
-// anything else through nlohmann itself.
-void append_dumped(std::string& out, std::string_view s) {
-  for (unsigned char c : s)
-    if (c < 0x20 || c >= 0x7f || c == '"' || c == '\\') return void(out += json(s).dump());
-  out.push_back('"');
-  out += s;
-  out.push_back('"');
-}
-
-void append_bool(std::string& out, bool b) {
-  out += b ? "true" : "false";
-}
-
-}  // namespace
-
-// The keys that never change, from "id" to "public" ("match" among them), dumped once.
-const std::string& room::info_fixed_text() const {
-  if (!info_fixed_.empty()) return info_fixed_;
-  std::string& out = info_fixed_;
-  out += R"("id":)";
-  append_dumped(out, settings_.id);
-  if (!settings_.match.is_default()) out += R"(,"match":)" + settings_.match.to_json().dump();
-  out += R"(,"name":)";
-  append_dumped(out, settings_.name);
-  out += R"(,"options":)" + settings_.setup.value("options", json::object()).dump();
-  out += R"(,"public":)";
-  append_bool(out, settings_.is_public);
-  return out;
-}
-
 // Keys in sorted order, as nlohmann writes them.
-std::string room::room_info_text(text_span* clock) const {
+std::string room::room_info_text(room_part::clock_span* clock) const {
   std::string out;
-  out.reserve(info_.size() + 32);
+  out.reserve(part_.text().size() + 32);
   out.push_back('{');
   const auto& bots = bots_.settings();
   bool any_bot = bots.takeover_after > 0;
@@ -61,29 +29,24 @@ std::string room::room_info_text(text_span* clock) const {
     append_dumped(out, name_of(bots.takeover_level));
     out += "},";
   }
-  if (clock_.enabled() && game_ && timer_) {
+  if (clock_.enabled() && table_.game && timer_) {
     out += R"("clock":)";
     const auto begin = out.size();
     clock_.append_view(out, timer_->now());
     if (clock) *clock = {static_cast<std::uint32_t>(begin), static_cast<std::uint32_t>(out.size())};
     out += ",";
   }
-  if (info_expansions_.empty()) {  // never changes: dumped once
-    const auto expansions = settings_.setup.find("expansions");
-    info_expansions_ = expansions != settings_.setup.end() ? expansions->dump() : "[]";
-  }
   out += R"("expansions":)";
-  out += info_expansions_;
+  out += part_.expansions_text();
   if (!settings_.secret.empty()) {
     out += R"(,"fairness":)";
     append_fairness_part(out);
   }
   out.push_back(',');
-  out += info_fixed_text();
-  if (rematch_ || !rematch_room_.empty()) {
-    json probe = json::object();
-    probe = with_match_info(std::move(probe));
-    out += R"(,"rematch":)" + probe["rematch"].dump();
+  out += part_.fixed_text();
+  if (rematch_.shown()) {
+    out += R"(,"rematch":)";
+    out += rematch_.view(seats_.size()).dump();
   }
   out += R"(,"seats":[)";
   for (std::size_t i = 0; i < seats_.size(); ++i) {
@@ -117,9 +80,9 @@ std::string room::room_info_text(text_span* clock) const {
   out += R"(,"state":)";
   append_dumped(out, to_string(state()));
   if (undo_request_) {
-    json probe = json::object();
-    probe = with_match_info(std::move(probe));
-    out += R"(,"undo_request":)" + probe["undo_request"].dump();
+    const json request = {{"seat", undo_request_->asker()},
+                          {"waiting", undo_request_->waiting_seats()}};
+    out += R"(,"undo_request":)" + request.dump();
   }
   out.push_back('}');
   return out;

@@ -22,16 +22,16 @@ void room::refuse_moved(const client_ptr& c, const json& id) {
 }
 
 void room::lease_lost() {
-  if (moved_away_) return;
+  if (writes_.stopped()) return;
   spdlog::warn("room {}: another instance owns it now; its connections are sent away",
                settings_.id);
   // Frames held for writes that were not stored (or not yet): nobody sees them.
-  outbox_.give_up([](const client_ptr&, const frame_ptr&) {});
+  writes_.stop([](const client_ptr&, const frame_ptr&) {});
   stop_here(moved_error(settings_.id));
 }
 
 void room::storage_lost() {
-  if (moved_away_) return;
+  if (writes_.stopped()) return;
   spdlog::error(
       "room {}: a change could not be stored: the room stops, and is rebuilt from the database "
       "once it answers",
@@ -52,7 +52,7 @@ void room::storage_lost() {
   // The lobby lets go of the room first: once a connection hears of the stop, a resume must find
   // the room awaiting its database (room_unavailable), not this stopped one.
   if (storage_lost_) storage_lost_();
-  outbox_.give_up([&](const client_ptr& c, const frame_ptr& held) {
+  writes_.stop([&](const client_ptr& c, const frame_ptr& held) {
     if (auto f = refusal(*held)) c->deliver(std::move(f));
   });
   stop_here({"room_moved", "room " + settings_.id +
@@ -61,10 +61,9 @@ void room::storage_lost() {
 }
 
 void room::stop_here(const protocol::proto_error& why) {
-  moved_away_ = true;
-  storage_failed_ = true;  // takes no more moves, bots and clocks stop acting
-  store_ = nullptr;        // and writes nothing more: what is stored is the truth
-  // (the callers have given up the outbox: dropped, or its answers turned into refusals)
+  // The callers have stopped the writes (the held frames dropped, or answers turned into
+  // refusals): the room takes no more moves, bots and clocks stop acting, and it writes nothing
+  // more (what is stored is the truth).
   bots_.cancel_turn();
   const auto frame = std::make_shared<const std::string>(protocol::error_message(why).dump());
   std::vector<client_ptr> gone;

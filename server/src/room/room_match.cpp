@@ -29,31 +29,11 @@ std::uint64_t timeout_seed(const std::string& room_seed, std::size_t moves) {
 
 }  // namespace
 
-json room::with_match_info(json info) const {
-  if (!settings_.match.is_default()) info["match"] = settings_.match.to_json();
-  if (clock_.enabled() && game_ && timer_) info["clock"] = clock_.view(timer_->now());
-  if (undo_request_) {
-    info["undo_request"] = {{"seat", undo_request_->asker()},
-                            {"waiting", undo_request_->waiting_seats()}};
-  }
-  if (rematch_ || !rematch_room_.empty()) {
-    json accepted = rematch_ ? rematch_->accepted_seats() : json::array();
-    json declined = rematch_ ? rematch_->declined_seats() : json::array();
-    // Sent with the acceptances, as room.fairness.nonces.
-    json nonces = rematch_ ? rematch_->nonces_sent() : json(std::vector<json>(seats_.size()));
-    info["rematch"] = {{"accepted", accepted},
-                       {"declined", declined},
-                       {"nonces", nonces},
-                       {"room", rematch_room_.empty() ? json(nullptr) : json(rematch_room_)}};
-  }
-  return info;
-}
-
 void room::attach_timer(room_timer_ptr t) {
   timer_ = std::move(t);
   bots_.set_timer(timer_);
   alarms_.set_timer(timer_);
-  if (!game_ || game_->finished) return;
+  if (!table_.game || table_.game->finished) return;
   clock_.resume(timer_->now());  // a restored room: the clock goes on with the time it had
   clock_changed(!clock_.running());
   note_presence();
@@ -63,20 +43,20 @@ void room::attach_timer(room_timer_ptr t) {
 
 void room::after_move(const carcassonne::move& m, const event_log& events) {
   if (settings_.match.undo != undo_mode::off && !reveals_or_scores(events))
-    played_.undo_steps.push_back({m, events});
+    table_.journal.undo_steps.push_back({m, events});
   else
-    played_.undo_steps.clear();  // nothing before a draw or a score can be taken back
-  end_undo_request("moved");     // the question was about another position
+    table_.journal.undo_steps.clear();  // nothing before a draw or a score can be taken back
+  end_undo_request("moved");            // the question was about another position
   clock_changed(true);
-  if (clock_.enabled() && !game_->finished) persist_clock();  // the clocks, with the move
+  if (clock_.enabled() && !table_.game->finished) persist_clock();  // the clocks, with the move
 }
 
 void room::clock_changed(bool decided) {
-  if (!clock_.enabled() || !timer_ || !game_) return;
+  if (!clock_.enabled() || !timer_ || !table_.game) return;
   const auto now = timer_->now();
   if (decided) {
     std::optional<int> seat;
-    if (!game_->finished) seat = to_act(*game_);
+    if (!table_.game->finished) seat = to_act(*table_.game);
     clock_.switch_to(seat, now);
   }
   if (!clock_.counting()) return alarms_.timeout_at(std::nullopt);  // none runs, or it is held
@@ -85,25 +65,27 @@ void room::clock_changed(bool decided) {
 }
 
 void room::save_clock() {
-  if (store_ && clock_.enabled() && game_ && !game_->finished) persist_clock();
+  if (writes_.writing() && clock_.enabled() && table_.game && !table_.game->finished)
+    persist_clock();
 }
 
 void room::checkpoint() {
-  if (!game_ || game_->finished || !clock_.running()) return;
+  if (!table_.game || table_.game->finished || !clock_.running()) return;
   persist_clock();
   clock_changed(false);  // schedules the next checkpoint
 }
 
 void room::journal_entry(const json& entry, const json& id, const event_log& events) {
-  played_.moves.push_back(entry.dump());
+  table_.journal.moves.push_back(entry.dump());
   // One list of outcomes per journal entry (fairness.md).
-  outcomes_.push_back(fairness::outcomes_text(*game_, events));
-  persist(move_write{settings_.id, stored_moves_++, played_.moves.back(), id.dump(), seq_ + 1});
+  table_.outcomes.push_back(fairness::outcomes_text(*table_.game, events));
+  persist(move_write{settings_.id, writes_.next_row(), table_.journal.moves.back(), id.dump(),
+                     seq_ + 1});
 }
 
 void room::on_clock_timeout() {
-  if (!game_ || game_->finished || storage_failed_) return;
-  const seat_t seat = to_act(*game_);
+  if (!table_.game || table_.game->finished || writes_.stopped()) return;
+  const seat_t seat = to_act(*table_.game);
   const auto& player = seats_[seat].player;
   if (!vacation_applies() || !vacation_lookup_ || player.empty() || seats_[seat].bot)
     return time_out(seat);
@@ -111,12 +93,13 @@ void room::on_clock_timeout() {
   // another instance, or before this room was rebuilt).
   if (vacation_check_pending_) return;
   vacation_check_pending_ = true;
-  const auto moves = played_.moves.size();
+  const auto moves = table_.journal.moves.size();
   vacation_lookup_(
       player, [this, seat, moves](std::optional<std::chrono::milliseconds> left, bool ok) {
         vacation_check_pending_ = false;
-        if (!game_ || game_->finished || storage_failed_ || moved_away_) return;
-        if (played_.moves.size() != moves || to_act(*game_) != seat) return;  // its clock was reset
+        if (!table_.game || table_.game->finished || writes_.stopped()) return;
+        if (table_.journal.moves.size() != moves || to_act(*table_.game) != seat)
+          return;   // its clock was reset
         if (!ok) {  // the store cannot say now: ask again, and forfeit nobody meanwhile
           return alarms_.timeout_after(std::chrono::seconds(30));
         }
@@ -132,20 +115,20 @@ void room::time_out(int seat) {
     return forfeit_seats(static_cast<std::uint8_t>(1u << seat), "timeout", true);
   // The bots' greedy level (random until the bots work lands); on the strand: it is cheap.
   const auto choice =
-      choose_move(information_set_of(*game_, static_cast<seat_t>(seat)), bot_level::greedy,
-                  timeout_seed(settings_.seed, played_.moves.size()));
-  json entry = protocol::move_to_json(choice.chosen, *game_);
+      choose_move(information_set_of(*table_.game, static_cast<seat_t>(seat)), bot_level::greedy,
+                  timeout_seed(settings_.seed, table_.journal.moves.size()));
+  json entry = protocol::move_to_json(choice.chosen, *table_.game);
   entry["timeout"] = true;
   event_log events;
-  if (auto st = apply_in_place(*game_, choice.chosen, &events); !st) {
+  if (auto st = apply_in_place(*table_.game, choice.chosen, &events); !st) {
     spdlog::error("room {}: the timeout move was refused: {}", settings_.id, st.err().message);
     return forfeit_seats(static_cast<std::uint8_t>(1u << seat), "timeout", true);
   }
   for (const auto& e : room_events::of_entry(entry)) room_event(e);  // timed_out
   journal_entry(entry, nullptr, events);
   after_move(choice.chosen, events);
-  played_.undo_steps.clear();  // a move made on timeout is nobody's to take back
-  if (game_->finished) {
+  table_.journal.undo_steps.clear();  // a move made on timeout is nobody's to take back
+  if (table_.game->finished) {
     persist_meta();
     if (metrics_) metrics_->games_finished.fetch_add(1, std::memory_order_relaxed);
   }
@@ -154,7 +137,7 @@ void room::time_out(int seat) {
 
 void room::forfeit_seats(std::uint8_t seats, const char* reason, bool on_timeout) {
   event_log events;
-  if (auto st = forfeit(*game_, seats, &events); !st) return;
+  if (auto st = forfeit(*table_.game, seats, &events); !st) return;
   const int first = std::countr_zero(static_cast<unsigned>(seats));
   json entry{{"seat", first}, {"type", "forfeit"}, {"reason", reason}};
   if (std::popcount(static_cast<unsigned>(seats)) > 1) {  // together: one engine call
@@ -167,16 +150,17 @@ void room::forfeit_seats(std::uint8_t seats, const char* reason, bool on_timeout
                reason);
   for (const auto& e : room_events::of_entry(entry)) room_event(e);
   journal_entry(entry, nullptr, events);
-  played_.undo_steps.clear();
+  table_.journal.undo_steps.clear();
   end_undo_request("forfeit");
   clock_changed(true);
   persist_meta();
-  if (game_->finished && metrics_) metrics_->games_finished.fetch_add(1, std::memory_order_relaxed);
+  if (table_.game->finished && metrics_)
+    metrics_->games_finished.fetch_add(1, std::memory_order_relaxed);
   broadcast(events);
 }
 
 void room::note_presence() {
-  if (!timer_ || !game_ || game_->finished) return;
+  if (!timer_ || !table_.game || table_.game->finished) return;
   const auto now = timer_->now();
   for (auto& s : seats_) {
     if (s.client)
@@ -190,7 +174,7 @@ void room::note_presence() {
     std::optional<room_timer::clock::time_point> latest;
     for (std::size_t i = 0; i < seats_.size(); ++i) {
       // A bot's seat is never away: the game ends when every person is gone (issue 19).
-      if (has_forfeited(*game_, static_cast<seat_t>(i)) || seats_[i].bot) continue;
+      if (has_forfeited(*table_.game, static_cast<seat_t>(i)) || seats_[i].bot) continue;
       if (!seats_[i].away_since) return std::nullopt;  // someone is here
       if (!latest || *seats_[i].away_since > *latest) latest = seats_[i].away_since;
     }
@@ -205,7 +189,7 @@ std::uint8_t room::with_bots_if_no_person_left(std::uint8_t leaving) const {
   std::uint8_t bots = 0;
   for (std::size_t i = 0; i < seats_.size(); ++i) {
     const auto bit = static_cast<std::uint8_t>(1u << i);
-    if (has_forfeited(*game_, static_cast<seat_t>(i)) || (leaving & bit)) continue;
+    if (has_forfeited(*table_.game, static_cast<seat_t>(i)) || (leaving & bit)) continue;
     if (!seats_[i].bot) return leaving;  // a person stays
     bots = static_cast<std::uint8_t>(bots | bit);
   }
@@ -213,24 +197,25 @@ std::uint8_t room::with_bots_if_no_person_left(std::uint8_t leaving) const {
 }
 
 void room::check_away() {
-  if (!game_ || game_->finished) return;
+  if (!table_.game || table_.game->finished) return;
   // Every seat still in play is away: they all forfeit together, and the game ends
   // (forfeit.hpp).
   std::uint8_t away = 0;
   for (std::size_t i = 0; i < seats_.size(); ++i) {
-    if (has_forfeited(*game_, static_cast<seat_t>(i)) || seats_[i].bot) continue;
+    if (has_forfeited(*table_.game, static_cast<seat_t>(i)) || seats_[i].bot) continue;
     if (!seats_[i].away_since) return;
     away = static_cast<std::uint8_t>(away | 1u << i);
   }
   if (away) forfeit_seats(with_bots_if_no_person_left(away), "away", false);
-  if (game_->finished) spdlog::info("room {}: every seat is gone, the game ends", settings_.id);
+  if (table_.game->finished)
+    spdlog::info("room {}: every seat is gone, the game ends", settings_.id);
 }
 
 bool room::resign_player(const std::string& player) {
-  if (player.empty() || !game_ || game_->finished || moved_away_ || storage_failed_) return false;
+  if (player.empty() || !table_.game || table_.game->finished || writes_.stopped()) return false;
   for (std::size_t i = 0; i < seats_.size(); ++i) {
     if (seats_[i].player != player || seats_[i].bot) continue;
-    if (has_forfeited(*game_, static_cast<seat_t>(i))) return false;
+    if (has_forfeited(*table_.game, static_cast<seat_t>(i))) return false;
     forfeit_seats(with_bots_if_no_person_left(static_cast<std::uint8_t>(1u << i)), "resign", false);
     return true;
   }
@@ -241,15 +226,15 @@ void room::match_action(const client_ptr& c, const protocol::match_msg& m, const
   using kind = protocol::match_msg::kind;
   const int seat = seat_of(c.get());
   if (seat < 0) return fail(c, id, "not_seated", "only a seated player does that");
-  if (!game_) return fail(c, id, "not_started", "the game has not started");
+  if (!table_.game) return fail(c, id, "not_started", "the game has not started");
   if (m.what == kind::rematch) return answer_rematch(c, seat, m.accept, m.nonce, id);
-  if (game_->finished) return fail(c, id, "game_over", "the game is over");
-  if (storage_failed_)
+  if (table_.game->finished) return fail(c, id, "game_over", "the game is over");
+  if (writes_.stopped())
     return fail(c, id, "storage_failed",
                 "the server could not store this room's last change: it takes no more moves");
   if (m.what == kind::undo) return request_undo(c, seat, id);
   if (m.what == kind::undo_answer) return answer_undo(c, seat, m.accept, id);
-  if (has_forfeited(*game_, static_cast<seat_t>(seat)))
+  if (has_forfeited(*table_.game, static_cast<seat_t>(seat)))
     return fail(c, id, "already_forfeited", "you have already left this game");
   // journaled first: the answer waits for the write
   forfeit_seats(with_bots_if_no_person_left(static_cast<std::uint8_t>(1u << seat)), "resign",

@@ -23,7 +23,8 @@ const std::string* room::account_of(int seat) const {
 }
 
 void room::add_notice(int seat, const char* kind, const std::string& what) {
-  if (const auto* player = account_of(seat)) notices_.add(*player, seat, kind, what, stored_moves_);
+  if (const auto* player = account_of(seat))
+    notices_.add(*player, seat, kind, what, writes_.rows());
 }
 
 my_game room::my_game_now() const {
@@ -32,10 +33,10 @@ my_game room::my_game_now() const {
   g.state = std::string(to_string(state()));
   g.seats = static_cast<int>(seats_.size());
   g.clock = notice_rows::clock_name(settings_.match.clock);
-  if (game_ && !game_->finished) g.acting = to_act(*game_);
+  if (table_.game && !table_.game->finished) g.acting = to_act(*table_.game);
   g.turn = notices_.turn_since();
   // A seat held by its player's vacation has no deadline while it lasts.
-  if (clock_.enabled() && timer_ && game_ && !game_->finished && clock_.counting())
+  if (clock_.enabled() && timer_ && table_.game && !table_.game->finished && clock_.counting())
     g.deadline_ms = wall_ms() + std::chrono::duration_cast<std::chrono::milliseconds>(
                                     clock_.deadline() - timer_->now())
                                     .count();
@@ -75,15 +76,15 @@ my_game room::my_game_now() const {
 void room::add_room_rows(store_write& w) {
   if (std::holds_alternative<delete_room_write>(w)) return;
   notice_rows::moment m;
-  m.acting = game_ && !game_->finished ? static_cast<int>(to_act(*game_)) : -1;
-  m.over = game_ && game_->finished;
-  m.stored_moves = stored_moves_;
+  m.acting = table_.game && !table_.game->finished ? static_cast<int>(to_act(*table_.game)) : -1;
+  m.over = table_.game && table_.game->finished;
+  m.stored_moves = writes_.rows();
   m.now_ms = wall_ms();
   notices_.fill(w, m, my_game_now());
 }
 
 void room::write_notices() {
-  if (!notices_.empty() && store_) persist_meta();
+  if (!notices_.empty() && writes_.writing()) persist_meta();
   notices_.clear();
 }
 

@@ -25,31 +25,33 @@ struct nobody final : client_link {
 
 void room::answer_rematch(const client_ptr& c, int seat, bool accept, const std::string& nonce,
                           const json& id) {
-  if (!game_->finished)
+  if (!table_.game->finished)
     return fail(c, id, "game_not_over", "a rematch is offered once the game is over");
-  if (!rematch_room_.empty())
+  if (!rematch_.room().empty())
     return fail(c, id, "rematch_done", "the rematch has been decided already");
-  if (!rematch_) {
+  if (!rematch_.offer()) {
     if (!accept) return fail(c, id, "no_rematch_offer", "no rematch has been offered");
-    rematch_.emplace(static_cast<int>(seats_.size()));
+    auto& offer = rematch_.open(static_cast<int>(seats_.size()));
     // Bots accept at once: the rematch of a game against bots is against the same bots.
     for (std::size_t i = 0; i < seats_.size(); ++i)
-      if (seats_[i].bot) rematch_->answer(static_cast<int>(i), true);
+      if (seats_[i].bot) offer.answer(static_cast<int>(i), true);
     room_event(room_events::seat_event("rematch_offered", seat));
     for (int i = 0; i < static_cast<int>(seats_.size()); ++i)
       if (i != seat) add_notice(i, "rematch_offered", "rematch");
     if (timer_)  // who has not answered in time declines
-      rematch_->timer = timer_->call_after(settings_.match.answer_time, [this] {
-        if (!rematch_) return;
-        rematch_->timer = 0;
-        rematch_->decline_unanswered();
+      offer.timer = timer_->call_after(settings_.match.answer_time, [this] {
+        auto* open = rematch_.offer();
+        if (!open) return;
+        open->timer = 0;
+        open->decline_unanswered();
         settle_rematch();
         broadcast({});
       });
   }
-  if (rematch_->answered(seat))
+  auto& offer = *rematch_.offer();
+  if (offer.answered(seat))
     return fail(c, id, "already_answered", "you have answered this rematch offer");
-  rematch_->answer(seat, accept, nonce);
+  offer.answer(seat, accept, nonce);
   send(c, protocol::reply("rematch_answered", id, {{"room", settings_.id}, {"accept", accept}}));
   settle_rematch();
   write_notices();  // the offer's, unless settling wrote them
@@ -58,14 +60,15 @@ void room::answer_rematch(const client_ptr& c, int seat, bool accept, const std:
 
 // Once every seat has answered: a new room for those who accepted (two at least), or nothing.
 void room::settle_rematch() {
-  if (!rematch_->settled()) return;
-  if (rematch_->timer && timer_) timer_->cancel(rematch_->timer);
-  rematch_->timer = 0;
+  auto& offer = *rematch_.offer();
+  if (!offer.settled()) return;
+  if (offer.timer && timer_) timer_->cancel(offer.timer);
+  offer.timer = 0;
   std::vector<seat_init> seats;
   std::vector<std::pair<int, std::string>> tokens;  // for the seats here
   std::uint8_t untold = 0;
   for (std::size_t i = 0; i < seats_.size(); ++i) {
-    if (!rematch_->accepted(static_cast<int>(i))) continue;
+    if (!offer.accepted(static_cast<int>(i))) continue;
     if (seats_[i].bot) {
       seats.push_back({seats_[i].name, {}, {}, {}, seats_[i].bot});
       continue;
@@ -76,54 +79,40 @@ void room::settle_rematch() {
       tokens.emplace_back(static_cast<int>(i), seats_[i].token);
     else
       untold = static_cast<std::uint8_t>(untold | 1u << i);
-    seats.push_back({seats_[i].name, seats_[i].token_hash, rematch_->nonce(static_cast<int>(i)),
+    seats.push_back({seats_[i].name, seats_[i].token_hash, offer.nonce(static_cast<int>(i)),
                      seats_[i].player, std::nullopt});
   }
   if (seats.size() < static_cast<std::size_t>(min_seats) || !spawn_) {
-    rematch_.reset();  // too few: the offer lapses, a new one may be made
+    rematch_.lapse();  // too few: the offer lapses, a new one may be made
     return;
   }
   room_settings next = settings_;
   next.seats = static_cast<int>(seats.size());
   next.secret = settings_.rematch_secret;  // committed to since this game ended
   next.rematch_secret.clear();             // the new room draws its own
-  rematch_room_ = spawn_(next, seats);
-  if (rematch_room_.empty()) {  // the server is full: the offer lapses
-    rematch_.reset();
+  rematch_.decide(spawn_(next, seats));
+  if (rematch_.room().empty()) {  // the server is full: the offer lapses
+    rematch_.lapse();
     return;
   }
-  spdlog::info("room {}: rematch in room {}", settings_.id, rematch_room_);
-  rematch_->set_untold(untold);
+  spdlog::info("room {}: rematch in room {}", settings_.id, rematch_.room());
+  offer.set_untold(untold);
   persist_meta();  // where the seats went, for those away: before anyone is told
   for (const auto& [seat, token] : tokens) tell_rematch(seats_[seat].client, seat, token);
 }
 
-int room::rematch_seat(int seat) const {
-  return rematch_->place_of(seat);
-}
-
 void room::tell_rematch(const client_ptr& c, int seat, const std::string& token) {
-  send(c,
-       protocol::reply("rematch_ready", nullptr,
-                       {{"room", rematch_room_}, {"seat", rematch_seat(seat)}, {"token", token}}));
+  send(c, protocol::reply("rematch_ready", nullptr,
+                          {{"room", rematch_.room()},
+                           {"seat", rematch_.offer()->place_of(seat)},
+                           {"token", token}}));
 }
 
 void room::resume_rematch(const client_ptr& c, int seat, const std::string& token) {
-  if (rematch_room_.empty() || !rematch_ || !rematch_->accepted(seat)) return;
-  if (rematch_->tell(seat)) persist_meta();
+  auto* offer = rematch_.offer();
+  if (rematch_.room().empty() || !offer || !offer->accepted(seat)) return;
+  if (offer->tell(seat)) persist_meta();
   tell_rematch(c, seat, token);  // its token there is the one it resumed with
-}
-
-void room::append_rematch_meta(std::string& out) const {
-  if (rematch_room_.empty() || !rematch_) return void(out += "null");
-  out += rematch_->stored(rematch_room_).dump();
-}
-
-void room::restore_rematch_meta(const json& meta) {
-  const auto it = meta.find("rematch");
-  if (it == meta.end() || !it->is_object()) return;
-  rematch_ = rematch_offer::from_stored(*it, static_cast<int>(seats_.size()));
-  rematch_room_ = it->at("room").get<std::string>();
 }
 
 std::unique_ptr<room> room::rematch_room(room_settings settings,

@@ -21,7 +21,7 @@ void room::request_undo(const client_ptr& c, int seat, const json& id) {
   if (settings_.match.undo == undo_mode::off)
     return fail(c, id, "undo_off", "take-backs are off in this room");
   if (undo_request_) return fail(c, id, "undo_pending", "an undo request is already open");
-  if (undoable_steps(played_.undo_steps, static_cast<seat_t>(seat)) == 0)
+  if (undoable_steps(table_.journal.undo_steps, static_cast<seat_t>(seat)) == 0)
     return fail(c, id, "nothing_to_undo",
                 "nothing of yours can be taken back: a draw, a score or another seat's move came "
                 "since");
@@ -29,7 +29,7 @@ void room::request_undo(const client_ptr& c, int seat, const json& id) {
   bool asked = false;
   for (std::size_t i = 0; settings_.match.undo == undo_mode::consent && i < seats_.size(); ++i) {
     const int other = static_cast<int>(i);
-    if (other == seat || has_forfeited(*game_, static_cast<seat_t>(other))) continue;
+    if (other == seat || has_forfeited(*table_.game, static_cast<seat_t>(other))) continue;
     if (!std::exchange(asked, true)) room_event(room_events::seat_event("undo_requested", seat));
     if (controller(other))
       room_event(room_events::undo_answered(other, true));
@@ -44,7 +44,7 @@ void room::request_undo(const client_ptr& c, int seat, const json& id) {
   undo_request_.emplace(seat, others);
   // The key is built in place: "u" + std::to_string(...) gives GCC 12 a false -Wrestrict.
   std::string key(1, 'u');
-  key += std::to_string(stored_moves_);
+  key += std::to_string(writes_.rows());
   for (int i = 0; i < static_cast<int>(seats_.size()); ++i)
     if (others >> i & 1) add_notice(i, "undo_requested", key);
   write_notices();
@@ -88,20 +88,21 @@ void room::end_undo_request(const char* reason) {
 
 // Takes back the last move: the journal without it, the game replayed, a marker in the store.
 void room::take_back() {
-  const seat_t seat = played_.undo_steps.back().made.seat;
-  played_.undo_steps.pop_back();
-  played_.moves.pop_back();
-  if (!outcomes_.empty()) outcomes_.pop_back();  // the record's outcomes follow its moves
-  if (auto bad = replay(record_setup(), played_.moves, *game_);
+  const seat_t seat = table_.journal.undo_steps.back().made.seat;
+  table_.journal.undo_steps.pop_back();
+  table_.journal.moves.pop_back();
+  if (!table_.outcomes.empty())
+    table_.outcomes.pop_back();  // the record's outcomes follow its moves
+  if (auto bad = replay(table_.setup(), table_.journal.moves, *table_.game);
       !bad.empty())  // accepted once already: never expected
     spdlog::error("room {}: the journal does not replay after a take-back: {}", settings_.id, bad);
-  persist(move_write{settings_.id, stored_moves_++, json{{"type", "undo"}, {"count", 1}}.dump(),
+  persist(move_write{settings_.id, writes_.next_row(), json{{"type", "undo"}, {"count", 1}}.dump(),
                      "null", seq_ + 1});
   spdlog::info("room {} seat {}: took back a move", settings_.id, seat);
   room_event(room_events::seat_event("undo_done", seat));
-  if (delayed_.ahead_of(played_.moves.size()))  // spectators saw the move taken back
-    if (auto g = game_at_start(record_setup()))
-      delayed_.take_back(*g, played_.moves, game_->finished);
+  if (table_.delayed.ahead_of(table_.journal.moves.size()))  // spectators saw the move taken back
+    if (auto g = game_at_start(table_.setup()))
+      table_.delayed.take_back(*g, table_.journal.moves, table_.game->finished);
   clock_changed(false);  // the same seat decides again, on its running clock
   if (clock_.enabled()) persist_meta();
 }

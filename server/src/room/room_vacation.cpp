@@ -17,7 +17,8 @@ void room::attach_vacation_lookup(vacation_lookup f) {
 }
 
 void room::look_up_vacations() {
-  if (!vacation_lookup_ || !vacation_applies() || !game_ || game_->finished || !timer_) return;
+  if (!vacation_lookup_ || !vacation_applies() || !table_.game || table_.game->finished || !timer_)
+    return;
   std::set<std::string> asked;
   for (const auto& s : seats_) {
     if (s.player.empty() || s.bot || !asked.insert(s.player).second) continue;
@@ -30,8 +31,9 @@ void room::look_up_vacations() {
 
 void room::vacation_changed(const std::string& player,
                             std::optional<std::chrono::milliseconds> left) {
-  if (!vacation_applies() || !game_ || game_->finished || !timer_ || player.empty()) return;
-  if (moved_away_ || storage_failed_) return;
+  if (!vacation_applies() || !table_.game || table_.game->finished || !timer_ || player.empty())
+    return;
+  if (writes_.stopped()) return;
   bool changed = false;
   for (std::size_t i = 0; i < seats_.size(); ++i)
     if (seats_[i].player == player && !seats_[i].bot) changed = hold_seat(i, left) || changed;
@@ -42,12 +44,12 @@ bool room::hold_seat(std::size_t i, std::optional<std::chrono::milliseconds> lef
   auto& s = seats_[i];
   if (s.vacation_end) timer_->cancel(std::exchange(s.vacation_end, 0));
   const int seat = static_cast<int>(i);
-  const bool on = left && left->count() > 0 && !has_forfeited(*game_, static_cast<seat_t>(i));
+  const bool on = left && left->count() > 0 && !has_forfeited(*table_.game, static_cast<seat_t>(i));
   if (on) {
     // The end as the store said it: a vacation ended or extended early is told anew.
     s.vacation_end = timer_->call_after(*left, [this, i] {
       seats_[i].vacation_end = 0;
-      if (game_ && !game_->finished && hold_seat(i, std::nullopt)) holds_changed();
+      if (table_.game && !table_.game->finished && hold_seat(i, std::nullopt)) holds_changed();
     });
   }
   if (clock_.held(seat) == on) return false;
@@ -58,7 +60,7 @@ bool room::hold_seat(std::size_t i, std::optional<std::chrono::milliseconds> lef
 
 void room::holds_changed() {
   clock_changed(false);  // the running seat's deadline: gone while held, anew when let go
-  if (store_) persist_clock();
+  if (writes_.writing()) persist_clock();
   broadcast({});
 }
 
