@@ -103,19 +103,24 @@ ws_client::ws_client(std::uint16_t port, bool slow,
   REQUIRE_MESSAGE(!ec, "handshake: " << ec.message());
 }
 
-ws_client::~ws_client() = default;
+ws_client::~ws_client() {
+  if (has_view) log_.last_view(view);
+}
 
 beast::error_code ws_client::try_send_text(const std::string& text) {
   auto& ws = conn_->ws;
   beast::get_lowest_layer(ws).expires_after(io_timeout);
   ws.text(true);
-  return run_one(conn_->ioc, [&](auto h) { ws.async_write(net::buffer(text), h); });
+  auto ec = run_one(conn_->ioc, [&](auto h) { ws.async_write(net::buffer(text), h); });
+  if (!ec) log_.sent(text);
+  return ec;
 }
 
 beast::error_code ws_client::send_raw(const std::string& bytes, std::size_t piece) {
   auto& layer = beast::get_lowest_layer(conn_->ws);
   beast::error_code ec;
   layer.socket().set_option(tcp::no_delay(true), ec);
+  log_.raw_sent(bytes.size());
   for (std::size_t at = 0; at < bytes.size() && !ec; at += piece) {
     const auto n = std::min(piece, bytes.size() - at);
     layer.expires_after(io_timeout);
@@ -137,6 +142,7 @@ std::string ws_client::read_raw(std::size_t n, milliseconds timeout) {
     });
   });
   bytes.resize(got);
+  log_.raw_received(got);
   return bytes;
 }
 
@@ -155,6 +161,10 @@ std::optional<json> ws_client::read_frame(milliseconds timeout) {
   }
   raw.push_back(beast::buffers_to_string(buffer.data()));
   json m = json::parse(raw.back());
+  if (ws.got_binary())
+    log_.received_binary(raw.back().size());
+  else
+    log_.received(raw.back(), m);
   process(m);
   frames.push_back(m);
   if (on_frame) on_frame(raw.back(), *this);

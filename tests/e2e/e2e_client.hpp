@@ -37,6 +37,8 @@
 #include "base/metrics.hpp"
 #include "transport/server.hpp"
 
+#include "frame_log.hpp"
+
 namespace e2e {
 
 namespace net = boost::asio;
@@ -164,7 +166,8 @@ inline double metric(const std::string& text, const std::string& name) {
 }
 
 // A WebSocket client with its own io_context: each call runs one operation to completion with
-// a deadline. It records every frame, and keeps `view` by applying every patch in order.
+// a deadline. It records every frame, and keeps `view` by applying every patch in order. Its
+// traffic goes to the frame log for the wire schema's check (frame_log.hpp).
 class ws_client {
  public:
   // slow: a small receive buffer and a small segment size, so that the server's send buffer
@@ -263,6 +266,7 @@ class ws_client {
 
   struct connection;  // the socket and its io_context (e2e_client.cpp)
   std::unique_ptr<connection> conn_;
+  frame_log::connection log_;
   bool ended_ = false;
   beast::error_code end_error_;
   int close_code_ = 0;

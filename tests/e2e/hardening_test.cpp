@@ -71,11 +71,13 @@ TEST_CASE("e2e: binary frames cost a rate token like text frames: a binary flood
   beast::error_code ec;
   int written = 0;
   for (; written < 300 && !ec; ++written) ws.write(net::buffer(std::string("{}")), ec);
+  e2e::frame_log::binary_sent(written);
   int bad = 0, limited = 0;
   beast::flat_buffer b;
   for (;;) {
     ws.read(b, ec);
     if (ec) break;
+    e2e::frame_log::server_frame(beast::buffers_to_string(b.data()));
     auto m = json::parse(beast::buffers_to_string(b.data()));
     b.clear();
     if (m["code"] == "bad_message") ++bad;

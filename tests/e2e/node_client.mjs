@@ -34,13 +34,11 @@ function loadWs() {
   fatal('cannot load the "ws" package: apt-get install node-ws (scripts/install-deps.sh test)');
 }
 
-const { loadWireSchema } = await import('../schema/wire_schema.mjs').catch((e) => {
+const { loadWireSchema, SHAPE_ERRORS } = await import('../schema/wire_schema.mjs').catch((e) => {
   console.error(`node_client: FAIL: cannot load the wire schema's validator (tests/schema/ensure_ajv.sh): ${e.message}`);
   process.exit(1);
 });
 const wire = loadWireSchema();
-// The codes by which the server refuses a message for its shape: exactly the schema's refusals.
-const SHAPE_ERRORS = new Set(['bad_message', 'unknown_type', 'malformed_move', 'bad_rotation']);
 
 const started = Date.now();
 const url = process.argv[2];

@@ -4,9 +4,9 @@
 // or accepted must be valid. Moves are sent by the seat to act in a started game, so that they
 // reach the move parser. checkBadInput(url, wire) resolves with the list of disagreements.
 import { createRequire } from 'node:module';
+import { SHAPE_ERRORS } from './wire_schema.mjs';
 
 const require = createRequire(import.meta.url);
-const SHAPE_ERRORS = new Set(['bad_message', 'unknown_type', 'malformed_move', 'bad_rotation']);
 const long = (n) => 'x'.repeat(n);
 
 // [what, frame]: frames outside a room, then moves of the seat to act.

@@ -10,6 +10,11 @@ const here = dirname(fileURLToPath(import.meta.url));
 export const schemaDir = resolve(here, '../../docs/schema');
 const require = createRequire(resolve(here, '../web/package.json'));
 
+// The codes by which the server refuses a client frame for its shape: a frame the schema refuses
+// is answered with one of them, and one answered with one of them is refused by the schema
+// (docs/protocol.md §17 "The schema"; a move's `seat` is checked first, answered wrong_seat).
+export const SHAPE_ERRORS = new Set(['bad_message', 'unknown_type', 'malformed_move', 'bad_rotation', 'bad_nonce']);
+
 // { check(direction, frame) }: null when `frame` is valid, else a message naming its type and
 // the failing schema path. direction: 'client' (client to server) or 'server'.
 export function loadWireSchema() {
