@@ -2,11 +2,13 @@
 //   node test/bot_e2e.mjs ws://127.0.0.1:PORT/ws
 // Two bot accounts are made through the example's own registration (a guest, a claimed name,
 // POST /api/me/bot); two instances of the example run as programs, one creating a rated room and
-// the other joining it by its id, and play a whole game to the end. Then the HTTP API shows the
+// the other joining it by its id, and play a whole game to the end, the second through a proxy
+// that cuts its connection mid-game (the package reconnects and resumes the seat, signed in). Then the HTTP API shows the
 // game rated, both players marked as bots in their profiles, the leaderboard and the game list.
 // On the way: a guest cannot become a bot, a bot not twice, a new token replaces the old one, and
 // a bot's seek is refused (bots do not use quick play). Exit 0 on success, 1 with a message.
 import { spawn } from 'node:child_process';
+import net from 'node:net';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { Client } from '../src/index.js';
@@ -62,8 +64,8 @@ check(seek.type === 'error' && seek.code === 'bot_account', `a bot's seek: ${JSO
 seeker.close();
 
 // Two instances of the example play each other: the first creates the room, the second joins it.
-function run(args, name) {
-  const child = spawn(process.execPath, [example, '--server', http, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+function run(args, name, server = http) {
+  const child = spawn(process.execPath, [example, '--server', server, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
   const lines = [];
   let buffer = '';
   const listeners = [];
@@ -84,11 +86,39 @@ function run(args, name) {
   exited.then((code) => { if (code !== 0) fail(`${name} exited with ${code}`); });
   return { line, exited };
 }
+// The second reaches the server through a proxy that cuts its first connection mid-game: the
+// package reconnects by itself and the bot plays on from its seat.
+const upstream = new URL(http);
+const connections = [];
+let cut = false;
+let total = 0; // bytes from the server to the second bot, over all its connections
+const proxy = net.createServer((down) => {
+  const up = net.connect(Number(upstream.port), upstream.hostname);
+  const index = connections.push(down) - 1;
+  let received = 0;
+  up.on('data', (chunk) => { total += chunk.length; });
+  down.on('error', () => up.destroy());
+  up.on('error', () => down.destroy());
+  down.on('close', () => up.destroy());
+  up.on('close', () => down.destroy());
+  down.pipe(up);
+  up.on('data', (chunk) => {
+    received += chunk.length;
+    // 40 KB of frames: about a third of a game (some 130 KB), far from its end.
+    if (index === 0 && received > 40000 && !cut) { cut = true; down.destroy(); up.destroy(); return; }
+    down.write(chunk);
+  });
+});
+await new Promise((resolve) => { proxy.listen(0, '127.0.0.1', resolve); });
+const proxied = `http://127.0.0.1:${proxy.address().port}`;
+
 const first = run(['--token', one.token, '--seats', '2'], 'the first bot');
 const { room } = await first.line('room');
-const second = run(['--token', two.token, '--room', room], 'the second bot');
+const second = run(['--token', two.token, '--room', room], 'the second bot', proxied);
 const [endA, endB] = await Promise.all([first.line('finished'), second.line('finished')]);
 check(await first.exited === 0 && await second.exited === 0, 'both bots exit 0');
+check(cut && connections.length >= 2, `the second bot was cut off mid-game and came back (${connections.length} connections)`);
+proxy.close();
 check(endA.room === room && endB.room === room, 'the same room');
 check(JSON.stringify(endA.scores) === JSON.stringify(endB.scores), `scores differ: ${JSON.stringify([endA, endB])}`);
 const record = await get(`/api/rooms/${room}/record`);
@@ -117,4 +147,4 @@ const games = await get(`/api/games?player=${one.player.id}`);
 const game = games.body.games[0];
 check(game?.room === room && game.rated === true && game.pool === 'duel', `game list: ${JSON.stringify(game)}`);
 check(game.seats.every((s) => s.bot === true), `seats marked as bots: ${JSON.stringify(game.seats)}`);
-console.log(`bot e2e: ok: room ${room}, scores ${JSON.stringify(endA.scores)}, ${one.player.name} rated ${rating.rating.toFixed(1)}`);
+console.log(`bot e2e: ok: room ${room}, scores ${JSON.stringify(endA.scores)}, ${one.player.name} rated ${rating.rating.toFixed(1)}; the second bot's ${connections.length} connections carried ${total} bytes`);
