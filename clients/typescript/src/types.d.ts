@@ -28,7 +28,7 @@ export interface ClientOptions {
   WebSocket?: SocketConstructor;
   /** `hello`'s `client` (default "carcassonne-client/1") */
   clientName?: string;
-  /** a player's session (§23: POST /api/guest, /api/sign-in): each socket authenticates with it first */
+  /** a player's session (§23: POST /api/guest, /api/sign-in), or a bot account's API token (`bot_…`, §23 "Outside bots"): each socket authenticates with it first */
   session?: string;
   /** default: the global timers and performance.now() */
   clock?: Clock;

@@ -4,7 +4,8 @@
 # Installs the pinned devDependencies (typescript, ws: npm ci, package-lock.json) when missing;
 # checks that src/wire.d.ts is what docs/schema gives (a change on the wire without its types
 # fails here), type-checks the package (tsc, checkJs, strict) and emits its declarations; runs the unit tests (fake
-# socket, fake clock); then the end-to-end game against a real server (test/e2e.mjs). Exit 77
+# socket, fake clock); then the end-to-end game against a real server (test/e2e.mjs) and the
+# example bot's rated game on the same server (test/bot_e2e.mjs). Exit 77
 # (skipped, for CTest) when node or npm is missing or the packages cannot be installed.
 set -uo pipefail
 
@@ -36,6 +37,11 @@ node --test test/*.test.mjs || fail "unit tests failed"
 start_server "$bin"
 node test/e2e.mjs "ws://127.0.0.1:$port/ws"
 client_status=$?
+# The example bot (examples/bot.mjs): two bot accounts play a whole rated game.
+if [ "$client_status" -eq 0 ]; then
+  node test/bot_e2e.mjs "ws://127.0.0.1:$port/ws"
+  client_status=$?
+fi
 stop_server
 [ "$client_status" -eq 0 ] || fail "the end-to-end test failed"
 [ "$server_status" -eq 0 ] || fail "the server exited with status $server_status after SIGTERM"

@@ -41,6 +41,11 @@ json competitions::seek(const player_account& who, std::uint64_t connection, con
   const auto bad = [&](const std::string& message) {
     return error_message({"bad_seek", message}, id);
   };
+  // Outside bots play in rooms, never from the queue: a person who seeks meets a person
+  // (docs/protocol.md "Outside bots").
+  if (who.bot)
+    return error_message(
+        {"bot_account", "bot accounts do not use quick play: create or join a room instead"}, id);
   static const std::set<std::string> keys{"seats",   "expansions",   "time_control", "rated",
                                           "best_of", "bots_after_s", "nonce"};
   for (const auto& [key, value] : body.items())

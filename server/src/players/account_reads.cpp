@@ -27,7 +27,8 @@ nlohmann::json game_json(const game_summary& g) {
     seats.push_back({{"player", s.player.empty() ? nlohmann::json() : nlohmann::json(s.player)},
                      {"name", s.name},
                      {"score", s.score},
-                     {"forfeited", s.forfeited}});
+                     {"forfeited", s.forfeited},
+                     {"bot", s.bot}});
   return {{"room", g.room},
           {"finished_ms", g.finished_ms},
           {"pool", g.pool.empty() ? nlohmann::json() : nlohmann::json(g.pool)},
@@ -88,7 +89,7 @@ outcome<nlohmann::json> accounts::leaderboard(const std::string& pool, std::int6
   for (const auto& row : *rows) {
     auto r = rating_json(row.value);
     r["rank"] = ++rank;
-    r["player"] = {{"id", row.player}, {"name", row.name}};
+    r["player"] = {{"id", row.player}, {"name", row.name}, {"bot", row.bot}};
     r["games"] = row.games;
     list.push_back(std::move(r));
   }

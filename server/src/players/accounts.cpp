@@ -5,6 +5,7 @@
 
 #include "base/crypto.hpp"
 #include "oidc/oidc_client.hpp"
+#include "players/bot_token.hpp"
 #include "players/names.hpp"
 #include "ratings/pools.hpp"
 
@@ -190,6 +191,7 @@ outcome<signed_in> accounts::sign_in_with_identity(const oidc::identity& who) {
 
 outcome<player_account> accounts::authenticate(const std::string& session) {
   if (session.empty() || session.size() > 128) return bad_session;
+  if (is_bot_token(session)) return authenticate_bot(session);
   std::string error;
   const auto s = db_->session(sha256_hex(session), error);
   if (!s && !error.empty()) return failed(error);

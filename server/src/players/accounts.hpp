@@ -71,6 +71,13 @@ struct account_settings {
   int vacation_days_per_year = 21;  // docs/protocol.md §21 "Vacation"
 };
 
+// An account just made a bot's: the player as it is now, and its API token (given once, never
+// stored: only its SHA-256 is).
+struct bot_upgrade {
+  player_account player;
+  std::string token;
+};
+
 // A player's vacation after a change: whose, the row, and its JSON for GET /api/me.
 struct vacation_change {
   std::string player;
@@ -101,7 +108,8 @@ class accounts {
   // The identity a provider vouched for: its linked player, else a new one (named after the
   // identity when that name is free and valid, else as a guest is).
   outcome<signed_in> sign_in_with_identity(const oidc::identity& who);
-  // The player of a session: bad_session (unknown, expired, revoked), banned.
+  // The player of a session, or of a bot's API token (bot_accounts.cpp): bad_session (unknown,
+  // expired, revoked), banned.
   outcome<player_account> authenticate(const std::string& session);
 
   outcome<player_account> claim(const std::string& session, const std::string& name,
@@ -127,11 +135,18 @@ class accounts {
   std::optional<std::int64_t> vacation_until(const std::string& player, std::string& error);
   std::int64_t wall_now_ms() const { return now_ms(); }
 
+  // Outside bots (bot_accounts.cpp, docs/protocol.md "Outside bots"). The session's player becomes
+  // a bot account, for good, and gets its API token (guest_account, already_bot,
+  // has_rated_games); a bot account's new token replaces its old one (not_a_bot).
+  outcome<bot_upgrade> make_bot(const std::string& session);
+  outcome<std::string> new_bot_token(const std::string& session);
+
   // The bots' accounts ("bot-random", "bot-greedy", "bot-strong"), made when missing.
   bool ensure_bot_accounts(std::string& error);
 
  private:
   outcome<signed_in> open_session(player_account p, std::string key = {});
+  outcome<player_account> authenticate_bot(const std::string& token);
   std::int64_t now_ms() const { return settings_.now_ms(); }
 
   std::unique_ptr<player_store> db_;

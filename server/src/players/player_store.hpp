@@ -24,7 +24,8 @@ struct player_account {
   std::string id;     // "p" + 16 hex digits, from the CSPRNG; never reused
   std::string name;   // display name (a guest's is "Guest " + 4 hex digits of its id)
   bool guest = true;  // no claimed name yet
-  bool bot = false;   // a bot level's account ("bot-greedy", ...)
+  bool bot = false;   // a bot level's account ("bot-greedy", ...) or an outside bot's
+                      // (docs/protocol.md "Outside bots")
   bool banned = false;
   bool deleted = false;  // deleted by its player: the name is "deleted player", no credential
   std::int64_t created_ms = 0;
@@ -52,6 +53,7 @@ struct rating_point {  // one game's change, for a profile's history
 
 struct leaderboard_row {
   std::string player, name;
+  bool bot = false;
   ratings::rating value;
   std::int64_t games = 0;
 };
@@ -67,11 +69,15 @@ struct game_summary {
     std::string name;
     int score = 0;
     bool forfeited = false;
+    bool bot = false;  // the player's account is a bot's (read with the current names)
   };
   std::vector<seat> seats;
 };
 
 enum class claim_result { done, name_taken, no_such_player, not_a_guest, failed };
+
+// Turning an account into a bot account (player_store_bots.cpp).
+enum class make_bot_result { done, no_such_player, guest, already_bot, rated_games, failed };
 
 class player_store {
  public:
@@ -150,6 +156,18 @@ class player_store {
   // the room has not ended (or is unknown). Nothing on error.
   virtual std::optional<game_summary> finished_game(const std::string& room, bool& found,
                                                     std::string& error) = 0;
+
+  // Outside bots (player_store_bots.cpp, docs/protocol.md "Outside bots"). make_bot turns a named
+  // account that never played a rated game (no row of `ratings`) into a bot account and stores
+  // its first API token's SHA-256, in one transaction; it never turns back. set_bot_token replaces
+  // a bot's token (the old one stops working); false with `error` when the player is no bot.
+  // player_of_bot_token: the bot whose token has this SHA-256 (nothing, `error` empty: none).
+  virtual make_bot_result make_bot(const std::string& id, const std::string& token_hash,
+                                   std::int64_t now_ms, std::string& error) = 0;
+  virtual bool set_bot_token(const std::string& id, const std::string& token_hash,
+                             std::int64_t now_ms, std::string& error) = 0;
+  virtual std::optional<std::string> player_of_bot_token(const std::string& token_hash,
+                                                         std::string& error) = 0;
 
   // Vacations (players/vacation.hpp; player_store_vacations.cpp), a table of their own. The
   // player's row as stored (an empty row when the player never took one); nothing on error.

@@ -204,7 +204,8 @@ bool sql_player_store::delete_player(const std::string& id, std::string& error) 
           return false;
         if (out.changed != 1) return why = "no such player: " + id, false;
         return db.run("DELETE FROM identities WHERE player = $1", {id}, why) &&
-               db.run("DELETE FROM sessions WHERE player = $1", {id}, why);
+               db.run("DELETE FROM sessions WHERE player = $1", {id}, why) &&
+               db.run("DELETE FROM bot_tokens WHERE player = $1", {id}, why);
       },
       error);
 }
@@ -345,7 +346,8 @@ std::optional<std::vector<leaderboard_row>> sql_player_store::leaderboard(const 
         const auto count = db.run("SELECT COUNT(*) FROM ratings WHERE pool = $1", {pool}, why);
         const auto r =
             count ? db.run(
-                        "SELECT g.player, COALESCE(p.name, ''), g.r, g.rd, g.sigma, g.games "
+                        "SELECT g.player, COALESCE(p.name, ''), g.r, g.rd, g.sigma, g.games, "
+                        "COALESCE(p.bot, 0) "
                         "FROM (SELECT player, provisional, r FROM ratings WHERE pool = $1 "
                         "ORDER BY provisional, r DESC, player LIMIT $2 OFFSET $3) AS page "
                         "JOIN ratings g ON g.player = page.player AND g.pool = $1 "
@@ -360,6 +362,7 @@ std::optional<std::vector<leaderboard_row>> sql_player_store::leaderboard(const 
         for (std::size_t i = 0; i < r->size(); ++i)
           out->push_back({r->text(i, 0),
                           r->text(i, 1),
+                          r->integer(i, 6) != 0,
                           {r->real(i, 2), r->real(i, 3), r->real(i, 4)},
                           r->integer(i, 5)});
         return true;
@@ -440,24 +443,29 @@ std::optional<std::vector<game_summary>> sql_player_store::games(
             for (const auto& s : g.seats)
               if (!s.player.empty()) players.insert(s.player);
           }
-        // The players' names as they are now (a deleted player's is "deleted player").
-        std::map<std::string, std::string> names;
+        // The players' names as they are now (a deleted player's is "deleted player"), and
+        // whether they are bots.
+        std::map<std::string, std::pair<std::string, bool>> names;
         // Eight at a time: a page of 20 games of 2 to 6 seats is a few round trips, not one per
         // player (unused places repeat the last id).
         std::vector<std::string> ids(players.begin(), players.end());
         for (std::size_t i = 0; page && i < ids.size(); i += 8) {
           const auto id = [&](std::size_t k) { return ids[std::min(i + k, ids.size() - 1)]; };
-          const auto n =
-              db.run("SELECT id, name FROM players WHERE id IN ($1, $2, $3, $4, $5, $6, $7, $8)",
-                     {id(0), id(1), id(2), id(3), id(4), id(5), id(6), id(7)}, why);
+          const auto n = db.run(
+              "SELECT id, name, bot FROM players WHERE id IN ($1, $2, $3, $4, $5, $6, $7, $8)",
+              {id(0), id(1), id(2), id(3), id(4), id(5), id(6), id(7)}, why);
           if (!n) page.reset();
-          for (std::size_t k = 0; n && k < n->size(); ++k) names[n->text(k, 0)] = n->text(k, 1);
+          for (std::size_t k = 0; n && k < n->size(); ++k)
+            names[n->text(k, 0)] = {n->text(k, 1), n->integer(k, 2) != 0};
         }
         db.rollback();  // read only
         if (!page) return false;
         for (auto& g : games)
           for (auto& s : g.seats)
-            if (const auto n = names.find(s.player); n != names.end()) s.name = n->second;
+            if (const auto n = names.find(s.player); n != names.end()) {
+              s.name = n->second.first;
+              s.bot = n->second.second;
+            }
         total = count->integer(0, 0);
         out = std::move(games);
         return true;

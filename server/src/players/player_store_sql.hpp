@@ -51,6 +51,15 @@ CREATE TABLE IF NOT EXISTS vacations(
 );
 )sql";
 
+// Outside bots' API tokens (player_store_bots.cpp): one per bot account, by its SHA-256.
+inline constexpr const char* bot_tokens_schema = R"sql(
+CREATE TABLE IF NOT EXISTS bot_tokens(
+  player     TEXT PRIMARY KEY,
+  token_hash TEXT NOT NULL UNIQUE,
+  created_ms BIGINT NOT NULL
+);
+)sql";
+
 class sql_player_store final : public player_store {
  public:
   explicit sql_player_store(std::unique_ptr<sql::database> db) : db_(std::move(db)) {}
@@ -97,6 +106,12 @@ class sql_player_store final : public player_store {
                                                  std::string& error) override;
   std::optional<game_summary> finished_game(const std::string& room, bool& found,
                                             std::string& error) override;
+  make_bot_result make_bot(const std::string& id, const std::string& token_hash,
+                           std::int64_t now_ms, std::string& error) override;
+  bool set_bot_token(const std::string& id, const std::string& token_hash, std::int64_t now_ms,
+                     std::string& error) override;
+  std::optional<std::string> player_of_bot_token(const std::string& token_hash,
+                                                 std::string& error) override;
   std::optional<vacation_row> vacation(const std::string& player, std::string& error) override;
   bool update_vacation(const std::string& player, const std::function<bool(vacation_row&)>& change,
                        std::string& error) override;

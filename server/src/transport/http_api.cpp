@@ -181,6 +181,16 @@ void serve_post(const std::shared_ptr<api_call>& call) {
                                     api_call::text(*body, "new_password"));
     return done ? call->answer({{"changed", true}}) : call->fail(done.error);
   }
+  if (path == "/api/me/bot") {
+    auto made = acc.make_bot(session);
+    return made ? call->answer(
+                      {{"player", player_json(made.value->player)}, {"token", made.value->token}})
+                : call->fail(made.error);
+  }
+  if (path == "/api/me/bot/token") {
+    auto token = acc.new_bot_token(session);
+    return token ? call->answer({{"token", *token.value}}) : call->fail(token.error);
+  }
   if (path == "/api/me/delete") {
     auto done = acc.delete_account(session);
     if (!done) return call->fail(done.error);
