@@ -249,7 +249,7 @@ export type ClientTournament = {
   id?: Id;
   moved?: boolean;
   tournament: string;
-  action: string;
+  action: "register" | "withdraw" | "check_in" | "add_bots" | "start" | "pause" | "resume" | "remove" | "bye";
   player?: string;
   count?: number;
   level?: "random" | "greedy" | "strong" | "ismcts";
