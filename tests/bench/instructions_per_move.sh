@@ -50,4 +50,4 @@ for f in "$data"/cg.*.*; do
   instr=$((instr + ${n:-0}))
 done
 awk -v m=$((m1 - m0)) -v i="$instr" 'BEGIN {
-  printf "moves=%d instructions=%d instructions_per_move=%.0f\n", m, i, (m > 0 ? i / m : 0) }'
+  printf "moves=%d instructions=%.0f instructions_per_move=%.0f\n", m, i, (m > 0 ? i / m : 0) }'
