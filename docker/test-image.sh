@@ -3,8 +3,9 @@
 #
 #   sudo docker/test-image.sh          (as root; full output also in docker/test-image.last.log)
 #
-# 1. podman and debootstrap are installed with apt-get when missing (nodejs and node-ws too, for
-#    the WebSocket client of tests/e2e/node_client.mjs).
+# 1. podman and debootstrap are installed with apt-get when missing (nodejs, npm and node-ws too,
+#    for the WebSocket client of tests/e2e/node_client.mjs, and Ajv for its wire-schema checks,
+#    from tests/web's pinned packages).
 # 2. The base image docker.io/library/debian:bookworm-slim is made locally once (debootstrap
 #    --variant=minbase bookworm, slimmed like Debian's official slim image, podman import) and
 #    kept; an image of that name already present (made here before, or pulled) is used as it is.
@@ -84,6 +85,8 @@ need=()
 for p in podman debootstrap nodejs node-ws; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || need+=("$p")
 done
+# npm (comes with nodesource's nodejs, else Debian's) installs Ajv for the Node client's wire schema.
+command -v npm >/dev/null || need+=(npm)
 if [ ${#need[@]} -gt 0 ]; then
   echo "Installing missing Debian packages: ${need[*]}"
   apt-get -o DPkg::Lock::Timeout=600 update -qq
@@ -91,6 +94,9 @@ if [ ${#need[@]} -gt 0 ]; then
     --no-install-recommends "${need[@]}"
 fi
 podman --version
+# Ajv, from tests/web's pinned packages: the Node client checks every frame against the wire
+# schema (tests/schema/wire_schema.mjs).
+tests/schema/ensure_ajv.sh || fail "Ajv could not be installed (npm ci in tests/web)"
 
 # ---- 2. the base image
 step "base image $base"
