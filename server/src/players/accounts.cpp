@@ -11,12 +11,12 @@
 
 namespace carcassonne::server {
 
-namespace {
-
-account_error failed(const std::string& why) {
+account_error accounts_storage_failed(const std::string& why) {
   spdlog::error("accounts: {}", why);
   return {503, "storage_failed", "the accounts' database cannot answer now"};
 }
+
+namespace {
 
 const account_error bad_session{401, "bad_session",
                                 "the session is unknown, expired or signed out: sign in again"};
@@ -92,7 +92,8 @@ outcome<signed_in> accounts::open_session(player_account p, std::string key) {
       now +
       std::chrono::duration_cast<std::chrono::milliseconds>(settings_.session_lifetime).count();
   std::string error;
-  if (!db_->create_session(sha256_hex(token), p.id, now, expires, error)) return failed(error);
+  if (!db_->create_session(sha256_hex(token), p.id, now, expires, error))
+    return accounts_storage_failed(error);
   return signed_in{std::move(p), token, expires, std::move(key)};
 }
 
@@ -111,7 +112,7 @@ outcome<signed_in> accounts::create_guest(const std::string& address) {
   p.created_ms = now_ms();
   const std::string key = random_hex(64);
   std::string error;
-  if (!db_->create_player(p, sha256_hex(key), error)) return failed(error);
+  if (!db_->create_player(p, sha256_hex(key), error)) return accounts_storage_failed(error);
   return open_session(std::move(p), key);
 }
 
@@ -124,11 +125,11 @@ outcome<signed_in> accounts::sign_in(const std::string& name, const std::string&
     return too_many_attempts(wait);
   std::string error;
   auto p = db_->player_by_name(key, error);
-  if (!p && !error.empty()) return failed(error);
+  if (!p && !error.empty()) return accounts_storage_failed(error);
   std::optional<std::string> hash;
   if (p) {
     hash = db_->password_hash(p->id, error);
-    if (!hash) return failed(error);
+    if (!hash) return accounts_storage_failed(error);
   }
   // An unknown name costs the same argon2id as a known one: the time does not tell.
   const bool good =
@@ -150,11 +151,11 @@ outcome<signed_in> accounts::sign_in_with_key(const std::string& player, const s
     return too_many_attempts(wait);
   std::string error;
   auto p = db_->player_by_id(player, error);
-  if (!p && !error.empty()) return failed(error);
+  if (!p && !error.empty()) return accounts_storage_failed(error);
   std::optional<std::string> stored;
   if (p) {
     stored = db_->key_hash(p->id, error);
-    if (!stored) return failed(error);
+    if (!stored) return accounts_storage_failed(error);
   }
   if (!p || stored->empty() || !equal_constant_time(*stored, sha256_hex(key))) {
     attempts_.failed(address, "#" + player, settings_.steady_now());
@@ -167,10 +168,12 @@ outcome<signed_in> accounts::sign_in_with_key(const std::string& player, const s
 outcome<signed_in> accounts::sign_in_with_identity(const oidc::identity& who) {
   std::string error;
   auto linked = db_->player_of_identity(who.issuer, who.subject, error);
-  if (!linked && !error.empty()) return failed(error);
+  if (!linked && !error.empty()) return accounts_storage_failed(error);
   if (linked) {
     auto p = db_->player_by_id(*linked, error);
-    if (!p) return failed(error.empty() ? "linked player " + *linked + " is missing" : error);
+    if (!p)
+      return accounts_storage_failed(error.empty() ? "linked player " + *linked + " is missing"
+                                                   : error);
     if (p->banned) return banned;
     return open_session(std::move(*p));
   }
@@ -178,14 +181,15 @@ outcome<signed_in> accounts::sign_in_with_identity(const oidc::identity& who) {
   p.id = new_player_id();
   p.name = guest_name(p.id);
   p.created_ms = now_ms();
-  if (!db_->create_player(p, "", error)) return failed(error);
+  if (!db_->create_player(p, "", error)) return accounts_storage_failed(error);
   // The provider's name when it is a valid name nobody has; a guest's name otherwise.
   if (!who.name.empty() && !check_name(who.name) &&
       db_->claim_name(p.id, who.name, name_key(who.name), "", error) == claim_result::done) {
     p.name = who.name;
     p.guest = false;
   }
-  if (!db_->link_identity(who.issuer, who.subject, p.id, error)) return failed(error);
+  if (!db_->link_identity(who.issuer, who.subject, p.id, error))
+    return accounts_storage_failed(error);
   return open_session(std::move(p));
 }
 
@@ -194,10 +198,10 @@ outcome<player_account> accounts::authenticate(const std::string& session) {
   if (is_bot_token(session)) return authenticate_bot(session);
   std::string error;
   const auto s = db_->session(sha256_hex(session), error);
-  if (!s && !error.empty()) return failed(error);
+  if (!s && !error.empty()) return accounts_storage_failed(error);
   if (!s || s->revoked || s->expires_ms <= now_ms()) return bad_session;
   auto p = db_->player_by_id(s->player, error);
-  if (!p && !error.empty()) return failed(error);
+  if (!p && !error.empty()) return accounts_storage_failed(error);
   if (!p || p->deleted) return bad_session;
   if (p->banned) return banned;
   return std::move(*p);
@@ -210,7 +214,7 @@ outcome<player_account> accounts::claim(const std::string& session, const std::s
   if (auto why = check_name(name)) return account_error{400, why->code, why->message};
   if (auto why = check_password(password, name)) return account_error{400, why->code, why->message};
   const auto hash = hash_password(password, settings_.cost);
-  if (!hash) return failed("argon2id could not allocate its memory");
+  if (!hash) return accounts_storage_failed("argon2id could not allocate its memory");
   std::string error;
   switch (db_->claim_name(who.value->id, name, name_key(name), *hash, error)) {
     case claim_result::done:
@@ -222,7 +226,7 @@ outcome<player_account> accounts::claim(const std::string& session, const std::s
     case claim_result::no_such_player:
       return bad_session;
     case claim_result::failed:
-      return failed(error);
+      return accounts_storage_failed(error);
   }
   auto p = std::move(*who.value);
   p.name = name;
@@ -236,13 +240,13 @@ outcome<bool> accounts::change_password(const std::string& session, const std::s
   if (!who) return who.error;
   std::string error;
   const auto hash = db_->password_hash(who.value->id, error);
-  if (!hash) return failed(error);
+  if (!hash) return accounts_storage_failed(error);
   if (!hash->empty() && !password_matches(old_password, *hash)) return bad_credentials;
   if (auto why = check_password(new_password, who.value->name))
     return account_error{400, why->code, why->message};
   const auto fresh = hash_password(new_password, settings_.cost);
-  if (!fresh) return failed("argon2id could not allocate its memory");
-  if (!db_->set_password(who.value->id, *fresh, error)) return failed(error);
+  if (!fresh) return accounts_storage_failed("argon2id could not allocate its memory");
+  if (!db_->set_password(who.value->id, *fresh, error)) return accounts_storage_failed(error);
   return true;
 }
 
@@ -251,9 +255,9 @@ outcome<bool> accounts::sign_out(const std::string& session, bool everywhere) {
   if (everywhere) {
     auto who = authenticate(session);
     if (!who) return who.error;
-    if (!db_->revoke_sessions_of(who.value->id, error)) return failed(error);
+    if (!db_->revoke_sessions_of(who.value->id, error)) return accounts_storage_failed(error);
   } else if (!db_->revoke_session(sha256_hex(session), error)) {
-    return failed(error);
+    return accounts_storage_failed(error);
   }
   return true;
 }
@@ -262,7 +266,7 @@ outcome<bool> accounts::delete_account(const std::string& session) {
   auto who = authenticate(session);
   if (!who) return who.error;
   std::string error;
-  if (!db_->delete_player(who.value->id, error)) return failed(error);
+  if (!db_->delete_player(who.value->id, error)) return accounts_storage_failed(error);
   return true;
 }
 

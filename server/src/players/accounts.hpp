@@ -37,6 +37,9 @@ struct account_error {
   long long retry_after = 0;  // seconds, with too_many_attempts
 };
 
+// The players' database did not answer: logged with `why`, refused storage_failed (503).
+account_error accounts_storage_failed(const std::string& why);
+
 template <class T>
 struct outcome {
   std::optional<T> value;

@@ -9,8 +9,9 @@ namespace carcassonne::server {
 namespace {
 
 account_error vacation_failed(const std::string& why) {
-  spdlog::error("accounts: vacation: {}", why);
-  return {503, "storage_failed", "the accounts' database cannot answer now"};
+  std::string what("vacation: ");  // built in place: GCC 12 sees a false -Wrestrict in "…" + why
+  what += why;
+  return accounts_storage_failed(what);
 }
 
 }  // namespace

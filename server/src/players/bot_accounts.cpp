@@ -10,11 +10,6 @@ namespace carcassonne::server {
 
 namespace {
 
-account_error bot_failed(const std::string& why) {
-  spdlog::error("accounts: {}", why);
-  return {503, "storage_failed", "the accounts' database cannot answer now"};
-}
-
 const account_error bad_token{401, "bad_session",
                               "the bot token is unknown or was replaced by a newer one"};
 
@@ -29,10 +24,10 @@ std::string new_bot_token_text() {
 outcome<player_account> accounts::authenticate_bot(const std::string& token) {
   std::string error;
   const auto id = db_->player_of_bot_token(sha256_hex(token), error);
-  if (!id && !error.empty()) return bot_failed(error);
+  if (!id && !error.empty()) return accounts_storage_failed(error);
   if (!id) return bad_token;
   auto p = db_->player_by_id(*id, error);
-  if (!p && !error.empty()) return bot_failed(error);
+  if (!p && !error.empty()) return accounts_storage_failed(error);
   if (!p || p->deleted || !p->bot) return bad_token;
   if (p->banned) return account_error{403, "banned", "this account is banned from the server"};
   return std::move(*p);
@@ -58,7 +53,7 @@ outcome<bot_upgrade> accounts::make_bot(const std::string& session) {
       return account_error{401, "bad_session",
                            "the session is unknown, expired or signed out: sign in again"};
     case make_bot_result::failed:
-      return bot_failed(error);
+      return accounts_storage_failed(error);
   }
   auto p = std::move(*who.value);
   p.bot = true;
@@ -73,7 +68,7 @@ outcome<std::string> accounts::new_bot_token(const std::string& session) {
   const auto token = new_bot_token_text();
   std::string error;
   if (!db_->set_bot_token(who.value->id, sha256_hex(token), now_ms(), error))
-    return bot_failed(error);
+    return accounts_storage_failed(error);
   return token;
 }
 
