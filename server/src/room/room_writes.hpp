@@ -42,7 +42,6 @@ class room_writes {
   // Frames leave through here: held while a write issued before them is not yet durable.
   void send(const client_ptr& c, frame_ptr frame) { outbox_.send(c, std::move(frame)); }
   bool writes_pending() const { return outbox_.writes_pending(); }
-  std::size_t frames_held() const { return outbox_.held(); }
 
   // The highest seq the store holds a claim to (a stored meta's seq, a journaled move's): a room
   // rebuilt from the store starts there, so seq never goes back across restarts and failovers.
