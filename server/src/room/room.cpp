@@ -29,8 +29,7 @@ room::room(room_settings settings, metrics* m, std::weak_ptr<const client_link> 
                settings_.match.is_default() ? json() : settings_.match.to_json()),
       bots_(settings_.seed, settings_.id, m, bot_hooks()),
       notices_(settings_.id, settings_.name, settings_.match.clock),
-      alarms_(
-          {[this] { on_clock_timeout(); }, [this] { checkpoint(); }, [this] { check_away(); }}) {
+      clocks_(settings_.match, clock_hooks()) {
   if (!settings_.setup.is_object()) settings_.setup = json::object();
   // A room whose randomness is provable commits to its rematch's secret too (fairness.md).
   if (!settings_.secret.empty() && settings_.rematch_secret.empty())
@@ -45,8 +44,6 @@ room::~room() {
   if (!timer_) return;
   for (const auto h : {undo_request_ ? undo_request_->timer : 0, rematch_.timer()})
     if (h) timer_->cancel(h);
-  for (const auto& seat : seats_)
-    if (seat.vacation_end) timer_->cancel(seat.vacation_end);
 }
 
 int room::seat_of(const client_link* c) const {
@@ -111,7 +108,7 @@ void room::send_snapshot(const client_ptr& c, int seat, const json& id) {
   // The view's clock is as of seq, when its patch was made: how long the running seat's clock
   // has run since, so that a client counts down from the right time (docs/protocol.md §6).
   if (const auto read = part_.clock_read_at(); read && timer_) {
-    const auto ran = clock_.running() ? timer_->now() - *read : room_clock::ms(0);
+    const auto ran = clocks_.clock().running() ? timer_->now() - *read : room_clock::ms(0);
     w.number("clock_elapsed_ms", std::chrono::duration_cast<room_clock::ms>(ran).count());
   }
   w.text("view", view_text(seat)).close();

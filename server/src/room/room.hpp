@@ -16,10 +16,10 @@
 #include "bots/bot_runner.hpp"
 #include "carcassonne/engine/game.hpp"
 #include "carcassonne/protocol/messages.hpp"
-#include "match/clock_alarms.hpp"
 #include "match/rematch_state.hpp"
 #include "match/room_clock.hpp"
 #include "match/room_timer.hpp"
+#include "match/seat_clocks.hpp"
 #include "match/undo_vote.hpp"
 #include "room/bot_turns.hpp"
 #include "room/client_link.hpp"
@@ -126,18 +126,14 @@ class room {
   void storage_lost();
   void attach_storage_loss(std::function<void()> f) { storage_lost_ = std::move(f); }
 
-  // Vacation (room_vacation.cpp, docs/protocol.md §21 "Vacation"). `lookup` asks the players'
-  // store, off the room's strand, how long a player's vacation lasts from now (nothing: not on
-  // vacation), or says it cannot tell now (ok false); `done` runs on the room's strand, and never
-  // once the room is gone. The room asks for its seated players when its clock starts or is
-  // rebuilt, and before a correspondence timeout takes effect.
-  using vacation_answer =
-      std::function<void(std::optional<std::chrono::milliseconds> left, bool ok)>;
-  using vacation_lookup = std::function<void(const std::string& player, vacation_answer done)>;
-  void attach_vacation_lookup(vacation_lookup f);
-  // Room strand: `player`'s vacation lasts `left` more from now (nothing: it is over). Their
-  // seats' clocks hold, or run again with the time they had.
-  void vacation_changed(const std::string& player, std::optional<std::chrono::milliseconds> left);
+  // Vacation (docs/protocol.md §21 "Vacation"; seat_clocks.hpp): the lookup asks the players'
+  // store how long a player's vacation lasts; the lobby passes on every change.
+  using vacation_answer = seat_clocks::vacation_answer;
+  using vacation_lookup = seat_clocks::vacation_lookup;
+  void attach_vacation_lookup(vacation_lookup f) { clocks_.attach_lookup(std::move(f)); }
+  void vacation_changed(const std::string& player, std::optional<std::chrono::milliseconds> left) {
+    clocks_.vacation_changed(player, left);
+  }
   // Thread-safe (the match options never change): whether this room's clocks hold for vacations.
   bool vacation_applies() const { return settings_.match.vacation_applies(); }
 
@@ -193,7 +189,7 @@ class room {
   std::string room_info_text(room_part::clock_span* clock = nullptr) const;
   // When a room part written now reads its clock (none: it shows no clock).
   std::optional<room_clock::time_point> clock_read_now() const {
-    if (clock_.enabled() && table_.game && timer_) return timer_->now();
+    if (clocks_.enabled() && table_.game && timer_) return timer_->now();
     return std::nullopt;
   }
   // The room part anew, where the clock is not known: the next change diffs it whole.
@@ -236,17 +232,10 @@ class room {
   // Match (room_match.cpp): clocks, timeouts, forfeits, presence.
   // Every change of the game goes through here before its patch: history, clocks, requests.
   void after_move(const carcassonne::move& m, const event_log& events);
-  void clock_changed(bool decided);  // decided: a new decision (else only the timers)
-  void on_clock_timeout();
+  seat_clocks::hooks clock_hooks();
   void time_out(int seat);  // the timeout of `seat`, its player not on vacation
-  // Vacation (room_vacation.cpp).
-  void look_up_vacations();  // each seated player's, once the clock runs
-  // Holds or lets go a seat's clock; true when that changed (its event is queued).
-  bool hold_seat(std::size_t seat, std::optional<std::chrono::milliseconds> left);
-  void holds_changed();  // the clock's timers anew, the clock stored, one patch
   void note_presence();
   void check_away();
-  void checkpoint();
   void journal_entry(const json& entry, const json& id, const event_log& events);
   std::uint8_t with_bots_if_no_person_left(std::uint8_t leaving) const;
   void forfeit_seats(std::uint8_t seats, const char* reason, bool on_timeout);
@@ -308,10 +297,7 @@ class room {
   // Match state.
   std::vector<std::string> room_events_;   // room_event(): JSON texts, for the next broadcast
   std::optional<undo_vote> undo_request_;  // the open take-back request
-  room_clock clock_;
-  clock_alarms alarms_;  // the clock's timeout and checkpoint, the away check
-  vacation_lookup vacation_lookup_;
-  bool vacation_check_pending_ = false;  // a timeout waits for the store's answer
+  seat_clocks clocks_;                     // the seats' clocks, their alarms, vacations
   rematch_state rematch_;
   // `rematch_ready` for a seat that accepted, with its token there.
   void tell_rematch(const client_ptr& c, int seat, const std::string& token);

@@ -188,11 +188,11 @@ void room::start(const client_ptr& c, const json& id) {
   spdlog::info("room {}: game started with {} seats", settings_.id, seats_.size());
   persist_meta();
   send(c, protocol::reply("started", id, {{"room", settings_.id}}));
-  clock_ = room_clock(settings_.match, static_cast<int>(seats_.size()));
-  clock_changed(true);
+  clocks_.start(static_cast<int>(seats_.size()));
+  clocks_.changed(true);
   note_presence();
   broadcast(first_turn);
-  look_up_vacations();
+  clocks_.look_up();
 }
 
 void room::move(const client_ptr& c, protocol::move_msg m, const json& id) {

@@ -29,10 +29,10 @@ std::string room::room_info_text(room_part::clock_span* clock) const {
     append_dumped(out, name_of(bots.takeover_level));
     out += "},";
   }
-  if (clock_.enabled() && table_.game && timer_) {
+  if (clocks_.enabled() && table_.game && timer_) {
     out += R"("clock":)";
     const auto begin = out.size();
-    clock_.append_view(out, timer_->now());
+    clocks_.clock().append_view(out, timer_->now());
     if (clock) *clock = {static_cast<std::uint32_t>(begin), static_cast<std::uint32_t>(out.size())};
     out += ",";
   }

@@ -16,10 +16,6 @@ namespace carcassonne::server {
 
 namespace {
 
-// How often a running clock is written to the store: at most this much thinking time is given
-// back after a crash (a graceful stop and every move save it exactly).
-constexpr auto clock_checkpoint = std::chrono::seconds(60);
-
 // A bot's seed for a timeout move: fixed by the room's seed and the move's place in the journal.
 std::uint64_t timeout_seed(const std::string& room_seed, std::size_t moves) {
   std::uint64_t h = 1469598103934665603ULL;  // FNV-1a
@@ -32,13 +28,38 @@ std::uint64_t timeout_seed(const std::string& room_seed, std::size_t moves) {
 void room::attach_timer(room_timer_ptr t) {
   timer_ = std::move(t);
   bots_.set_timer(timer_);
-  alarms_.set_timer(timer_);
+  clocks_.set_timer(timer_);
   if (!table_.game || table_.game->finished) return;
-  clock_.resume(timer_->now());  // a restored room: the clock goes on with the time it had
-  clock_changed(!clock_.running());
+  clocks_.resume();  // a restored room: the clock goes on with the time it had
   note_presence();
   reset_room_part();
-  look_up_vacations();
+  clocks_.look_up();
+}
+
+seat_clocks::hooks room::clock_hooks() {
+  seat_clocks::hooks h;
+  h.to_act = [this]() -> std::optional<int> {
+    if (!table_.game || table_.game->finished) return std::nullopt;
+    return to_act(*table_.game);
+  };
+  h.stopped = [this] { return writes_.stopped(); };
+  h.player = [this](int seat) {
+    const auto& s = seats_[static_cast<std::size_t>(seat)];
+    return s.bot ? std::string() : s.player;
+  };
+  h.forfeited = [this](int seat) { return has_forfeited(*table_.game, static_cast<seat_t>(seat)); };
+  h.moves = [this] { return table_.journal.moves.size(); };
+  h.time_out = [this](int seat) { time_out(seat); };
+  h.save = [this] { persist_clock(); };
+  h.away = [this] { check_away(); };
+  h.held = [this](int seat, bool on) {
+    room_event(room_events::seat_event(on ? "vacation_started" : "vacation_ended", seat));
+  };
+  h.holds_changed = [this] {
+    if (writes_.writing()) persist_clock();
+    broadcast({});
+  };
+  return h;
 }
 
 void room::after_move(const carcassonne::move& m, const event_log& events) {
@@ -47,32 +68,13 @@ void room::after_move(const carcassonne::move& m, const event_log& events) {
   else
     table_.journal.undo_steps.clear();  // nothing before a draw or a score can be taken back
   end_undo_request("moved");            // the question was about another position
-  clock_changed(true);
-  if (clock_.enabled() && !table_.game->finished) persist_clock();  // the clocks, with the move
-}
-
-void room::clock_changed(bool decided) {
-  if (!clock_.enabled() || !timer_ || !table_.game) return;
-  const auto now = timer_->now();
-  if (decided) {
-    std::optional<int> seat;
-    if (!table_.game->finished) seat = to_act(*table_.game);
-    clock_.switch_to(seat, now);
-  }
-  if (!clock_.counting()) return alarms_.timeout_at(std::nullopt);  // none runs, or it is held
-  alarms_.timeout_at(clock_.deadline());
-  alarms_.checkpoint_after(clock_checkpoint);
+  clocks_.changed(true);
+  if (clocks_.enabled() && !table_.game->finished) persist_clock();  // the clocks, with the move
 }
 
 void room::save_clock() {
-  if (writes_.writing() && clock_.enabled() && table_.game && !table_.game->finished)
+  if (writes_.writing() && clocks_.enabled() && table_.game && !table_.game->finished)
     persist_clock();
-}
-
-void room::checkpoint() {
-  if (!table_.game || table_.game->finished || !clock_.running()) return;
-  persist_clock();
-  clock_changed(false);  // schedules the next checkpoint
 }
 
 void room::journal_entry(const json& entry, const json& id, const event_log& events) {
@@ -81,31 +83,6 @@ void room::journal_entry(const json& entry, const json& id, const event_log& eve
   table_.outcomes.push_back(fairness::outcomes_text(*table_.game, events));
   persist(move_write{settings_.id, writes_.next_row(), table_.journal.moves.back(), id.dump(),
                      seq_ + 1});
-}
-
-void room::on_clock_timeout() {
-  if (!table_.game || table_.game->finished || writes_.stopped()) return;
-  const seat_t seat = to_act(*table_.game);
-  const auto& player = seats_[seat].player;
-  if (!vacation_applies() || !vacation_lookup_ || player.empty() || seats_[seat].bot)
-    return time_out(seat);
-  // A player on vacation never loses on time: the store says (its vacation may have started on
-  // another instance, or before this room was rebuilt).
-  if (vacation_check_pending_) return;
-  vacation_check_pending_ = true;
-  const auto moves = table_.journal.moves.size();
-  vacation_lookup_(
-      player, [this, seat, moves](std::optional<std::chrono::milliseconds> left, bool ok) {
-        vacation_check_pending_ = false;
-        if (!table_.game || table_.game->finished || writes_.stopped()) return;
-        if (table_.journal.moves.size() != moves || to_act(*table_.game) != seat)
-          return;   // its clock was reset
-        if (!ok) {  // the store cannot say now: ask again, and forfeit nobody meanwhile
-          return alarms_.timeout_after(std::chrono::seconds(30));
-        }
-        if (left && left->count() > 0) return vacation_changed(seats_[seat].player, left);
-        if (clock_.counting() && clock_.remaining(seat, timer_->now()).count() == 0) time_out(seat);
-      });
 }
 
 void room::time_out(int seat) {
@@ -152,7 +129,7 @@ void room::forfeit_seats(std::uint8_t seats, const char* reason, bool on_timeout
   journal_entry(entry, nullptr, events);
   table_.journal.undo_steps.clear();
   end_undo_request("forfeit");
-  clock_changed(true);
+  clocks_.changed(true);
   persist_meta();
   if (table_.game->finished && metrics_)
     metrics_->games_finished.fetch_add(1, std::memory_order_relaxed);
@@ -169,7 +146,7 @@ void room::note_presence() {
       s.away_since = now;
   }
   // The check falls due when the last seat to leave has been away for the limit.
-  alarms_.away_at([&]() -> std::optional<room_timer::clock::time_point> {
+  clocks_.away_at([&]() -> std::optional<room_timer::clock::time_point> {
     if (settings_.match.away_limit.count() == 0) return std::nullopt;
     std::optional<room_timer::clock::time_point> latest;
     for (std::size_t i = 0; i < seats_.size(); ++i) {

@@ -28,6 +28,7 @@ void room::add_notice(int seat, const char* kind, const std::string& what) {
 }
 
 my_game room::my_game_now() const {
+  const auto& clock = clocks_.clock();
   my_game g;
   g.name = settings_.name;
   g.state = std::string(to_string(state()));
@@ -36,14 +37,14 @@ my_game room::my_game_now() const {
   if (table_.game && !table_.game->finished) g.acting = to_act(*table_.game);
   g.turn = notices_.turn_since();
   // A seat held by its player's vacation has no deadline while it lasts.
-  if (clock_.enabled() && timer_ && table_.game && !table_.game->finished && clock_.counting())
+  if (clock.enabled() && timer_ && table_.game && !table_.game->finished && clock.counting())
     g.deadline_ms = wall_ms() + std::chrono::duration_cast<std::chrono::milliseconds>(
-                                    clock_.deadline() - timer_->now())
+                                    clock.deadline() - timer_->now())
                                     .count();
-  if (clock_.enabled()) {
+  if (clock.enabled()) {
     g.vacation.assign(1, '[');  // not = "[": GCC 12 sees a false -Wrestrict in that
     for (int i = 0; i < static_cast<int>(seats_.size()); ++i)
-      if (clock_.held(i)) {
+      if (clock.held(i)) {
         if (g.vacation.size() > 1) g.vacation += ',';
         g.vacation += std::to_string(i);
       }

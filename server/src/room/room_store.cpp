@@ -85,8 +85,8 @@ std::string room::stored_meta() const {
 
 std::string room::meta_with_clock(const std::string& rest) const {
   std::string clock;
-  if (clock_.enabled() && timer_)
-    clock_.append_saved(clock, timer_->now());
+  if (clocks_.enabled() && timer_)
+    clocks_.clock().append_saved(clock, timer_->now());
   else
     clock = "null";
   // Every write precedes the patch that shows it; the meta claims seq_reserve numbers, so that a
@@ -145,7 +145,7 @@ std::unique_ptr<room> room::restore(const stored_room& stored, metrics* m, std::
       r->table_.game = std::move(g.value());
       for (const auto& seat : r->seats_) r->table_.names.push_back(seat.name);
       r->table_.delayed.start(*r->table_.game);
-      r->clock_ = room_clock(s.match, static_cast<int>(r->seats_.size()));
+      r->clocks_.start(static_cast<int>(r->seats_.size()));
       for (const auto& e : stored.moves) {
         const auto n = std::to_string(r->writes_.rows());
         if (auto bad = apply_stored_entry(setup, e.move, r->settings_.match.undo, *r->table_.game,
@@ -171,8 +171,9 @@ std::unique_ptr<room> room::restore(const stored_room& stored, metrics* m, std::
       r->table_.outcomes.clear();
       for (const auto& o : fairness::replay_outcomes(parsed.value->setup, moves).outcomes)
         r->table_.outcomes.push_back(o.dump());
-      if (const auto& saved = meta.value("clock", json()); saved.is_object() && r->clock_.enabled())
-        r->clock_.restore_saved(saved);
+      if (const auto& saved = meta.value("clock", json());
+          saved.is_object() && r->clocks_.enabled())
+        r->clocks_.clock().restore_saved(saved);
       r->table_.public_view =
           protocol::public_doc(*r->table_.game, r->table_.names, nullptr, &r->table_.board_memo);
       r->table_.delayed.follow(r->table_.journal.moves, r->table_.game->finished, r->table_.names,

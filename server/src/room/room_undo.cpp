@@ -103,8 +103,8 @@ void room::take_back() {
   if (table_.delayed.ahead_of(table_.journal.moves.size()))  // spectators saw the move taken back
     if (auto g = game_at_start(table_.setup()))
       table_.delayed.take_back(*g, table_.journal.moves, table_.game->finished);
-  clock_changed(false);  // the same seat decides again, on its running clock
-  if (clock_.enabled()) persist_meta();
+  clocks_.changed(false);  // the same seat decides again, on its running clock
+  if (clocks_.enabled()) persist_meta();
 }
 
 }  // namespace carcassonne::server

@@ -37,7 +37,6 @@ struct seat_slot {
   // kept): a phone that drops for a few moves gets them again, anything more a snapshot.
   resume_window recent;
   std::size_t missed = 0;  // patches made while away: past resume_window::patches, none kept
-  room_timer::handle vacation_end = 0;  // when its player's vacation ends (room_vacation.cpp)
 };
 
 // The bot that moves for the seat: its own, or one playing for its absent owner.
