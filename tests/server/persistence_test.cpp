@@ -14,6 +14,7 @@
 #include "carcassonne/engine/rng.hpp"
 #include "carcassonne/protocol/record.hpp"
 #include "fake_client.hpp"
+#include "room/stored_record.hpp"
 #include "store_backends.hpp"
 #include "strand_queue.hpp"
 #include "temp_dir.hpp"
@@ -360,7 +361,7 @@ TEST_CASE("take-backs in the journal: the room rebuilt from it is the live one, 
     REQUIRE_MESSAGE(back, error);
     CHECK(*back->game() == live);
     CHECK(back->record() == record);
-    CHECK(room::stored_record(rooms[0]) == record);  // what a finished room's record is served as
+    CHECK(stored_record(rooms[0]) == record);  // what a finished room's record is served as
   }
 }
 

@@ -10,6 +10,7 @@
 #include "carcassonne/protocol/record.hpp"
 #include "fairness/fairness.hpp"
 #include "match/asio_room_timer.hpp"
+#include "room/stored_record.hpp"
 
 namespace carcassonne::server {
 
@@ -281,7 +282,7 @@ lobby::record_status lobby::finished_record(const std::string& id, nlohmann::jso
     return record_status::unreadable;
   }
   if (s->state != room_state::finished) return record_status::not_finished;
-  record = room::stored_record(*s);
+  record = stored_record(*s);
   return record_status::found;
 }
 

@@ -56,10 +56,7 @@ class room {
   void attach_timer(room_timer_ptr t);
   // Creates the room of a rematch (the lobby's job): settings (the secret is this room's
   // rematch_secret) and seats in order; returns the new room's id, or empty.
-  struct seat_init {
-    std::string name, token_hash, nonce, player;
-    std::optional<bot_level> bot;  // a bot's seat (no token): it plays at this level
-  };
+  using seat_init = carcassonne::server::seat_init;
   using spawner = std::function<std::string(room_settings, std::vector<seat_init>)>;
   void attach_spawner(spawner s) { spawn_ = std::move(s); }
   // Called on the room's strand when its game ends (once; not for a game restored finished):
@@ -160,24 +157,17 @@ class room {
   // What the store keeps of the room besides its journal (settings, seats with hashed tokens):
   // a JSON object's text.
   std::string stored_meta() const;
-  // The record of a room as stored (docs/protocol.md "Records"): its journal without the moves
-  // taken back (an undo marker removes them, as it did live) and its "fairness" section.
-  static json stored_record(const stored_room& stored);
 
  private:
   static constexpr std::size_t answers_kept = 32;  // per seat, for duplicate moves
-  // Adds the "fairness" section to a record built from the store (`meta` is stored_meta(),
-  // parsed).
-  static void add_stored_fairness(json& record, const json& meta);
 
   int seat_of(const client_link* c) const;
   bool is_spectator(const client_link* c) const;
   // Every frame leaves through here: held while a write that it may show is not yet durable.
   void out(const client_ptr& c, frame_ptr frame);
   void persist(store_write w);
-  void persist_meta();  // the meta built anew (with the game's end, the first time after it)
-  game_end game_end_of() const;  // the finished game as the index of games and ratings see it
-  void persist_clock();          // the meta with the clock as it is now, the rest as last built
+  void persist_meta();   // the meta built anew (with the game's end, the first time after it)
+  void persist_clock();  // the meta with the clock as it is now, the rest as last built
   std::string stored_meta_rest() const;
   std::string meta_with_clock(const std::string& rest) const;
   void send(const client_ptr& c, const json& message);

@@ -63,18 +63,4 @@ void room::nonce(const client_ptr& c, const protocol::nonce_msg& m, const json& 
   broadcast({});
 }
 
-void room::add_stored_fairness(json& record, const json& meta) {
-  const auto secret = meta.value("secret", std::string());
-  const auto& setup = record.value("setup", json::object());
-  if (secret.empty() || !setup.is_object()) return;
-  std::vector<std::string> nonces;
-  for (const auto& s : meta.value("seat_list", json::array()))
-    nonces.push_back(s.is_object() ? s.value("nonce", std::string()) : std::string());
-  auto parsed = protocol::parse_setup(setup);
-  if (!parsed.ok()) return;
-  const auto& moves = record.value("moves", json::array());
-  auto replay = fairness::replay_outcomes(parsed.value->setup, {moves.begin(), moves.end()});
-  record["fairness"] = fairness::record_section(secret, nonces, std::move(replay.outcomes));
-}
-
 }  // namespace carcassonne::server

@@ -13,7 +13,7 @@
 #include "carcassonne/protocol/view.hpp"
 #include "carcassonne/protocol/view_doc.hpp"
 #include "fairness/fairness.hpp"
-#include "ratings/pools.hpp"
+#include "room/game_end.hpp"
 #include "room/room.hpp"
 #include "room/room_meta.hpp"
 
@@ -39,35 +39,13 @@ void room::persist_meta() {
   // The end goes with the save that finishes the game: the index of games and the ratings are
   // written in its transaction (store.hpp game_end), so a game is rated if and only if it ended.
   if (table_.game && table_.game->finished && !end_stored_) {
-    w.end = game_end_of();
+    w.end = game_end_of(settings_, seats_, *table_.game,
+                        std::chrono::duration_cast<std::chrono::milliseconds>(
+                            std::chrono::system_clock::now().time_since_epoch())
+                            .count());
     end_stored_ = true;
   }
   persist(std::move(w));
-}
-
-// Rated when the room says so, its seed is the seats' (a fair room, docs/fairness.md: a seeded
-// or scripted deck is the creator's choice) and every seat is a different player. A seat that
-// left the game (resigned, timed out, away) loses to those who stayed (ratings/pools.hpp).
-game_end room::game_end_of() const {
-  game_end e;
-  e.finished_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-                      std::chrono::system_clock::now().time_since_epoch())
-                      .count();
-  std::set<std::string> players;
-  for (int i = 0; i < table_.game->seats; ++i) {
-    const auto& s = seats_[static_cast<std::size_t>(i)];
-    // A bot leaves only with the last person (room_match.cpp): that is not its defeat.
-    e.seats.push_back({player_of(s), s.name, table_.game->players[i].score,
-                       has_forfeited(*table_.game, static_cast<seat_t>(i)) && !s.bot});
-    if (!e.seats.back().player.empty()) players.insert(e.seats.back().player);
-  }
-  const bool every_seat_a_player = players.size() == e.seats.size();
-  if (settings_.rated && !settings_.secret.empty() && every_seat_a_player) {
-    const auto x = settings_.setup.find("expansions");
-    const bool any_expansion = x != settings_.setup.end() && x->is_array() && !x->empty();
-    e.pool = ratings::pool_name(ratings::pool_of(table_.game->seats, any_expansion));
-  }
-  return e;
 }
 
 // A clocked game writes its clock with every move: the rest of the meta changes only where
@@ -97,22 +75,6 @@ std::string room::meta_with_clock(const std::string& rest) const {
 std::string room::stored_meta_rest() const {
   return meta_rest_text({settings_, seats_, creator_seat_, bots_.settings(), rematch_,
                          table_.game ? std::string_view(table_.setup_text) : std::string_view()});
-}
-
-json room::stored_record(const stored_room& stored) {
-  json moves = json::array();
-  for (const auto& e : stored.moves) {
-    if (e.move.value("type", json()) != "undo") {
-      moves.push_back(e.move);
-      continue;
-    }
-    // restore() refuses a marker without the moves it takes back: never in a stored room.
-    const auto count = std::min(moves.size(), e.move.value("count", std::size_t{0}));
-    moves.erase(moves.end() - static_cast<std::ptrdiff_t>(count), moves.end());
-  }
-  json record = protocol::record_to_json(stored.meta.value("record_setup", json()), moves);
-  add_stored_fairness(record, stored.meta);
-  return record;
 }
 
 std::unique_ptr<room> room::restore(const stored_room& stored, metrics* m, std::string& error) {

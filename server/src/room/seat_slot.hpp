@@ -39,6 +39,12 @@ struct seat_slot {
   std::size_t missed = 0;  // patches made while away: past resume_window::patches, none kept
 };
 
+// A seat of a room the server makes (a rematch's, a tournament's), in seat order.
+struct seat_init {
+  std::string name, token_hash, nonce, player;
+  std::optional<bot_level> bot;  // a bot's seat (no token): it plays at this level
+};
+
 // The bot that moves for the seat: its own, or one playing for its absent owner.
 inline std::optional<bot_level> controller_of(const seat_slot& s) {
   return s.bot ? s.bot : s.played_by;
