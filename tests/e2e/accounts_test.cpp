@@ -25,10 +25,6 @@ json accounts_body(const http_reply& r) {
   return json::parse(r.body, nullptr, false);
 }
 
-std::map<std::string, std::string> bearer(const std::string& session) {
-  return {{"Authorization", "Bearer " + session}};
-}
-
 // A new guest: its body (player, key, session).
 json accounts_guest(std::uint16_t port) {
   const auto r = http_post(port, "/api/guest", json::object());

@@ -139,6 +139,11 @@ inline http_reply http_post(std::uint16_t port, const std::string& target, const
   return http_request(port, http::verb::post, target, headers, body.dump());
 }
 
+// The header that signs a request in with a session or a bot's API token.
+inline std::map<std::string, std::string> bearer(const std::string& credential) {
+  return {{"Authorization", "Bearer " + credential}};
+}
+
 inline http_reply http_get(std::uint16_t port, const std::string& target,
                            const std::map<std::string, std::string>& headers = {}) {
   return http_request(port, http::verb::get, target, headers);

@@ -20,13 +20,9 @@ carcassonne::server::config notify_config(const std::string& dir) {
   return c;
 }
 
-std::map<std::string, std::string> nt_bearer(const std::string& session) {
-  return {{"Authorization", "Bearer " + session}};
-}
-
 http_reply nt_put(std::uint16_t port, const std::string& target, const json& body,
                   const std::string& session) {
-  auto headers = nt_bearer(session);
+  auto headers = bearer(session);
   headers.emplace("Content-Type", "application/json");
   return http_request(port, http::verb::put, target, headers, body.dump());
 }
@@ -92,7 +88,7 @@ TEST_CASE("e2e notify: a correspondence move tells the next player once, by a si
         carcassonne::server::notify::webhook_signature(secret, ts, got.body));
 
   // Bob's games: his turn, the correspondence deadline about a day away.
-  auto games = json::parse(http_get(port, "/api/me/games", nt_bearer(bob_session)).body);
+  auto games = json::parse(http_get(port, "/api/me/games", bearer(bob_session)).body);
   REQUIRE(games["games"].size() == 1);
   const auto& g = games["games"][0];
   CHECK(g["room"] == room);
@@ -100,7 +96,7 @@ TEST_CASE("e2e notify: a correspondence move tells the next player once, by a si
   CHECK(g["acting"] == 1);
   CHECK(g["clock"] == "correspondence");
   CHECK(g["deadline_ms"].get<std::int64_t>() > g["updated_ms"].get<std::int64_t>() + 86'000'000);
-  auto anns = json::parse(http_get(port, "/api/me/games", nt_bearer(ann_session)).body);
+  auto anns = json::parse(http_get(port, "/api/me/games", bearer(ann_session)).body);
   CHECK(anns["games"][0]["to_act"] == false);
 
   // A few more rounds of the worker: still one delivery.
@@ -114,7 +110,7 @@ TEST_CASE("e2e notify: a correspondence move tells the next player once, by a si
                           {{"Content-Type", "application/x-www-form-urlencoded"}},
                           "List-Unsubscribe=One-Click");
   REQUIRE_MESSAGE(off.status == 200, off.body);
-  auto now = json::parse(http_get(port, "/api/me/notifications", nt_bearer(bob_session)).body);
+  auto now = json::parse(http_get(port, "/api/me/notifications", bearer(bob_session)).body);
   CHECK(now["events"]["your_turn"] == json::array({"push", "email"}));
   CHECK(http_get(port, "/api/unsubscribe?token=" + path.substr(path.find('=') + 2)).status == 404);
 }

@@ -12,10 +12,6 @@ json ob_body(const http_reply& r) {
   return json::parse(r.body, nullptr, false);
 }
 
-std::map<std::string, std::string> ob_bearer(const std::string& credential) {
-  return {{"Authorization", "Bearer " + credential}};
-}
-
 }  // namespace
 
 TEST_CASE("e2e outside bots: the upgrade, its token, no seek, a rated game marked as a bot's") {
@@ -30,24 +26,24 @@ TEST_CASE("e2e outside bots: the upgrade, its token, no seek, a rated game marke
   REQUIRE(guest_made.status == 201);
   const std::string session = ob_body(guest_made)["session"];
   const std::string id = ob_body(guest_made)["player"]["id"];
-  const auto as_guest = http_post(port, "/api/me/bot", json::object(), ob_bearer(session));
+  const auto as_guest = http_post(port, "/api/me/bot", json::object(), bearer(session));
   CHECK(as_guest.status == 403);
   CHECK(ob_body(as_guest)["error"] == "guest_account");
   CHECK(http_post(port, "/api/me/bot", json::object()).status == 401);
 
   REQUIRE(http_post(port, "/api/me/name",
-                    {{"name", "Robo Dana"}, {"password", "tiles and meeples"}}, ob_bearer(session))
+                    {{"name", "Robo Dana"}, {"password", "tiles and meeples"}}, bearer(session))
               .status == 200);
-  const auto made = http_post(port, "/api/me/bot", json::object(), ob_bearer(session));
+  const auto made = http_post(port, "/api/me/bot", json::object(), bearer(session));
   REQUIRE_MESSAGE(made.status == 200, made.body);
   CHECK(ob_body(made)["player"] ==
         json{{"id", id}, {"name", "Robo Dana"}, {"guest", false}, {"bot", true}});
   const std::string token = ob_body(made)["token"];
   CHECK(token.size() == 68);
-  const auto twice = http_post(port, "/api/me/bot", json::object(), ob_bearer(token));
+  const auto twice = http_post(port, "/api/me/bot", json::object(), bearer(token));
   CHECK(twice.status == 409);
   CHECK(ob_body(twice)["error"] == "already_bot");
-  CHECK(ob_body(http_get(port, "/api/me", ob_bearer(token)))["player"]["bot"] == true);
+  CHECK(ob_body(http_get(port, "/api/me", bearer(token)))["player"]["bot"] == true);
 
   // The token signs the WebSocket in; a bot does not seek.
   ws_client c(port);
@@ -75,14 +71,14 @@ TEST_CASE("e2e outside bots: the upgrade, its token, no seek, a rated game marke
   CHECK(board["players"][1]["player"] == json{{"id", id}, {"name", "Robo Dana"}, {"bot", true}});
 
   // A new token replaces the old one; a person has none.
-  const auto rotated = http_post(port, "/api/me/bot/token", json::object(), ob_bearer(token));
+  const auto rotated = http_post(port, "/api/me/bot/token", json::object(), bearer(token));
   REQUIRE(rotated.status == 200);
   const std::string fresh = ob_body(rotated)["token"];
-  CHECK(http_get(port, "/api/me", ob_bearer(token)).status == 401);
-  CHECK(http_get(port, "/api/me", ob_bearer(fresh)).status == 200);
+  CHECK(http_get(port, "/api/me", bearer(token)).status == 401);
+  CHECK(http_get(port, "/api/me", bearer(fresh)).status == 200);
   const auto person = ob_body(http_post(port, "/api/guest", json::object()));
   const auto not_bot =
-      http_post(port, "/api/me/bot/token", json::object(), ob_bearer(person["session"]));
+      http_post(port, "/api/me/bot/token", json::object(), bearer(person["session"]));
   CHECK(not_bot.status == 409);
   CHECK(ob_body(not_bot)["error"] == "not_a_bot");
 
@@ -91,7 +87,7 @@ TEST_CASE("e2e outside bots: the upgrade, its token, no seek, a rated game marke
   const std::string person_id = person["player"]["id"];
   REQUIRE(http_post(port, "/api/me/name",
                     {{"name", "Erin Player"}, {"password", "tiles and meeples"}},
-                    ob_bearer(person_session))
+                    bearer(person_session))
               .status == 200);
   ws_client p(port);
   REQUIRE(p.request({{"type", "authenticate"}, {"session", person_session}})["type"] ==
@@ -105,8 +101,8 @@ TEST_CASE("e2e outside bots: the upgrade, its token, no seek, a rated game marke
   REQUIRE(p.request({{"type", "resign"}})["type"] == "resigned");
   REQUIRE(eventually(
       [&] { return ob_body(http_get(port, "/api/players/" + person_id))["ratings"].size() == 1; }));
-  const auto late = http_post(port, "/api/me/bot", json::object(), ob_bearer(person_session));
+  const auto late = http_post(port, "/api/me/bot", json::object(), bearer(person_session));
   CHECK(late.status == 409);
   CHECK(ob_body(late)["error"] == "has_rated_games");
-  CHECK(ob_body(http_get(port, "/api/me", ob_bearer(person_session)))["player"]["bot"] == false);
+  CHECK(ob_body(http_get(port, "/api/me", bearer(person_session)))["player"]["bot"] == false);
 }

@@ -20,10 +20,6 @@ bool vacation_shown(const json& view) {
   return clock != room->end() && clock->contains("vacation");
 }
 
-std::map<std::string, std::string> vacation_bearer(const std::string& session) {
-  return {{"Authorization", "Bearer " + session}};
-}
-
 }  // namespace
 
 TEST_CASE("e2e vacation: days left, the bound per year, refusals, and a room's seat held") {
@@ -40,7 +36,7 @@ TEST_CASE("e2e vacation: days left, the bound per year, refusals, and a room's s
     return vacation_body(r);
   };
   const json ann = guest(), bob = guest();
-  const auto as_ann = vacation_bearer(ann["session"]);
+  const auto as_ann = bearer(ann["session"]);
 
   auto me = vacation_body(http_get(port, "/api/me", as_ann));
   CHECK(me["vacation"] == json{{"until_ms", nullptr}, {"days_left", 10}, {"days_per_year", 10}});

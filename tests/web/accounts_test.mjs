@@ -139,11 +139,13 @@ async function main() {
   await row(zoeId).waitFor();
   await row('bot-random').waitFor();
   if (!(await row(zoeId).textContent()).includes(NAME)) throw new Error(`Zoe's row: ${await row(zoeId).textContent()}`);
+  if ((await row(zoeId).textContent()).includes('(bot)')) throw new Error(`Zoe's row is marked a bot's: ${await row(zoeId).textContent()}`);
+  if (!(await row('bot-random').textContent()).includes('(bot)')) throw new Error(`the bot's row: ${await row('bot-random').textContent()}`);
   await checkPhone(zoe, 'the leaderboard');
   await shot('03-leaderboard');
   await row(zoeId).locator('a').click();
   await zoe.locator(`#profile[data-player="${zoeId}"]`).waitFor();
-  step('the duel leaderboard lists Zoe and the random bot, her name links to her profile');
+  step('the duel leaderboard lists Zoe and the random bot (marked a bot), her name links to her profile');
 
   // ---- Sign out (a new guest), a wrong password, and in again by name.
   await zoe.goto(`${base}/#`);

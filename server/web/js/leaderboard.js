@@ -1,6 +1,6 @@
 // The leaderboards, /#leaderboard=POOL (docs/web.md "Accounts"): a tab per pool, 50 players a
 // page in the server's order (established ratings first, highest first, then provisional ones),
-// each with rank, name (a link to the profile), rating and games.
+// each with rank, name (a link to the profile; a bot's marked), rating and games.
 import { el, clear } from './dom.js';
 import { paged, errorText } from './api.js';
 import { POOLS, ratingText } from './players_text.js';
@@ -35,7 +35,8 @@ async function show(body, pool, offset, me) {
         el('thead', {}, el('tr', {}, ['#', 'Player', 'Rating', 'Games'].map((h) => el('th', {}, h)))),
         el('tbody', {}, page.players.map((p) => el('tr', { class: p.player.id === me ? 'me' : null, dataset: { player: p.player.id } },
           el('td', { class: 'num' }, String(p.rank)),
-          el('td', {}, el('a', { class: 'tap', href: `#player=${encodeURIComponent(p.player.id)}` }, p.player.name)),
+          el('td', {}, el('a', { class: 'tap', href: `#player=${encodeURIComponent(p.player.id)}` }, p.player.name),
+            p.player.bot ? el('span', { class: 'muted' }, ' (bot)') : null),
           el('td', { class: 'num' }, ratingText(p)),
           el('td', { class: 'num' }, String(p.games))))))
       : el('p', { class: 'muted' }, 'Nobody has played a rated game in this pool yet.'),
