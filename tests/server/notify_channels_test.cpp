@@ -16,6 +16,7 @@
 #include "notify_push_service.hpp"
 #include "notify_smtp_sink.hpp"
 #include "outgoing/http_client.hpp"
+#include "outgoing/url.hpp"
 #include "temp_dir.hpp"
 
 namespace notify_channels_tests {
@@ -355,6 +356,29 @@ smtp_settings sink_relay(const smtp_sink& sink, const std::string& scheme,
 const mail turn_mail{"ann@example.net", "Your turn — Ärger im Turm (ab12)",
                      "Bob placed a tile.\n.hidden line\n..two dots\nOpen /?room=ab12\n",
                      "ab12.7.your_turn.p1", "https://games.example.org/api/unsubscribe?token=t1"};
+
+TEST_CASE("notify: a host and port as the push, webhook and SMTP URLs read them") {
+  using carcassonne::server::outgoing::parse_authority;
+  std::string why;
+  const auto v6 = parse_authority("[::1]:2525", "25", why);
+  REQUIRE(v6);
+  CHECK(v6->host == "::1");
+  CHECK(v6->port == "2525");
+  const auto plain = parse_authority("mail.example.net", "465", why);
+  REQUIRE(plain);
+  CHECK(plain->host == "mail.example.net");
+  CHECK(plain->port == "465");
+  CHECK_FALSE(parse_authority("mail.example.net:0", "25", why));
+  CHECK(why == "a bad port");
+  CHECK_FALSE(parse_authority("mail.example.net:65536", "25", why));
+  CHECK(why == "a bad port");
+  CHECK_FALSE(parse_authority("[::1]x", "25", why));
+  CHECK(why == "a bad host");
+  CHECK_FALSE(parse_authority("[::1", "25", why));
+  CHECK(why == "a bad IPv6 address");
+  CHECK_FALSE(parse_authority(":25", "25", why));
+  CHECK(why == "no host");
+}
 
 TEST_CASE("notify: e-mail over STARTTLS with AUTH PLAIN: the dialogue and the message") {
   smtp_sink_options options;

@@ -73,79 +73,24 @@ if cur < tonumber(ARGV[1]) then redis.call('SET', KEYS[1], ARGV[1]) end
 return 0
 )lua";
 
-struct reply {
-  redisReply* r = nullptr;
-  ~reply() {
-    if (r) freeReplyObject(r);
-  }
-};
-
 }  // namespace
 
 struct room_directory::impl {
+  impl(options o, redis::address a) : opts(std::move(o)), conn(std::move(a)) {}
   options opts;
-  redis::address address;
   std::mutex mutex;
-  redisContext* c = nullptr;
+  redis::connection conn;  // under `mutex`
   bool reachable = false;
   // The lobby's subscription (subscribe_lobby): its own connection, cut by stop_subscription.
   std::mutex sub_mutex;
   redisContext* sub = nullptr;
   bool sub_stopped = false;
 
-  ~impl() {
-    if (c) redisFree(c);
-  }
-
-  bool connect(std::string& error) {
-    if (c && !c->err) return true;
-    if (c) redisFree(c);
-    const timeval timeout{1, 0};
-    c = redisConnectWithTimeout(address.host.c_str(), address.port, timeout);
-    if (!c || c->err) {
-      error = c ? c->errstr : "out of memory";
-      if (c) redisFree(c);
-      c = nullptr;
-      return false;
-    }
-    redisSetTimeout(c, timeout);
-    if (!address.password.empty() && !run_unlocked({"AUTH", address.password}, error).r)
-      return false;
-    if (address.db != 0 && !run_unlocked({"SELECT", std::to_string(address.db)}, error).r)
-      return false;
-    return true;
-  }
-
-  reply run_unlocked(const std::vector<std::string>& args, std::string& error) {
-    std::vector<const char*> argv;
-    std::vector<size_t> lengths;
-    for (const auto& a : args) {
-      argv.push_back(a.data());
-      lengths.push_back(a.size());
-    }
-    reply out;
-    out.r = static_cast<redisReply*>(
-        redisCommandArgv(c, static_cast<int>(argv.size()), argv.data(), lengths.data()));
-    if (!out.r) {
-      error = c->errstr[0] ? c->errstr : "no answer";
-      reachable = false;
-    } else if (out.r->type == REDIS_REPLY_ERROR) {
-      error = std::string(out.r->str, out.r->len);
-      freeReplyObject(out.r);
-      out.r = nullptr;
-    } else {
-      reachable = true;
-    }
-    return out;
-  }
-
-  // One command on a connected context; a null reply with `error` when it failed.
-  reply run(const std::vector<std::string>& args, std::string& error) {
-    if (!connect(error)) {
-      reachable = false;
-      return {};
-    }
-    return run_unlocked(args, error);
+  // One command; a null reply with `error` when it failed or Redis refused it.
+  redis::reply run(const std::vector<std::string>& args, std::string& error) {
+    auto r = conn.run(args, error);
+    reachable = conn.connected();
+    return r;
   }
 
   std::string key(const std::string& kind, const std::string& name) const {
@@ -155,14 +100,14 @@ struct room_directory::impl {
 };
 
 std::unique_ptr<room_directory> room_directory::open(const options& o, std::string& error) {
-  auto p = std::make_unique<impl>();
-  p->opts = o;
-  if (!redis::parse_url(o.redis_url, p->address))
+  redis::address address;
+  if (!redis::parse_url(o.redis_url, address))
     return error = "redis: bad URL '" + o.redis_url + "' (redis://host:port/db)", nullptr;
+  auto p = std::make_unique<impl>(o, address);
   std::string why;
   std::lock_guard lock(p->mutex);
   if (!p->run({"PING"}, why).r)
-    return error = "redis " + p->address.host + ":" + std::to_string(p->address.port) +
+    return error = "redis " + address.host + ":" + std::to_string(address.port) +
                    ": cannot connect: " + why + " (is Redis running?)",
            nullptr;
   return std::unique_ptr<room_directory>(new room_directory(std::move(p)));
@@ -327,35 +272,20 @@ std::optional<std::string> room_directory::lobby_entry_of(const std::string& ins
 bool room_directory::subscribe_lobby(const std::function<void(const std::string&)>& on_room,
                                      std::string& error) {
   auto& p = *impl_;
-  const timeval timeout{1, 0};
-  redisContext* c = redisConnectWithTimeout(p.address.host.c_str(), p.address.port, timeout);
-  if (!c || c->err) {
-    error = c ? c->errstr : "out of memory";
-    if (c) redisFree(c);
-    return false;
-  }
+  redisContext* c = redis::connect(p.conn.where(), timeval{1, 0}, error);
+  if (!c) return false;
   {
     std::lock_guard lock(p.sub_mutex);
     if (p.sub_stopped) return redisFree(c), false;
     p.sub = c;
   }
-  const auto command = [&](const std::vector<std::string>& args) {
-    std::vector<const char*> argv;
-    std::vector<size_t> lengths;
-    for (const auto& a : args) argv.push_back(a.data()), lengths.push_back(a.size());
-    reply r;
-    r.r = static_cast<redisReply*>(
-        redisCommandArgv(c, static_cast<int>(argv.size()), argv.data(), lengths.data()));
-    return r.r && r.r->type != REDIS_REPLY_ERROR;
-  };
-  bool ok = (p.address.password.empty() || command({"AUTH", p.address.password})) &&
-            (p.address.db == 0 || command({"SELECT", std::to_string(p.address.db)})) &&
-            command({"SUBSCRIBE", prefix + "lobby"});
+  std::string why;
+  bool ok = redis::command(c, {"SUBSCRIBE", prefix + "lobby"}, why).r != nullptr;
   // Messages arrive when they arrive: no read timeout on this connection.
   const timeval forever{0, 0};
   if (ok) redisSetTimeout(c, forever);
   while (ok) {
-    reply r;
+    redis::reply r;
     void* raw = nullptr;
     if (redisGetReply(c, &raw) != REDIS_OK) break;
     r.r = static_cast<redisReply*>(raw);

@@ -117,6 +117,8 @@ class connection {
     }
   }
   const address& where() const { return address_; }
+  // Whether the last command reached Redis (its answer may still have been an error).
+  bool connected() const { return c_ && !c_->err; }
 
  private:
   address address_;

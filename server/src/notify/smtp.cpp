@@ -7,12 +7,14 @@
 #include <ctime>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "base/base64.hpp"
 #include "notify/channels.hpp"
 #include "notify/mail_text.hpp"
 #include "outgoing/connection.hpp"
+#include "outgoing/url.hpp"
 
 namespace carcassonne::server::notify {
 
@@ -59,20 +61,10 @@ std::optional<relay> parse_relay(const std::string& url, std::string& why) {
     if (colon != std::string::npos) r.password = percent_decoded(info.substr(colon + 1));
     authority.erase(0, user_end + 1);
   }
-  std::size_t colon = authority.rfind(':');
-  if (!authority.empty() && authority.front() == '[') {
-    const std::size_t close = authority.find(']');
-    if (close == std::string::npos) return why = "a bad IPv6 address", std::nullopt;
-    r.host = authority.substr(1, close - 1);
-    colon =
-        authority.size() > close + 1 && authority[close + 1] == ':' ? close + 1 : std::string::npos;
-  } else {
-    r.host = authority.substr(0, colon);
-  }
-  if (colon != std::string::npos) r.port = authority.substr(colon + 1);
-  if (r.host.empty() || r.port.empty() || r.port.size() > 5 ||
-      r.port.find_first_not_of("0123456789") != std::string::npos)
-    return why = "no host or a bad port", std::nullopt;
+  auto hp = outgoing::parse_authority(authority, r.port, why);
+  if (!hp) return std::nullopt;
+  r.host = std::move(hp->host);
+  r.port = std::move(hp->port);
   return r;
 }
 

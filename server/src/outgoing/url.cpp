@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <utility>
 
 namespace carcassonne::server::outgoing {
 
@@ -16,6 +17,30 @@ std::string url::origin() const {
   std::transform(lower.begin(), lower.end(), lower.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return (tls ? "https://" : "http://") + lower;
+}
+
+std::optional<authority> parse_authority(const std::string& text, const std::string& default_port,
+                                         std::string& why) {
+  authority a{{}, default_port};
+  std::size_t colon = text.rfind(':');
+  if (!text.empty() && text.front() == '[') {  // an IPv6 literal
+    const std::size_t close = text.find(']');
+    if (close == std::string::npos) return why = "a bad IPv6 address", std::nullopt;
+    a.host = text.substr(1, close - 1);
+    colon = text.size() > close + 1 ? close + 1 : std::string::npos;
+    if (colon != std::string::npos && text[colon] != ':') return why = "a bad host", std::nullopt;
+  } else {
+    a.host = text.substr(0, colon);
+  }
+  if (colon != std::string::npos) {
+    a.port = text.substr(colon + 1);
+    const bool digits = !a.port.empty() && a.port.size() <= 5 &&
+                        std::all_of(a.port.begin(), a.port.end(), ::isdigit);
+    if (!digits || std::stoi(a.port) < 1 || std::stoi(a.port) > 65535)
+      return why = "a bad port", std::nullopt;
+  }
+  if (a.host.empty()) return why = "no host", std::nullopt;
+  return a;
 }
 
 std::optional<url> parse_url(const std::string& text, std::string& why) {
@@ -35,25 +60,10 @@ std::optional<url> parse_url(const std::string& text, std::string& why) {
   const std::string authority = text.substr(at, end - at);
   if (authority.find('@') != std::string::npos)
     return why = "a URL with user information", std::nullopt;
-  std::size_t colon = authority.rfind(':');
-  if (!authority.empty() && authority.front() == '[') {  // an IPv6 literal
-    const std::size_t close = authority.find(']');
-    if (close == std::string::npos) return why = "a bad IPv6 address in " + text, std::nullopt;
-    t.host = authority.substr(1, close - 1);
-    colon = authority.size() > close + 1 ? close + 1 : std::string::npos;
-    if (colon != std::string::npos && authority[colon] != ':')
-      return why = "a bad host in " + text, std::nullopt;
-  } else {
-    t.host = authority.substr(0, colon);
-  }
-  if (colon != std::string::npos) {
-    t.port = authority.substr(colon + 1);
-    const bool digits = !t.port.empty() && t.port.size() <= 5 &&
-                        std::all_of(t.port.begin(), t.port.end(), ::isdigit);
-    if (!digits || std::stoi(t.port) < 1 || std::stoi(t.port) > 65535)
-      return why = "a bad port in " + text, std::nullopt;
-  }
-  if (t.host.empty()) return why = "no host in " + text, std::nullopt;
+  auto hp = parse_authority(authority, t.port, why);
+  if (!hp) return why += " in " + text, std::nullopt;
+  t.host = std::move(hp->host);
+  t.port = std::move(hp->port);
   t.target = text.substr(end, text.find('#', end) - end);
   if (t.target.empty() || t.target.front() != '/') t.target = "/" + t.target;
   return t;

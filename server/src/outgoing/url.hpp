@@ -1,6 +1,7 @@
 // The parts of an http:// or https:// URL that an outgoing request needs, checked for what a URL
 // given by a user or a provider must not hold: spaces or control characters (header injection),
-// user information, a port out of range. Plain functions; thread-safe.
+// user information, a port out of range. Plain functions; thread-safe. The SMTP relay's URL
+// (notify/smtp.cpp) shares the host and port's reading.
 #pragma once
 #include <optional>
 #include <string>
@@ -17,6 +18,15 @@ struct url {
   // scheme://host[:port], as RFC 6454 writes an origin (the VAPID token's audience).
   std::string origin() const;
 };
+
+// A URL's host and port: host[:port] or [IPv6][:port], without user information. Nothing, with
+// `why`, when the host is empty or the port is not 1..65535; `default_port` when none is given.
+struct authority {
+  std::string host;  // without an IPv6 literal's brackets
+  std::string port;
+};
+std::optional<authority> parse_authority(const std::string& text, const std::string& default_port,
+                                         std::string& why);
 
 // `text` taken apart; nothing, with `why`, when it is not a URL this client fetches.
 std::optional<url> parse_url(const std::string& text, std::string& why);
