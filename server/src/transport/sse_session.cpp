@@ -1,7 +1,7 @@
 // A room's public view as Server-Sent Events (GET /api/rooms/{id}/events, docs/protocol.md
 // "Streams"): a read-only spectator. The connection spectates the room like a WebSocket
 // spectator, through client_link, and every frame the room sends it (snapshot, patches, chat,
-// room_moved) leaves as one event named by the frame's type: the spectator delay applies as to
+// the room's stop) leaves as one event named by the frame's type: the spectator delay applies as to
 // any spectator. Runs on the connection's strand. It holds an address's connection slot and
 // counts in the server's connections; its outgoing queue has the WebSocket sessions' limits (a
 // client that does not read is dropped); a comment line keeps it alive at every sweep when it
@@ -210,8 +210,8 @@ class sse_session : public client_link, public std::enable_shared_from_this<sse_
   // (it is not an event: the client asked nothing), an error becomes the HTTP answer.
   void on_frame(const frame_ptr& frame) {
     if (finished_ || refused_ || close_after_queue_) return;
+    const auto type = typed_frame(frame).type;
     if (!open_) {
-      const auto type = frame_type(*frame);
       if (type == "spectating") return open();
       std::string code = "room_unavailable", message = "the room refused the stream";
       if (type == "error") {
@@ -226,9 +226,9 @@ class sse_session : public client_link, public std::enable_shared_from_this<sse_
     }
     queue_event(frame);
     start_writing();
-    // The room stops serving this spectator after these: the client reconnects.
-    const auto type = frame_type(*frame);
-    if (type == "room_moved" || type == "replaced") {
+    // The stream asks nothing: an error is the room's stop (room_moved), after which the room
+    // lets go of it (set_room). The stream ends; the client reconnects.
+    if (type == "error") {
       close_after_queue_ = true;
       maybe_close();
     }
@@ -258,16 +258,24 @@ class sse_session : public client_link, public std::enable_shared_from_this<sse_
     start_writing();
   }
 
-  // The common events' prefixes are shared by every stream; others are made once an event.
-  void queue_event(const frame_ptr& frame) {
-    static const frame_ptr patch = std::make_shared<const std::string>(event_prefix("patch"));
-    static const frame_ptr snapshot = std::make_shared<const std::string>(event_prefix("snapshot"));
-    const auto type = frame_type(*frame);
-    queue(type == "patch"      ? patch
-          : type == "snapshot" ? snapshot
-                               : std::make_shared<const std::string>(event_prefix(type)),
-          frame);
+  // A room hands the same frame to each of its streams: the last frame's type and prefix are
+  // kept on the thread, so that ten thousand streams read a patch's type once per thread, not
+  // once each. The frame is held, so that its address cannot be another frame's meanwhile.
+  struct typed {
+    frame_ptr frame, prefix;
+    std::string_view type;
+  };
+  static const typed& typed_frame(const frame_ptr& frame) {
+    thread_local typed last;
+    if (last.frame != frame) {
+      last.frame = frame;
+      last.type = frame_type(*frame);
+      last.prefix = std::make_shared<const std::string>(event_prefix(last.type));
+    }
+    return last;
   }
+
+  void queue_event(const frame_ptr& frame) { queue(typed_frame(frame).prefix, frame); }
 
   // Queued for the next write; past the outgoing queue's limits the client is dropped.
   void queue(frame_ptr prefix, frame_ptr body) {

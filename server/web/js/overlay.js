@@ -97,9 +97,13 @@ async function start() {
     noteMove(before, view, m.events);
     render();
   });
-  source.addEventListener('room_moved', () => say('the game moved to another server: reconnecting…'));
   source.addEventListener('goodbye', () => say('the server is restarting: reconnecting…'));
-  source.onerror = () => { if (source.readyState !== EventSource.OPEN) say('reconnecting…'); };
+  // The stream's own `error` event (the room stopped here: room_moved) carries data; the
+  // connection's failures do not.
+  source.addEventListener('error', (e) => {
+    if (e.data) say(JSON.parse(e.data).code === 'room_moved' ? 'the game moved to another server: reconnecting…' : 'reconnecting…');
+    else if (source.readyState !== EventSource.OPEN) say('reconnecting…');
+  });
 }
 
 start();
