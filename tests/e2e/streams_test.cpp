@@ -15,7 +15,7 @@ std::string events_path(const std::string& room) {
 std::vector<std::string> after(const std::vector<std::string>& raw, std::uint64_t seq) {
   std::vector<std::string> out;
   for (const auto& text : raw) {
-    const json f = json::parse(text);
+    json f = json::parse(text);
     if ((f["type"] == "patch" && f["seq"].get<std::uint64_t>() > seq) || f["type"] == "chat")
       out.push_back(text);
   }
@@ -115,7 +115,7 @@ TEST_CASE("e2e streams: with a spectator delay the stream shows no move before i
   CHECK(after(e.raw, from) == after(s.raw, from));
   // No event of the game went out while it ran (they would tell the present).
   for (const auto& text : e.raw) {
-    const json f = json::parse(text);
+    json f = json::parse(text);
     if (f["type"] == "patch" && f["seq"].get<std::uint64_t>() < e.seq) CHECK(f["events"].empty());
   }
 }
