@@ -6,8 +6,8 @@
 //   node tests/web/overlay_test.mjs http://127.0.0.1:PORT path/to/carcassonne ARTIFACTS_DIR
 //
 // Ann creates a room of two bots and watches it; the overlay (layout full) follows the game
-// through the room's event stream: a transparent page with the board, each seat's name and
-// score, and the last move. Eve's lobby features the game with its spectators (Ann and the
+// through the room's event stream: a transparent page with the board, each seat's name, score
+// and clock, and the last move. Eve's lobby features the game with its spectators (Ann and the
 // overlay). The layout `scores` shows no board, `board` only the board. At the end the
 // overlay's scores are those of Ann's page. Exit 0 on success, 1 with a message on failure.
 import { join } from 'node:path';
@@ -28,7 +28,7 @@ async function main() {
   await playAs(ann, 'Ann');
   // Bots that pause 150 ms (the form's step is half a second): a game of a few seconds.
   const room = await ann.evaluate(async () => {
-    const r = await window.carcassonne.conn.request({ type: 'create_room', name: 'Final', seats: 2, public: true, bots: ['random', 'random'], bot_pause_ms: 150 });
+    const r = await window.carcassonne.conn.request({ type: 'create_room', name: 'Final', seats: 2, public: true, bots: ['random', 'random'], bot_pause_ms: 150, match: { clock: 'fischer', initial_s: 600, increment_s: 5 } });
     return r.room;
   });
   await ann.goto(`${base}/#room=${room}`);
@@ -46,6 +46,10 @@ async function main() {
   const seats = await full.$$eval('#overlay .strip-seat', (ns) => ns.map((n) => n.textContent));
   if (seats.length !== 2 || !seats.every((s) => /Random bot/.test(s))) throw new Error(`the overlay's seats: ${JSON.stringify(seats)}`);
   await full.waitForFunction(() => document.querySelector('#overlay .overlay-last')?.textContent.length > 0);
+  // Each seat's clock (Fischer, 10 minutes and 5 s a move): shown, one of them running.
+  const clocks = await full.$$eval('#overlay .strip-seat .time', (ns) => ns.map((n) => n.textContent));
+  if (clocks.length !== 2 || !clocks.every((c) => /^1?\d:[0-5]\d$/.test(c))) throw new Error(`the overlay's clocks: ${JSON.stringify(clocks)}`);
+  await full.locator('#overlay .strip-seat[data-running="true"]').first().waitFor();
   const look = await full.evaluate(() => ({
     html: getComputedStyle(document.documentElement).backgroundColor,
     body: getComputedStyle(document.body).backgroundColor,

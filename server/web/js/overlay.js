@@ -44,8 +44,10 @@ function say(text) {
 // The last move: the words of the latest events; with a spectator delay (events withheld while
 // the game runs), the tile placed last.
 function noteMove(before, after, events) {
-  const lines = describeEvents(events ?? [], nameOf).filter((l) => l.kind !== 'score');
-  if (lines.length) { lastMove = lines.map((l) => l.text).join('; '); return; }
+  // The move and what it scored, not the next turn's start and draw.
+  const move = (events ?? []).filter((e) => e.type !== 'turn_started' && e.type !== 'tile_drawn');
+  const lines = describeEvents(move, nameOf);
+  if (lines.length) { lastMove = lines.map((l) => l.text).join(' '); return; }
   const b0 = before?.game?.board?.length ?? 0, tiles = after?.game?.board ?? [];
   if (tiles.length > b0 && b0 > 0) lastMove = `Last tile: ${tileWords(tileType(tiles[tiles.length - 1].tile))}`;
 }
