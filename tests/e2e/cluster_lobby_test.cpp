@@ -173,6 +173,18 @@ TEST_CASE("e2e cluster moved: join, spectate and resume at the wrong door go to 
   auto s = wrong.request({{"type", "spectate"}, {"room", room}});
   CHECK(s["type"] == "moved");
   CHECK(port_of(s["url"]) == k.port(0));
+  // The room's event stream at b: 307 to a's stream, which is served there.
+  const std::string events = "/api/rooms/" + room + "/events";
+  sse_client redirected(k.port(1), events);
+  CHECK(redirected.status == 307);
+  // a's public URL is the default one, ws://HOST:PORT/ws: its stream is http://HOST:PORT/….
+  const auto location = redirected.headers["location"];
+  CHECK(location.starts_with("http://"));
+  CHECK(location.ends_with(":" + std::to_string(k.port(0)) + events));
+  sse_client stream(port_of(location.substr(0, location.size() - events.size())), events);
+  REQUIRE(stream.status == 200);
+  REQUIRE(stream.read_event()->name == "snapshot");
+  CHECK(stream.view["room"]["id"] == room);
   // A replay too (the owner's store has the record): there the game is not over yet.
   auto replay = wrong.request({{"type", "replay"}, {"room", room}});
   REQUIRE(replay["type"] == "moved");
@@ -211,6 +223,11 @@ TEST_CASE("e2e cluster moved: a request is bounced once at most; a dead owner's 
   CHECK(http_get(k.port(1), "/metrics")
             .body.find("carcassonne_requests_rejected_total{code=\"room_unavailable\"} 2") !=
         std::string::npos);
+  // Its event stream too: 503, not a redirect.
+  sse_client stream(k.port(1), "/api/rooms/ghostroom1/events");
+  CHECK(stream.status == 503);
+  CHECK(json::parse(stream.body)["error"] == "room_unavailable");
+  CHECK(stream.headers.count("retry-after") == 1);
 }
 
 TEST_CASE("e2e cluster placement: create_room goes to the least loaded live instance") {

@@ -191,6 +191,176 @@ void ws_client::process(const json& m) {
   }
 }
 
+struct sse_client::connection {
+  net::io_context ioc;
+  beast::tcp_stream stream{ioc};
+  std::string buffer;
+};
+
+sse_client::sse_client(std::uint16_t port, const std::string& target, bool slow, bool read_answer,
+                       const std::map<std::string, std::string>& extra)
+    : conn_(std::make_unique<connection>()) {
+  auto& s = conn_->stream;
+  if (slow) {
+    s.socket().open(tcp::v4());
+    s.socket().set_option(net::socket_base::receive_buffer_size(4096));
+    const int segment = 536;
+    ::setsockopt(s.socket().native_handle(), IPPROTO_TCP, TCP_MAXSEG, &segment, sizeof segment);
+  }
+  s.expires_after(io_timeout);
+  auto ec = run_one(conn_->ioc, [&](auto h) {
+    s.async_connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port), h);
+  });
+  REQUIRE_MESSAGE(!ec, "connect: " << ec.message());
+  std::string request = "GET " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\n";
+  request += "Accept: text/event-stream\r\n";
+  for (const auto& [k, v] : extra) request += k + ": " + v + "\r\n";
+  request += "\r\n";
+  s.expires_after(io_timeout);
+  ec = run_one(conn_->ioc, [&](auto h) { net::async_write(s, net::buffer(request), h); });
+  REQUIRE_MESSAGE(!ec, "request: " << ec.message());
+  if (!read_answer) return;
+  auto& buffer = conn_->buffer;
+  s.expires_after(io_timeout);
+  std::size_t head_size = 0;
+  ec = run_one(conn_->ioc, [&](auto h) {
+    net::async_read_until(s, net::dynamic_buffer(buffer), "\r\n\r\n",
+                          [&, h](beast::error_code e, std::size_t n) {
+                            head_size = n;
+                            h(e);
+                          });
+  });
+  REQUIRE_MESSAGE(!ec, "answer: " << ec.message());
+  std::istringstream head(buffer.substr(0, head_size));
+  buffer.erase(0, head_size);
+  std::string line;
+  std::getline(head, line);
+  REQUIRE(line.size() > 12);
+  status = static_cast<unsigned>(std::stoi(line.substr(9, 3)));
+  while (std::getline(head, line) && line != "\r") {
+    const auto colon = line.find(':');
+    if (colon == std::string::npos) continue;
+    std::string name = line.substr(0, colon);
+    std::transform(name.begin(), name.end(), name.begin(),
+                   [](unsigned char c) { return std::tolower(c); });
+    std::string value = line.substr(colon + 1);
+    while (!value.empty() && (value.front() == ' ')) value.erase(0, 1);
+    while (!value.empty() && (value.back() == '\r')) value.pop_back();
+    headers[name] = value;
+  }
+  if (status != 200) {
+    // An answer with a length, then the end of the connection.
+    s.expires_after(io_timeout);
+    run_one(conn_->ioc, [&](auto h) { net::async_read(s, net::dynamic_buffer(buffer), h); });
+    body = buffer;
+    ended_ = true;
+  }
+}
+
+sse_client::~sse_client() {
+  if (has_view) frame_log::connection().last_view(view);
+}
+
+std::optional<sse_client::event> sse_client::read_event(milliseconds timeout) {
+  if (ended_) return std::nullopt;
+  auto& s = conn_->stream;
+  auto& buffer = conn_->buffer;
+  for (;;) {
+    const auto end = buffer.find("\n\n");
+    if (end != std::string::npos) {
+      const std::string block = buffer.substr(0, end);
+      buffer.erase(0, end + 2);
+      event e;
+      bool comment = false, retry = false;
+      std::istringstream lines(block);
+      for (std::string line; std::getline(lines, line);) {
+        if (line.starts_with(":"))
+          comment = true;
+        else if (line.starts_with("event: "))
+          e.name = line.substr(7);
+        else if (line.starts_with("data: "))
+          e.data += line.substr(6);
+        else if (line.starts_with("retry: "))
+          retry = true;
+        else
+          FAIL("an unexpected line in the stream: " << line);
+      }
+      if (comment && e.data.empty()) {
+        ++comments;
+        return event{":", ""};
+      }
+      if (retry && e.data.empty()) continue;
+      REQUIRE_MESSAGE(!e.name.empty(), block);
+      json m = json::parse(e.data);
+      CHECK(m.value("type", "") == e.name);
+      frame_log::server_frame(e.data);
+      if (e.name == "snapshot") {
+        view = m["view"];
+        seq = m["seq"].get<std::uint64_t>();
+        has_view = true;
+      } else if (e.name == "patch") {
+        ++patches;
+        const auto n = m["seq"].get<std::uint64_t>();
+        if (!has_view || n != seq + 1) gap = true;
+        seq = n;
+        if (has_view) view = view.patch(m["patch"]);
+      }
+      events.push_back(e);
+      raw.push_back(e.data);
+      return e;
+    }
+    s.expires_after(timeout);
+    std::array<char, 4096> chunk;
+    std::size_t got = 0;
+    auto ec = run_one(conn_->ioc, [&](auto h) {
+      s.async_read_some(net::buffer(chunk), [&, h](beast::error_code e, std::size_t n) {
+        got = n;
+        h(e);
+      });
+    });
+    buffer.append(chunk.data(), got);
+    if (ec) {
+      if (ec != beast::error::timeout) ended_ = true;
+      return std::nullopt;
+    }
+  }
+}
+
+json sse_client::wait_event(const std::string& name) {
+  const auto deadline = steady::now() + io_timeout;
+  for (;;) {
+    const auto left = std::chrono::duration_cast<milliseconds>(deadline - steady::now());
+    if (left.count() <= 0) FAIL("timed out waiting for the event " << name);
+    auto e = read_event(left);
+    if (!e && ended_) FAIL("the stream ended while waiting for the event " << name);
+    if (e && e->name == name) return json::parse(e->data);
+  }
+}
+
+void sse_client::wait_seq(std::uint64_t n) {
+  wait_view([&](const json&) { return seq >= n; }, "seq " + std::to_string(n));
+}
+
+void sse_client::wait_view(const std::function<bool(const json&)>& pred, const std::string& what) {
+  const auto deadline = steady::now() + io_timeout;
+  while (!(has_view && pred(view))) {
+    const auto left = std::chrono::duration_cast<milliseconds>(deadline - steady::now());
+    if (left.count() <= 0) FAIL("timed out waiting for " << what);
+    auto e = read_event(left);
+    if (!e && ended_) FAIL("the stream ended while waiting for " << what);
+  }
+}
+
+bool sse_client::wait_end() {
+  const auto deadline = steady::now() + io_timeout;
+  while (!ended_) {
+    const auto left = std::chrono::duration_cast<milliseconds>(deadline - steady::now());
+    if (left.count() <= 0) return false;
+    read_event(left);
+  }
+  return true;
+}
+
 std::uint16_t free_port() {
   net::io_context ioc;
   tcp::acceptor a(ioc, {net::ip::make_address("127.0.0.1"), 0});

@@ -277,6 +277,51 @@ class ws_client {
   int close_code_ = 0;
 };
 
+// A room's event stream (GET /api/rooms/{id}/events, docs/protocol.md "Streams") read over a
+// real socket with deadlines, like ws_client: the answer's status and headers, then the events,
+// each kept, the view kept from the snapshot and patches events. Every data line goes to the
+// frame log as a server frame (the wire schema's check).
+class sse_client {
+ public:
+  struct event {
+    std::string name, data;
+  };
+  // slow: as ws_client's (a small receive buffer and segment size) for a client that never reads.
+  // read_answer: false to send the request and read nothing at all.
+  sse_client(std::uint16_t port, const std::string& target, bool slow = false,
+             bool read_answer = true, const std::map<std::string, std::string>& headers = {});
+  ~sse_client();
+  sse_client(const sse_client&) = delete;
+  sse_client& operator=(const sse_client&) = delete;
+
+  unsigned status = 0;
+  std::map<std::string, std::string> headers;  // lower-case names
+  std::string body;                            // of an answer that is not a stream
+  std::vector<event> events;
+  std::vector<std::string> raw;  // the events' data, in order
+  int comments = 0;              // comment lines (keep-alive)
+  json view;
+  std::uint64_t seq = 0;
+  bool has_view = false;
+  bool gap = false;
+  int patches = 0;
+
+  // The next event, or nothing once the stream ended or the deadline passed; a comment counts
+  // in `comments` and is returned as an event named ":".
+  std::optional<event> read_event(milliseconds timeout = io_timeout);
+  bool ended() const { return ended_; }
+  json wait_event(const std::string& name);
+  void wait_seq(std::uint64_t n);
+  void wait_view(const std::function<bool(const json&)>& pred, const std::string& what);
+  // Reads until the stream ends; false if it is still open at the deadline.
+  bool wait_end();
+
+ private:
+  struct connection;
+  std::unique_ptr<connection> conn_;
+  bool ended_ = false;
+};
+
 // Creates a room (by `creator`, who alone may start it) and returns its id.
 inline std::string create_room(ws_client& creator, json setup = json::object(), int seats = 2) {
   auto r =

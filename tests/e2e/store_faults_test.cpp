@@ -98,16 +98,31 @@ TEST_CASE("e2e store faults: PostgreSQL stopped, fast or immediate, then started
     auto g = seat_two(port, "pg-faults-" + mode);
     for (int i = 0; i < 5; ++i) g->step(rng);
     const auto seen = g->clients[0]->seq;
+    const std::string events = "/api/rooms/" + g->room + "/events";
+    sse_client stream(port, events);  // a room's event stream (docs/protocol.md §17)
+    REQUIRE(stream.status == 200);
+    stream.wait_seq(seen);
 
     const bool stopped = mode == "fast" ? pg->stop_fast() : pg->kill();
     REQUIRE(stopped);
     move_refused_while_failing(*g);
+    // The stream is told as every spectator is (an error event, room_moved), then ends.
+    CHECK(stream.wait_end());
+    REQUIRE_FALSE(stream.events.empty());
+    CHECK(stream.events.back().name == "error");
+    CHECK(json::parse(stream.events.back().data)["code"] == "room_moved");
     ws_client other(port);
     check_degraded(port, other, *g);
+    CHECK(sse_client(port, events).status == 503);  // room_unavailable meanwhile
 
     REQUIRE(pg->restart());
     resume_all(*g, seen);
+    sse_client again(port, events);  // the stream again, from a snapshot of the rebuilt room
+    REQUIRE(again.status == 200);
+    REQUIRE(again.read_event()->name == "snapshot");
     play_on_and_check(port, *g, rng);
+    again.wait_seq(g->clients[0]->seq);
+    CHECK(again.view["game"]["status"] == "finished");
   }
 }
 

@@ -91,7 +91,7 @@ const std::vector<setting>& settings() {
        [](config& c, const std::string& v) {
          return parse_number<std::size_t>(v, 1, 10000000, c.max_connections);
        }},
-      {"--max-spectators", "CARCASSONNE_MAX_SPECTATORS", "spectators per room (default 64)",
+      {"--max-spectators", "CARCASSONNE_MAX_SPECTATORS", "spectators per room (default 10000)",
        [](config& c, const std::string& v) {
          return parse_number<std::size_t>(v, 0, 100000, c.max_spectators);
        }},

@@ -25,7 +25,7 @@ struct config {
   int rate_strikes = 3;                 // CARCASSONNE_RATE_STRIKES: refusals before disconnect
   std::size_t max_rooms = 10000;        // CARCASSONNE_MAX_ROOMS
   std::size_t max_connections = 20000;  // CARCASSONNE_MAX_CONNECTIONS
-  std::size_t max_spectators = 64;      // CARCASSONNE_MAX_SPECTATORS per room
+  std::size_t max_spectators = 10000;   // CARCASSONNE_MAX_SPECTATORS per room
   // Per client address (docs/hosting.md "Limits per address"); exempt addresses skip them.
   std::size_t max_connections_per_address = 64;     // CARCASSONNE_MAX_CONNECTIONS_PER_ADDRESS
   double address_connection_rate = 5;               // CARCASSONNE_ADDRESS_CONNECTION_RATE /s

@@ -18,7 +18,7 @@ struct room_settings {
   bool is_public = true;
   int seats = 4;
   int spectator_delay = 0;
-  std::size_t max_spectators = 64;
+  std::size_t max_spectators = 10000;
   json setup;        // expansions, options and, when allowed, seed and script
   std::string seed;  // chosen by the server unless setup has one
   // The fairness secret (docs/fairness.md), 64 hex digits; empty in a seeded or scripted room,

@@ -1,11 +1,13 @@
-// One HTTP connection: /healthz, /metrics, /api/rooms, the web page, and the upgrade to WebSocket
-// at /ws.
+// One HTTP connection: /healthz, /metrics, /api/rooms, the web page, the upgrade to WebSocket
+// at /ws and a room's event stream (/api/rooms/{id}/events, sse_session.cpp).
 #include <spdlog/spdlog.h>
 
 #include <sstream>
 
+#include "lobby/featured.hpp"
 #include "transport/cookies.hpp"
 #include "transport/net.hpp"
+#include "transport/sse_stream.hpp"
 #include "transport/static_files.hpp"
 
 namespace carcassonne::server {
@@ -60,35 +62,20 @@ class http_session : public std::enable_shared_from_this<http_session> {
       if (cookie_value(request, session_cookie_name) && !origin_allowed(request, state_->cfg))
         return respond(text(request, http::status::forbidden,
                             "cross-site WebSocket with this site's session cookie refused\n"));
-      if (state_->draining)
-        return respond(text(request, http::status::service_unavailable, "shutting down\n"));
-      if (state_->stats.connections.load() >=
-          static_cast<std::int64_t>(state_->cfg.max_connections)) {
-        state_->stats.refused(metrics::refusal::server_connections);
-        return respond(text(request, http::status::service_unavailable, "too many connections\n"));
-      }
-      beast::error_code peer_ec;
-      const auto peer = stream_.socket().remote_endpoint(peer_ec);
-      if (peer_ec) return;
-      const auto address =
-          client_address(state_->cfg, peer.address().to_string(), forwarded_for(request));
-      address_limits::refusal why;
-      auto lease = state_->limits.admit(address, why);
-      if (!lease) {
-        state_->stats.refused(why == address_limits::refusal::connections
-                                  ? metrics::refusal::address_connections
-                                  : metrics::refusal::address_connection_rate);
-        auto res = text(request, http::status::too_many_requests,
-                        why == address_limits::refusal::connections
-                            ? "too many connections from your address\n"
-                            : "connecting too fast from your address: retry in a second\n");
-        res.set(http::field::retry_after, "1");
-        res.keep_alive(false);
-        return respond(std::move(res));
-      }
+      auto lease = admit(request);
+      if (!lease) return;
       stream_.expires_never();
       return start_websocket_session(std::move(stream_), std::move(request), state_,
                                      std::move(lease));
+    }
+    if (request.method() == http::verb::get) {
+      const std::string_view target = request.target();
+      if (auto room = events_room(target.substr(0, target.find('?')))) {
+        auto lease = admit(request);
+        if (!lease) return;
+        stream_.expires_never();
+        return start_sse_session(std::move(stream_), state_, std::move(lease), std::move(*room));
+      }
     }
     const auto reply = [self = shared_from_this()](http::response<http::string_body> res) {
       net::post(self->stream_.get_executor(),
@@ -98,6 +85,42 @@ class http_session : public std::enable_shared_from_this<http_session> {
         serve_accounts_api(request, *state_, peer_address(request), reply))
       return;
     respond(route(request));
+  }
+
+  // A long-lived connection (a WebSocket or an event stream): within the server's and the
+  // address's connection limits, its address's slot; or nothing, the refusal answered.
+  std::unique_ptr<address_limits::lease> admit(const http::request<http::string_body>& request) {
+    if (state_->draining) {
+      respond(text(request, http::status::service_unavailable, "shutting down\n"));
+      return nullptr;
+    }
+    if (state_->stats.connections.load() >=
+        static_cast<std::int64_t>(state_->cfg.max_connections)) {
+      state_->stats.refused(metrics::refusal::server_connections);
+      respond(text(request, http::status::service_unavailable, "too many connections\n"));
+      return nullptr;
+    }
+    beast::error_code peer_ec;
+    const auto peer = stream_.socket().remote_endpoint(peer_ec);
+    if (peer_ec) return nullptr;
+    const auto address =
+        client_address(state_->cfg, peer.address().to_string(), forwarded_for(request));
+    address_limits::refusal why;
+    auto lease = state_->limits.admit(address, why);
+    if (!lease) {
+      state_->stats.refused(why == address_limits::refusal::connections
+                                ? metrics::refusal::address_connections
+                                : metrics::refusal::address_connection_rate);
+      auto res = text(request, http::status::too_many_requests,
+                      why == address_limits::refusal::connections
+                          ? "too many connections from your address\n"
+                          : "connecting too fast from your address: retry in a second\n");
+      res.set(http::field::retry_after, "1");
+      res.keep_alive(false);
+      respond(std::move(res));
+      return nullptr;
+    }
+    return lease;
   }
 
   // The client's address as the limits see it (behind a trusted proxy, its X-Forwarded-For).
@@ -164,6 +187,7 @@ class http_session : public std::enable_shared_from_this<http_session> {
       return text(req, http::status::ok, metrics_text(),
                   "text/plain; version=0.0.4; charset=utf-8");
     if (target == "/api/rooms") return rooms(req, query);
+    if (target == "/api/featured") return featured(req, query);
     if (auto id = record_room(target)) return record(req, *id);
     // The web page and its files (static_files.hpp): /, /static/..., /api/tiles.
     if (auto page = serve_static(req, state_->cfg.web_root)) return std::move(*page);
@@ -206,6 +230,40 @@ class http_session : public std::enable_shared_from_this<http_session> {
     auto page = list_public_rooms(*state_, *filter);
     return text(req, http::status::ok,
                 nlohmann::json{{"rooms", std::move(page.rooms)}, {"total", page.total}}.dump(),
+                "application/json");
+  }
+
+  // GET /api/featured?limit=N (1..20, 5 by default): the public games being played with the most
+  // spectators (lobby/featured.hpp), from every page of the public rooms (the cluster's with
+  // --redis), each with the list's fields.
+  http::response<http::string_body> featured(const http::request<http::string_body>& req,
+                                             std::string_view query) {
+    std::size_t limit = featured_default;
+    while (!query.empty()) {
+      const auto amp = query.find('&');
+      const auto pair = query.substr(0, amp);
+      query = amp == std::string_view::npos ? std::string_view() : query.substr(amp + 1);
+      if (!pair.starts_with("limit=")) continue;
+      const auto value = pair.substr(6);
+      const bool digits = !value.empty() && value.size() <= 2 &&
+                          value.find_first_not_of("0123456789") == std::string_view::npos;
+      limit = digits ? std::stoul(std::string(value)) : 0;
+      if (limit < 1 || limit > featured_max)
+        return text(
+            req, http::status::bad_request,
+            nlohmann::json{{"error", "bad_message"}, {"message", "'limit' is 1..20"}}.dump(),
+            "application/json");
+    }
+    protocol::room_filter filter;
+    filter.state = "playing";
+    auto all = nlohmann::json::array();
+    for (;;) {
+      auto page = list_public_rooms(*state_, filter);
+      for (auto& r : page.rooms) all.push_back(std::move(r));
+      filter.offset += protocol::max_room_page;
+      if (page.rooms.empty() || static_cast<std::size_t>(filter.offset) >= page.total) break;
+    }
+    return text(req, http::status::ok, nlohmann::json{{"rooms", pick_featured(all, limit)}}.dump(),
                 "application/json");
   }
 

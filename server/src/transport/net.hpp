@@ -36,6 +36,7 @@ namespace websocket = beast::websocket;
 using tcp = net::ip::tcp;
 
 class websocket_session;
+class sse_session;
 
 // Everything sessions share: configuration, metrics, the lobby, the live sessions.
 struct shared_state {
@@ -62,6 +63,8 @@ struct shared_state {
       sessions;
   // The signed-in connections of each player (for match_found), under sessions_mutex.
   std::multimap<std::string, std::weak_ptr<websocket_session>> player_sessions;
+  // The rooms' event streams (sse_session.cpp), under sessions_mutex.
+  std::set<std::weak_ptr<sse_session>, std::owner_less<std::weak_ptr<sse_session>>> streams;
   // Quick play, series and tournaments (docs/protocol.md §24): with accounts; declared last, so
   // that it stops first.
   std::unique_ptr<competition::competitions> competitions;
@@ -96,6 +99,16 @@ bool serve_notify_api(const http::request<http::string_body>& req, shared_state&
 void start_websocket_session(beast::tcp_stream stream, http::request<http::string_body> request,
                              std::shared_ptr<shared_state> state,
                              std::unique_ptr<address_limits::lease> address);
+
+// Starts a room's event stream (GET /api/rooms/{id}/events, sse_session.cpp), holding its
+// address's connection slot: the answer (200 and the events, 307 to the owner in a cluster, or an
+// error) is written by the stream.
+void start_sse_session(beast::tcp_stream stream, std::shared_ptr<shared_state> state,
+                       std::unique_ptr<address_limits::lease> address, std::string room);
+// The event streams' part of close_all_sessions and sweep_sessions (a goodbye event then the end;
+// a keep-alive comment on a stream silent for a sweep period).
+void close_all_streams(shared_state& state);
+void sweep_streams(shared_state& state);
 
 // Asks every WebSocket session to say goodbye and close (graceful shutdown).
 void close_all_sessions(shared_state& state);

@@ -107,6 +107,7 @@ struct server::impl {
     sweeper.async_wait([this](beast::error_code ec) {
       if (ec) return;
       sweep_sessions(*state);
+      sweep_streams(*state);
       sweep();
     });
   }
@@ -123,6 +124,7 @@ struct server::impl {
       });
       signals.cancel(ignored);
       close_all_sessions(*state);
+      close_all_streams(*state);
       grace = std::make_unique<net::steady_timer>(
           io, std::chrono::seconds(state->cfg.shutdown_grace_seconds));
       grace->async_wait([this](beast::error_code ec) {

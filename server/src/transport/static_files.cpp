@@ -137,6 +137,8 @@ bool etag_matches(std::string_view if_none_match, std::string_view etag) {
 std::optional<static_file> find_static_file(std::string_view target, const std::string& web_root) {
   if (const auto q = target.find('?'); q != std::string_view::npos) target = target.substr(0, q);
   if (target == "/" || target == "/index.html") return web_file("index.html", web_root);
+  // The overlay for streaming software (docs/web.md "Overlay").
+  if (target == "/overlay.html") return web_file("overlay.html", web_root);
   if (target == "/api/tiles") return tiles_json();
   if (target == "/api/options") return options_json();
   // At the root: a service worker's scope is its folder (docs/web.md "Notifications").
@@ -161,12 +163,15 @@ http::response<http::string_body> static_file_response(const http::request<http:
   res.set(http::field::cache_control, "no-cache");
   res.set("X-Content-Type-Options", "nosniff");
   if (file.content_type.starts_with("text/html")) {
-    // The page loads only its own files and talks only to its own server.
-    res.set(
-        "Content-Security-Policy",
+    // The page loads only its own files and talks only to its own server. The overlay's event
+    // stream may be redirected to the room's instance in a cluster (docs/protocol.md "Streams").
+    const bool overlay = std::string_view(req.target()).starts_with("/overlay.html");
+    std::string policy =
         "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
-        "img-src 'self' data:; connect-src 'self' ws: wss:; object-src 'none'; base-uri 'none'; "
-        "frame-ancestors 'none'");
+        "img-src 'self' data:; connect-src 'self' ws: wss:";
+    if (overlay) policy += " http: https:";
+    policy += "; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
+    res.set("Content-Security-Policy", policy);
     res.set("Referrer-Policy", "no-referrer");
   }
   res.keep_alive(req.keep_alive());

@@ -43,8 +43,10 @@ function spreadApart(items, gap) {
 }
 
 export class Board extends EventTarget {
-  constructor() {
+  // whole: the board is always fitted whole (the overlay), never followed at a readable size.
+  constructor({ whole = false } = {}) {
     super();
+    this.alwaysWhole = whole;
     this.defs = svg('defs');
     this.layers = {};
     for (const name of ['tiles', 'outlines', 'squares', 'ghost', 'figures', 'paths', 'markers', 'flash']) this.layers[name] = svg('g', { class: `layer-${name}` });
@@ -315,7 +317,7 @@ export class Board extends EventTarget {
 
   // The whole board in view (`whole`, the ⤢ button), or, following the game, as much of it as
   // keeps tiles readable (MIN_TILE_PX) around the last tile placed: a large board pans.
-  fit(game = this.lastGame, ui = this.lastUi, whole = false) {
+  fit(game = this.lastGame, ui = this.lastUi, whole = this.alwaysWhole) {
     if (!game) return;
     const [x0, y0, x1, y1] = this.bounds(game, ui);
     const [w, h] = this.size();

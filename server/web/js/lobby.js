@@ -1,4 +1,5 @@
-// The lobby: Play now (quickplay.js, with accounts), your name, the public rooms (list_rooms, refreshed while the lobby is shown) with
+// The lobby: Play now (quickplay.js, with accounts), your name, the featured games (GET /api/featured: the games being played
+// with the most spectators, with Watch and a link to the overlay), the public rooms (list_rooms, refreshed while the lobby is shown) with
 // Join and Watch, or the games finished lately (finished_games.js), and the form that creates a room: seats, public or private, spectator delay,
 // expansions and their rule options (docs/options.md).
 import { matchForm, matchSummary } from './clocks.js';
@@ -21,14 +22,43 @@ export function renderLobby(ctx) {
   const withAccount = ctx.account?.available;
   const name = () => (withAccount && ctx.account.player?.name) || nameInput.value.trim() || 'Player';
   const rooms = roomsTable(ctx, name);
+  const featured = featuredGames(ctx);
   const node = el('div', { class: 'page lobby' },
     withAccount && ctx.quick ? playNowCard(ctx.quick) : null,
     withAccount ? accountPanel(ctx.account)
       : el('section', { class: 'card wide' }, el('label', { for: 'player-name' }, 'Your name '), nameInput),
+    featured.node,
     el('section', { class: 'card' }, el('h2', {}, 'Public rooms'), rooms.filter, rooms.note, rooms.table, rooms.finished),
     el('section', { class: 'card' }, el('h2', {}, 'Create a room'), createForm(ctx, nameInput, name, withAccount)));
-  keepRefreshing(ctx.conn, node, rooms.refresh);
+  keepRefreshing(ctx.conn, node, () => { rooms.refresh(); featured.refresh(); });
   return node;
+}
+
+// ---- the featured games: shown while some public game is being played
+
+const FEATURED = 5;
+
+function featuredGames(ctx) {
+  const list = el('ul', { class: 'featured-list' });
+  const node = el('section', { class: 'card wide featured hidden', id: 'featured' }, el('h2', {}, 'Featured games'), list);
+  async function refresh() {
+    let rooms = [];
+    try {
+      const res = await fetch(`/api/featured?limit=${FEATURED}`, { headers: { Accept: 'application/json' } });
+      if (res.ok) rooms = (await res.json()).rooms ?? [];
+    } catch { /* kept as it was: the next refresh tries again */ return; }
+    clear(list);
+    node.classList.toggle('hidden', rooms.length === 0);
+    for (const r of rooms) {
+      list.append(el('li', { dataset: { room: r.id } },
+        el('strong', {}, r.name), ' ',
+        el('span', {}, r.players.join(' – ')), ' ',
+        el('span', { class: 'muted featured-watching' }, `${r.spectators} watching`), ' ',
+        el('button', { type: 'button', class: 'small', dataset: { action: 'watch' }, onclick: () => ctx.watch(r.id) }, 'Watch'), ' ',
+        el('a', { href: `/overlay.html?room=${encodeURIComponent(r.id)}`, target: '_blank', rel: 'noopener', title: 'a transparent page for streaming software' }, 'Overlay')));
+    }
+  }
+  return { node, refresh };
 }
 
 // Refreshes the room list now, every REFRESH_MS while `node` is shown, and on each reconnection.
