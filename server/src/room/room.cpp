@@ -29,7 +29,10 @@ room::room(room_settings settings, metrics* m, std::weak_ptr<const client_link> 
                settings_.match.is_default() ? json() : settings_.match.to_json()),
       bots_(settings_.seed, settings_.id, m, bot_hooks()),
       notices_(settings_.id, settings_.name, settings_.match.clock),
-      clocks_(settings_.match, clock_hooks()) {
+      clocks_(settings_.match, clock_hooks()),
+      audience_([this] {
+        if (!writes_.stopped()) broadcast({});
+      }) {
   if (!settings_.setup.is_object()) settings_.setup = json::object();
   // A room whose randomness is provable commits to its rematch's secret too (fairness.md).
   if (!settings_.secret.empty() && settings_.rematch_secret.empty())
@@ -149,6 +152,7 @@ void room::broadcast(const event_log& events) {
   // before the frames leave: a client told of the end may ask for the record at once, from
   // another thread.
   if (info_changed || (table_.game && table_.game->finished)) publish_summary();
+  if (info_changed) audience_.shown();  // the spectators' count as it is now went with it
   send_seat_patches(patch_head(events_text), seat_ops, game_appeared);
   if (!spectators_.empty() || table_.delayed.active())
     send_spectator_patch(events_text, shared_ops, seat_ops, game_appeared);

@@ -24,6 +24,7 @@
 #include "room/bot_turns.hpp"
 #include "room/client_link.hpp"
 #include "room/notice_rows.hpp"
+#include "room/patch_throttle.hpp"
 #include "room/room_listing.hpp"
 #include "room/room_part.hpp"
 #include "room/room_settings.hpp"
@@ -288,6 +289,7 @@ class room {
   std::vector<std::string> room_events_;   // room_event(): JSON texts, for the next broadcast
   std::optional<undo_vote> undo_request_;  // the open take-back request
   seat_clocks clocks_;                     // the seats' clocks, their alarms, vacations
+  patch_throttle audience_;                // the spectators' count: at most a patch a second
   rematch_state rematch_;
   // `rematch_ready` for a seat that accepted, with its token there.
   void tell_rematch(const client_ptr& c, int seat, const std::string& token);

@@ -64,7 +64,7 @@ void room::spectate(const client_ptr& c, const json& id) {
   c->set_room(settings_.id, true);
   send(c, protocol::reply("spectating", id, {{"room", settings_.id}}));
   send_snapshot(c, -1, nullptr);
-  broadcast({});
+  audience_.changed();
 }
 
 void room::resume(const client_ptr& c, const protocol::resume_msg& m, const json& id,
@@ -127,6 +127,7 @@ void room::leave(const client_ptr& c, const json& id) {
   c->set_room(settings_.id, false);
   spdlog::info("room {} seat {}: left", settings_.id, seat);
   send(c, protocol::reply("left", id, {{"room", settings_.id}}));
+  if (seat < 0) return audience_.changed();
   note_presence();
   broadcast({});
 }
@@ -136,10 +137,12 @@ void room::disconnected(const client_ptr& c) {
   if (seat >= 0) {
     seats_[seat].client = nullptr;  // the seat stays its owner's (resume)
     spdlog::info("room {} seat {}: disconnected", settings_.id, seat);
-  } else if (is_spectator(c.get()))
+  } else if (is_spectator(c.get())) {
     std::erase_if(spectators_, [&](const client_ptr& s) { return s == c; });
-  else
+    return audience_.changed();
+  } else {
     return;
+  }
   note_presence();
   broadcast({});
 }

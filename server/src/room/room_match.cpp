@@ -29,6 +29,7 @@ void room::attach_timer(room_timer_ptr t) {
   timer_ = std::move(t);
   bots_.set_timer(timer_);
   clocks_.set_timer(timer_);
+  audience_.set_timer(timer_);
   if (!table_.game || table_.game->finished) return;
   clocks_.resume();  // a restored room: the clock goes on with the time it had
   note_presence();
