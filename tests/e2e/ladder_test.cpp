@@ -83,8 +83,9 @@ TEST_CASE("e2e ladder: rated games between ladder levels give each level its rat
     CHECK(seats[first ? 1 : 0]["player"] == "bot-casual");
   }
   const json bots = ladder_body(http_get(port, "/api/bots"));
-  for (const auto& [name, expected] : {std::pair{"beginner", beginner}, {"casual", casual}}) {
-    const json* l = level_of(bots, name);
+  for (const auto& level : {std::pair{"beginner", beginner}, {"casual", casual}}) {
+    const r::rating& expected = level.second;
+    const json* l = level_of(bots, level.first);
     REQUIRE(l != nullptr);
     REQUIRE((*l)["ratings"].size() == 1);
     const json& row = (*l)["ratings"][0];
