@@ -25,9 +25,10 @@ constexpr const char* usage =
     "      Plays N games of uniformly random legal moves and prints one JSON line of figures.\n"
     "  arena --bots LIST [--games N] [--expansions LIST] [--players P] [--playouts K] [--seed S]\n"
     "        [--simulations K] [--determinizations D] [--think-ms T] [--benchmark base|all]\n"
-    "      Plays bots (random, greedy, strong, ismcts) against each other, seats rotated; prints\n"
-    "      one JSON line: wins, mean scores, win rates with Wilson 95% intervals, moves and\n"
-    "      playouts per second. --benchmark: the published seeds, each played twice, seats\n"
+    "      Plays bots (random, greedy, strong, ismcts or a ladder level: beginner, casual,\n"
+    "      intermediate, advanced, expert) against each other, seats rotated; prints one JSON\n"
+    "      line: wins, mean scores, win rates with Wilson 95% intervals, moves and playouts\n"
+    "      per second. --benchmark: the published seeds, each played twice, seats\n"
     "      swapped (docs/bots.md).\n"
     "  serve [OPTIONS]\n"
     "      Runs the server: WebSocket at /ws, HTTP /healthz /metrics /api/rooms. See serve "
@@ -36,6 +37,9 @@ constexpr const char* usage =
     "           [--expansions a,b|every] [--options JSON]\n"
     "      Plays random games against a running server (serve --allow-scripted true); prints\n"
     "      moves per second, latency and its own CPU per move.\n"
+    "  ladder --games N [--host H] [--port P] [--rooms R] [--levels a,b,...] [--expansions a,b]\n"
+    "      Plays rated games between the ladder's bot levels on a running server (with its\n"
+    "      database) and prints each level's rating on the server's scale (docs/bots.md).\n"
     "  backup DEST [--data-dir DIR]\n"
     "      Copies the server's database (DIR/carcassonne.db; CARCASSONNE_DATA_DIR, default data)\n"
     "      to the new file DEST, consistently, also while the server runs.\n"
@@ -58,6 +62,7 @@ int run_command(std::span<const std::string> args, std::istream& in, std::ostrea
   if (args[0] == "arena") return run_arena(rest, out, err);
   if (args[0] == "serve") return server::run_serve(rest, out, err);
   if (args[0] == "loadtest") return run_loadtest(rest, out, err);
+  if (args[0] == "ladder") return run_ladder(rest, out, err);
   if (args[0] == "backup") return run_backup(rest, out, err);
   if (args[0] == "admin") return run_admin(rest, out, err);
   // Hidden: scripts/bench-players.sh, scripts/bench-matchmaker.sh.

@@ -1,6 +1,7 @@
 // choose_move: the level names and the dispatch to each level (levels.hpp).
 #include "carcassonne/engine/bot.hpp"
 
+#include "carcassonne/engine/ladder.hpp"
 #include "levels.hpp"
 
 namespace carcassonne {
@@ -21,6 +22,9 @@ bot_choice choose_move(const information_set& info, bot_level level, std::uint64
     case bot_level::ismcts:
       return bots::choose_ismcts(info, seed, budget);
     case bot_level::random:
+      break;
+    default:
+      if (const auto step = ladder_step_of(level)) return ladder_move(info, *step, seed, budget);
       break;
   }
   return bots::choose_random(info, seed);

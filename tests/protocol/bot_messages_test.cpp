@@ -48,7 +48,8 @@ TEST_CASE("bad bot fields are bad_message, naming the field") {
   CHECK(message_of(R"({"type":"create_room","seats":2,"bots":["random","random","random"]})")
             .find("'bots'") != std::string::npos);
   CHECK(message_of(R"({"type":"create_room","bots":["genius"]})") ==
-        "each entry of 'bots' must be one of random, greedy, strong, ismcts");
+        "each entry of 'bots' must be one of random, greedy, strong, ismcts, beginner, casual, "
+        "intermediate, advanced, expert");
   CHECK(message_of(R"({"type":"create_room","bots":"greedy"})").find("'bots'") !=
         std::string::npos);
   CHECK(message_of(R"({"type":"create_room","bot_pause_ms":20000})") ==
@@ -56,10 +57,12 @@ TEST_CASE("bad bot fields are bad_message, naming the field") {
   CHECK(message_of(R"({"type":"create_room","takeover_after":-1})") ==
         "'takeover_after' must be an integer from 0 to 3600");
   CHECK(message_of(R"({"type":"create_room","takeover_level":3})") ==
-        "'takeover_level' must be one of random, greedy, strong, ismcts");
+        "'takeover_level' must be one of random, greedy, strong, ismcts, beginner, casual, "
+        "intermediate, advanced, expert");
   CHECK(message_of(R"({"type":"add_bot"})") == "missing 'level'");
   CHECK(message_of(R"({"type":"add_bot","level":"x"})") ==
-        "'level' must be one of random, greedy, strong, ismcts");
+        "'level' must be one of random, greedy, strong, ismcts, beginner, casual, intermediate, "
+        "advanced, expert");
   CHECK(message_of(R"({"type":"add_bot","level":"greedy","seat":6})") ==
         "'seat' must be an integer from 0 to 5");
   CHECK(message_of(R"({"type":"remove_bot"})") == "missing 'seat'");

@@ -1,6 +1,9 @@
 // The bot workers: searches run on the pool's threads, never the caller's, at most as many at
 // once as it has threads; stop() drops what waits. The bot settings of the configuration.
 #include <doctest/doctest.h>
+#include <sched.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -63,6 +66,49 @@ TEST_CASE("the bot pool searches on its own thread: one worker thread, the calle
   // After stop, jobs are dropped: nothing runs.
   pool.submit(job, [&](bot_result) { FAIL("a job ran after stop"); });
   CHECK(stats.bot_searches_queued.load() == 0);
+}
+
+TEST_CASE(
+    "the bot pool: one waiting search a room, in turn with the others, at the lowest priority") {
+  metrics stats;
+  bot_pool pool(1, &stats);
+  auto job = job_for_a_new_game();
+  std::mutex mutex;
+  std::vector<std::string> order;
+  int policy = -1, nice = 0;
+  std::promise<void> release, first_running, all;
+  auto released = release.get_future().share();
+  // The one worker is held by a first search, so that the others wait in the queue.
+  job.room = "held";
+  pool.submit(job, [&](bot_result) {
+    policy = sched_getscheduler(0);
+    nice = getpriority(PRIO_PROCESS, static_cast<id_t>(gettid()));
+    first_running.set_value();
+    released.wait();
+  });
+  REQUIRE(first_running.get_future().wait_for(std::chrono::seconds(30)) ==
+          std::future_status::ready);
+  const auto submit = [&](const std::string& room, const std::string& label) {
+    job.room = room;
+    pool.submit(job, [&, label](bot_result) {
+      std::lock_guard lock(mutex);
+      order.push_back(label);
+      if (order.size() == 4) all.set_value();
+    });
+  };
+  submit("a", "a1");
+  submit("b", "b1");
+  submit("a", "a2");  // room a's newer search takes a1's place: a1 never runs
+  submit("c", "c1");
+  submit("", "x1");  // no room: never replaced
+  CHECK(stats.bot_searches_queued.load() == 4);
+  release.set_value();
+  REQUIRE(all.get_future().wait_for(std::chrono::seconds(30)) == std::future_status::ready);
+  pool.stop();
+  CHECK(order == std::vector<std::string>{"a2", "b1", "c1", "x1"});
+  CHECK(stats.bot_searches_queued.load() == 0);
+  // The worker gives way to every ordinary thread: SCHED_IDLE, or niceness 19 where refused.
+  CHECK((policy == SCHED_IDLE || nice == 19));
 }
 
 TEST_CASE("the bot settings of the configuration: flags, defaults and bad values") {

@@ -4,7 +4,8 @@
 //
 //   node tests/web/bots_test.mjs http://127.0.0.1:PORT path/to/carcassonne ARTIFACTS_DIR
 //
-// Ann creates a 3-seat room with a greedy bot from the lobby form and sits; the waiting room
+// Two rated ladder games (`carcassonne ladder`) first: the form's level chooser shows the two
+// levels' ratings. Ann creates a 3-seat room with a greedy bot from the lobby form and sits; the waiting room
 // marks the bot; she adds a random bot and removes the greedy one with the buttons. Then she
 // creates a room of two bots only: she watches it, starts it from the waiting room, and the
 // game plays to the end by itself; the bots are marked in the players panel, Eve sees the room
@@ -27,8 +28,19 @@ async function main() {
   const eve = await open('eve');
   const shot = (page, name) => page.screenshot({ path: join(artifacts, `bots-${name}.png`) });
 
-  // ---- A room with a bot, made from the form; bots added and removed in the waiting room.
+  // ---- The ladder's ratings in the chooser: `carcassonne ladder` plays two rated games of
+  // beginner against casual on this server, and the form shows each level's rating as
+  // GET /api/bots gives it (levels without a rated game show none).
+  const ladder = JSON.parse(execFileSync(binary, ['ladder', '--port', new URL(base).port, '--games', '2', '--levels', 'beginner,casual'], { encoding: 'utf8' }));
+  const rated = Object.fromEntries(ladder.levels.map((l) => [l.level, `${Math.round(l.rating)}${l.deviation > 110 ? '?' : ''}`]));
   await ann.goto(base);
+  for (const level of ['beginner', 'casual']) {
+    await ann.locator(`#bot-level option[value=${level}][data-rating="${rated[level]}"]`, { hasText: `${level} (rated ${rated[level]})` }).waitFor({ state: 'attached' });
+  }
+  if (await ann.locator('#bot-level option[value=expert][data-rating]').count() !== 0) throw new Error('expert shows a rating it has not got');
+  step(`the chooser shows the ladder's ratings: beginner ${rated.beginner}, casual ${rated.casual}`);
+
+  // ---- A room with a bot, made from the form; bots added and removed in the waiting room.
   await playAs(ann, 'Ann');
   await ann.selectOption('#seats', '3');
   await ann.fill('#bot-count', '1');

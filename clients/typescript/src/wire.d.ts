@@ -113,10 +113,10 @@ export type ClientCreateRoom = {
   public?: boolean;
   name?: string;
   spectator_delay?: number;
-  bots?: Array<("random" | "greedy" | "strong" | "ismcts" | null)>;
+  bots?: Array<("random" | "greedy" | "strong" | "ismcts" | "beginner" | "casual" | "intermediate" | "advanced" | "expert" | null)>;
   bot_pause_ms?: number;
   takeover_after?: number;
-  takeover_level?: "random" | "greedy" | "strong" | "ismcts";
+  takeover_level?: "random" | "greedy" | "strong" | "ismcts" | "beginner" | "casual" | "intermediate" | "advanced" | "expert";
   match?: MatchOptions;
   rated?: boolean;
 };
@@ -188,7 +188,7 @@ export type ClientAddBot = {
   type: "add_bot";
   id?: Id;
   moved?: boolean;
-  level: "random" | "greedy" | "strong" | "ismcts";
+  level: "random" | "greedy" | "strong" | "ismcts" | "beginner" | "casual" | "intermediate" | "advanced" | "expert";
   seat?: number;
 };
 
@@ -252,7 +252,7 @@ export type ClientTournament = {
   action: "register" | "withdraw" | "check_in" | "add_bots" | "start" | "pause" | "resume" | "remove" | "bye";
   player?: string;
   count?: number;
-  level?: "random" | "greedy" | "strong" | "ismcts";
+  level?: "random" | "greedy" | "strong" | "ismcts" | "beginner" | "casual" | "intermediate" | "advanced" | "expert";
 };
 
 export type ClientGetTournament = {
@@ -454,7 +454,7 @@ export type ServerBotAdded = {
   room: string;
   seat: number;
   name: string;
-  level: "random" | "greedy" | "strong" | "ismcts";
+  level: "random" | "greedy" | "strong" | "ismcts" | "beginner" | "casual" | "intermediate" | "advanced" | "expert";
 };
 
 export type ServerBotRemoved = {
@@ -593,8 +593,8 @@ export type SeatEntry = {
   seat: number;
   name: (string | null);
   connected: boolean;
-  bot?: "random" | "greedy" | "strong" | "ismcts";
-  played_by?: "random" | "greedy" | "strong" | "ismcts";
+  bot?: "random" | "greedy" | "strong" | "ismcts" | "beginner" | "casual" | "intermediate" | "advanced" | "expert";
+  played_by?: "random" | "greedy" | "strong" | "ismcts" | "beginner" | "casual" | "intermediate" | "advanced" | "expert";
 };
 
 export type Fairness = {
@@ -622,7 +622,7 @@ export type Room = {
   bots?: {
     pause_ms?: number;
     takeover_after?: number;
-    takeover_level?: "random" | "greedy" | "strong" | "ismcts";
+    takeover_level?: "random" | "greedy" | "strong" | "ismcts" | "beginner" | "casual" | "intermediate" | "advanced" | "expert";
   };
   match?: MatchOptions;
   clock?: {
@@ -742,7 +742,7 @@ export type RoomSummary = {
   bots?: Array<{
     seat: number;
     name: string;
-    level: "random" | "greedy" | "strong" | "ismcts";
+    level: "random" | "greedy" | "strong" | "ismcts" | "beginner" | "casual" | "intermediate" | "advanced" | "expert";
   }>;
   match?: MatchOptions;
   url?: string;

@@ -9,6 +9,8 @@
 #include <pthread.h>
 #include <sched.h>
 #include <spdlog/spdlog.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 namespace carcassonne::server {
 
@@ -19,6 +21,17 @@ void run_in_background(const char* name) {
   if (pthread_setschedparam(pthread_self(), SCHED_BATCH, &param) == 0) return;
 #endif
   spdlog::debug("{}: SCHED_BATCH refused; runs as an ordinary thread", name);
+}
+
+void run_at_lowest_priority(const char* name) {
+#ifdef SCHED_IDLE
+  sched_param param{};
+  param.sched_priority = 0;
+  if (pthread_setschedparam(pthread_self(), SCHED_IDLE, &param) == 0) return;
+#endif
+  // Linux's niceness is a thread's own (PRIO_PROCESS with the thread's id).
+  if (setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), 19) == 0) return;
+  spdlog::debug("{}: SCHED_IDLE and niceness refused; runs as an ordinary thread", name);
 }
 
 }  // namespace carcassonne::server

@@ -2,6 +2,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include "base/background_thread.hpp"
+
 namespace carcassonne::server {
 
 bot_result run_bot_job(const bot_job& job) {
@@ -15,7 +17,11 @@ bot_result run_bot_job(const bot_job& job) {
 }
 
 bot_pool::bot_pool(int threads, metrics* m) : metrics_(m) {
-  for (int i = 0; i < std::max(1, threads); ++i) threads_.emplace_back([this] { work(); });
+  for (int i = 0; i < std::max(1, threads); ++i)
+    threads_.emplace_back([this] {
+      run_at_lowest_priority("bot worker");
+      work();
+    });
 }
 
 bot_pool::~bot_pool() {
@@ -26,6 +32,12 @@ void bot_pool::submit(bot_job job, std::function<void(bot_result)> done) {
   {
     std::lock_guard lock(mutex_);
     if (stopping_) return;
+    if (!job.room.empty())
+      for (auto& waiting : queue_)
+        if (waiting.first.room == job.room) {
+          waiting = {std::move(job), std::move(done)};
+          return;  // no new job: nobody to wake
+        }
     queue_.emplace_back(std::move(job), std::move(done));
     if (metrics_) metrics_->bot_searches_queued.fetch_add(1, std::memory_order_relaxed);
   }

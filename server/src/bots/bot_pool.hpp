@@ -1,6 +1,9 @@
 // The server's bot workers: a fixed number of threads (--bot-threads), so at most that many
-// searches run at once, never on an I/O thread or a room's strand. Jobs wait in order; a room
-// has at most one job waiting, so the queue is bounded by the number of rooms. Thread-safe.
+// searches run at once, never on an I/O thread or a room's strand, and at the lowest CPU priority
+// (run_at_lowest_priority): the I/O threads always come first, so bots never slow a person's
+// game. Jobs wait in order of arrival; a room has at most one job waiting (a newer one replaces
+// it in its place, the older one's `done` is never called), so the queue is bounded by the number
+// of rooms and served round-robin among them. Thread-safe.
 #pragma once
 #include <condition_variable>
 #include <deque>

@@ -4,12 +4,16 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <string>
 
 #include "carcassonne/engine/bot.hpp"
 
 namespace carcassonne::server {
 
 struct bot_job {
+  // The room asking: a room has at most one search waiting, a newer one takes the older's place
+  // in the queue (the older's answer would be stale). "" for none (never replaced).
+  std::string room;
   information_set info;  // information_set_of(state, seat): all a bot may see
   bot_level level = bot_level::random;
   std::uint64_t seed = 0;

@@ -236,7 +236,8 @@ json competitions::tournament_action(const player_account& who, const json& body
     else if (count < 1 || count > 64 || !bot_level_from_name(level))
       refused = tournament_error{
           "bad_message",
-          "'count' is 1 to 64 and 'level' a bot level (random, greedy, strong, ismcts)"};
+          "'count' is 1 to 64 and 'level' a bot level (random, greedy, strong, ismcts, or a "
+          "ladder level: beginner, casual, intermediate, advanced, expert)"};
     else {
       int next = 0;
       for (const auto& p : t->participants) next += !p.bot.empty();

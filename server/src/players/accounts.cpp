@@ -271,8 +271,9 @@ outcome<bool> accounts::delete_account(const std::string& session) {
 }
 
 bool accounts::ensure_bot_accounts(std::string& error) {
-  for (const char* level : {"random", "greedy", "strong"}) {
-    const std::string id = std::string("bot-") + level;
+  for (std::size_t i = 0; i < bot_level_names.size(); ++i) {
+    const std::string level(bot_level_names[i]);
+    const std::string id = bot_player_id(static_cast<bot_level>(i));
     if (db_->player_by_id(id, error)) continue;
     if (!error.empty()) return false;
     player_account p;

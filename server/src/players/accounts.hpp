@@ -21,6 +21,7 @@
 #include <optional>
 #include <string>
 
+#include "carcassonne/engine/bot.hpp"
 #include "players/attempt_limits.hpp"
 #include "players/password_hash.hpp"
 #include "players/player_store.hpp"
@@ -144,8 +145,11 @@ class accounts {
   outcome<bot_upgrade> make_bot(const std::string& session);
   outcome<std::string> new_bot_token(const std::string& session);
 
-  // The bots' accounts ("bot-random", "bot-greedy", "bot-strong"), made when missing.
+  // The bots' accounts, one per level ("bot-random", ..., "bot-expert"), made when missing.
   bool ensure_bot_accounts(std::string& error);
+  // Every bot level with its place on the ladder and its account's ratings (bot_levels.cpp,
+  // GET /api/bots).
+  outcome<nlohmann::json> bot_levels();
 
  private:
   outcome<signed_in> open_session(player_account p, std::string key = {});
@@ -163,5 +167,9 @@ class accounts {
 
 // The JSON of a player for clients: {"id","name","guest","bot"} (and "banned" when banned).
 nlohmann::json player_json(const player_account& p);
+
+// A bot level's account ("bot-greedy"), and the level as GET /api/bots lists it with those ratings.
+std::string bot_player_id(bot_level level);
+nlohmann::json bot_level_json(bot_level level, const std::vector<rating_row>& rows);
 
 }  // namespace carcassonne::server

@@ -84,6 +84,7 @@ void bot_turns::think(std::uint64_t ticket) {
   if (ticket != turn_.ticket) return;
   turn_.timer = 0;
   bot_job job;
+  job.room = room_id_;  // the pool keeps one search of a room waiting
   job.info = hooks_.view(turn_.seat);
   job.level = turn_.level;
   // A seed of the room's own: reproducible per room and move, unrelated to the game's generator.

@@ -269,6 +269,10 @@ void serve_get(const std::shared_ptr<api_call>& call) {
     auto page = acc.leaderboard(std::string(path.substr(18)), *offset, *limit);
     return page ? call->answer(*page.value) : call->fail(page.error);
   }
+  if (path == "/api/bots") {
+    auto levels = acc.bot_levels();
+    return levels ? call->answer(*levels.value) : call->fail(levels.error);
+  }
   if (path == "/api/games") {
     const auto from = query_number(call->query, "from", 0), to = query_number(call->query, "to", 0);
     if (!from || !to) return call->fail({400, "bad_message", "from and to are Unix milliseconds"});
@@ -360,7 +364,7 @@ void serve_oidc(const std::shared_ptr<api_call>& call) {
 bool is_accounts_path(std::string_view path) {
   return path == "/api/guest" || path == "/api/sign-in" || path == "/api/sign-out" ||
          path == "/api/me" || path.starts_with("/api/me/") || path.starts_with("/api/players/") ||
-         path.starts_with("/api/leaderboards/") || path == "/api/games" ||
+         path.starts_with("/api/leaderboards/") || path == "/api/games" || path == "/api/bots" ||
          path == "/api/tournaments" || path.starts_with("/api/tournaments/") ||
          path.starts_with("/api/series/") || path.starts_with("/auth/oidc/");
 }
@@ -397,6 +401,14 @@ bool serve_accounts_api(const request& req, shared_state& state, const std::stri
   }
   if (!is_accounts_path(path)) return false;
   const bool post = req.method() == http::verb::post;
+  if (path == "/api/bots" && !state.players && !post) {
+    // Without a database the levels are still there, unrated.
+    json levels = json::array();
+    for (std::size_t i = 0; i < bot_level_names.size(); ++i)
+      levels.push_back(bot_level_json(static_cast<bot_level>(i), {}));
+    reply(json_response(req, http::status::ok, {{"levels", std::move(levels)}}));
+    return true;
+  }
   if (!state.players) {
     reply(error_response(req, 503, "accounts_unavailable",
                          "accounts need the server's database (the journal is off)"));

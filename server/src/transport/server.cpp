@@ -320,9 +320,15 @@ bool server::start_competitions(std::string& error) {
   settings.tick = std::chrono::milliseconds(st.cfg.competition_tick_ms);
   settings.bot_pause_ms = st.cfg.competition_bot_pause_ms;
   // The bots quick play may seat, at their rating in duels (a level that never played a rated
-  // game starts where the docs say).
-  for (const auto& [level, start] :
-       {std::pair<const char*, double>{"random", 800.0}, {"greedy", 1200.0}, {"strong", 1500.0}}) {
+  // game starts where the docs say: the ladder's where docs/bots.md "The ladder" measured it).
+  for (const auto& [level, start] : {std::pair<const char*, double>{"random", 800.0},
+                                     {"greedy", 1200.0},
+                                     {"strong", 1500.0},
+                                     {"beginner", 1240.0},
+                                     {"casual", 1300.0},
+                                     {"intermediate", 1510.0},
+                                     {"advanced", 1700.0},
+                                     {"expert", 1770.0}}) {
     double r = start;
     std::string why;
     if (auto rows = st.players->store().ratings_of(std::string("bot-") + level, why))

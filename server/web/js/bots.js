@@ -2,14 +2,53 @@
 // and Remove buttons for the creator (and Start for a creator who watches a bots-only room),
 // and the marks that say a seat is a bot, or is played by one while its owner is away.
 import { el } from './dom.js';
+import { get } from './api.js';
 
+// The ladder, weakest first (docs/bots.md "The ladder"), then the algorithms by name.
+export const LADDER = ['beginner', 'casual', 'intermediate', 'advanced', 'expert'];
 export const LEVELS = ['random', 'greedy', 'strong'];
+
+// GET /api/bots, asked once: each level's summary and its account's ratings.
+let levelsInfo = null;
+function botLevels() {
+  levelsInfo ??= get('/api/bots').then((d) => d.levels ?? []).catch(() => []);
+  return levelsInfo;
+}
+
+// A level's rating for the chooser: its two-player base game rating (the pool the ladder is
+// measured in), else the first pool it has; "?" marks a provisional one.
+export function ratingText(info) {
+  const rows = info?.ratings ?? [];
+  const r = rows.find((x) => x.pool === 'duel') ?? rows[0];
+  return r ? `${Math.round(r.rating)}${r.provisional ? '?' : ''}` : '';
+}
+
+// The level chooser: the ladder's steps, then the algorithms; each option says its rating once
+// the server has told it (the option's data-rating holds it; its title the level's summary).
+export function levelSelect(attrs, selected = 'greedy') {
+  const option = (l) => el('option', { value: l, selected: l === selected }, l);
+  const select = el('select', attrs,
+    el('optgroup', { label: 'Ladder' }, LADDER.map(option)),
+    el('optgroup', { label: 'Algorithms' }, LEVELS.map(option)));
+  botLevels().then((levels) => {
+    for (const info of levels) {
+      const o = [...select.options].find((x) => x.value === info.level);
+      if (!o) continue;
+      const rating = ratingText(info);
+      o.title = info.summary ?? '';
+      if (!rating) continue;
+      o.dataset.rating = rating;
+      o.textContent = `${info.level} (rated ${rating})`;
+    }
+  });
+  return select;
+}
 
 // The create form's part: how many bots, their level, their pause, the takeover delay. Bots
 // take the last seats, so that whoever sits takes seat 0. fields(seats) adds to create_room.
 export function botsFormPart() {
   const count = el('input', { type: 'number', min: 0, max: 6, value: 0, id: 'bot-count', style: 'width:4em', 'aria-label': 'bots' });
-  const level = el('select', { id: 'bot-level', 'aria-label': 'bot level' }, LEVELS.map((l) => el('option', { value: l, selected: l === 'greedy' }, l)));
+  const level = levelSelect({ id: 'bot-level', 'aria-label': 'bot level' });
   const pause = el('input', { type: 'number', min: 0, max: 10, step: 0.5, value: 1, id: 'bot-pause', style: 'width:4em', 'aria-label': 'bot pause' });
   const takeover = el('input', { type: 'number', min: 0, max: 3600, value: 0, id: 'takeover-after', style: 'width:5em', 'aria-label': 'takeover after' });
   const node = el('div', { class: 'form-row bots-form' },
@@ -51,7 +90,7 @@ export function waitingRoomBots(room, ctx) {
     if (answer.type === 'error') ctx.notice(answer.message, 'error');
   };
   const free = room.seats.some((s) => s.name === null);
-  const level = el('select', { id: 'add-bot-level', 'aria-label': 'bot level' }, LEVELS.map((l) => el('option', { value: l, selected: l === 'greedy' }, l)));
+  const level = levelSelect({ id: 'add-bot-level', 'aria-label': 'bot level' });
   const bots = room.seats.filter((s) => s.bot);
   const taken = room.seats.filter((s) => s.name !== null).length;
   return el('div', { class: 'bots-controls' },

@@ -28,6 +28,10 @@ int run_selfplay(std::span<const std::string> args, std::ostream& out, std::ostr
 // against bots with seats rotated, one JSON line (docs/bots.md).
 int run_arena(std::span<const std::string> args, std::ostream& out, std::ostream& err);
 
+// ladder --games N [--host H] [--port P] [--rooms R] [--levels LIST] [--expansions LIST]: rated
+// games between bot levels on a running server, then each level's rating there; one JSON line.
+int run_ladder(std::span<const std::string> args, std::ostream& out, std::ostream& err);
+
 // backup DEST [--data-dir DIR]: the database copied while the server may run; one JSON line.
 int run_backup(std::span<const std::string> args, std::ostream& out, std::ostream& err);
 // admin ACTION PLAYER [ARG]: moderation (ban, unban, rename, reset-password, sign-out, show)

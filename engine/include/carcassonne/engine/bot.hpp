@@ -13,10 +13,24 @@
 
 namespace carcassonne {
 
-// `ismcts` is the reference opponent of the benchmark (docs/bots.md), not a step of the ladder.
-enum class bot_level : std::uint8_t { random, greedy, strong, ismcts };
-inline constexpr std::array<std::string_view, 4> bot_level_names{"random", "greedy", "strong",
-                                                                 "ismcts"};
+// The first four are the algorithms by name; `ismcts` is the reference opponent of the benchmark
+// (docs/bots.md). The last five are the ladder's steps, from the weakest (ladder.hpp: each one an
+// algorithm with a budget and a share of random moves). Names are stable: records and clients
+// keep them.
+enum class bot_level : std::uint8_t {
+  random,
+  greedy,
+  strong,
+  ismcts,
+  beginner,
+  casual,
+  intermediate,
+  advanced,
+  expert
+};
+inline constexpr std::array<std::string_view, 9> bot_level_names{
+    "random", "greedy",       "strong",   "ismcts", "beginner",
+    "casual", "intermediate", "advanced", "expert"};
 std::optional<bot_level> bot_level_from_name(std::string_view name);
 inline std::string_view name_of(bot_level l) {
   return bot_level_names[static_cast<int>(l)];
