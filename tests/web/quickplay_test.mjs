@@ -73,6 +73,9 @@ async function main() {
   // ---- Play now on the phone: a big button, a chooser that fits.
   const button = await bob.locator('#play-now').boundingBox();
   if (button.width < 44 || button.height < 44) throw new Error(`Play now is ${button.width} × ${button.height}`);
+  // Closed, the card holds the button and its words only (a missing chooser is no stray "null").
+  const closed = await bob.locator('#play-now-card').textContent();
+  if (/null|undefined/.test(closed)) throw new Error(`the closed Play now card: ${closed}`);
   await bob.click('#play-now');
   await bob.locator('#play-now-form #qp-rated:checked').waitFor();
   if (await bob.locator('#qp-time').inputValue() !== 'rapid') throw new Error('the chooser does not default to rapid');

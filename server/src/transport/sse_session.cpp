@@ -56,11 +56,10 @@ std::string refusal_text(const char* status, const std::string& code, const std:
   return text;
 }
 
-// The HTTP status of a refusal that came from the room.
+// The HTTP status of a refusal that came from the room: no such room, or none now (full,
+// unavailable, its store failed).
 const char* status_of(const std::string& code) {
-  if (code == "no_such_room") return "404 Not Found";
-  if (code == "too_many_spectators") return "503 Service Unavailable";
-  return "503 Service Unavailable";
+  return code == "no_such_room" ? "404 Not Found" : "503 Service Unavailable";
 }
 
 }  // namespace

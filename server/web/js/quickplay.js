@@ -141,7 +141,7 @@ export function playNowCard(quick) {
       el('button', { type: 'button', class: 'primary play-now-button', id: 'play-now', 'aria-expanded': String(open),
         onclick: () => { open = !open; draw(); } }, 'Play now'),
       el('span', { class: 'muted' }, 'a game with whoever is looking too')),
-    open ? form : null, error);
+    ...(open ? [form] : []), error);
   }
   const onChange = () => { if (node.isConnected) draw(); else quick.removeEventListener('change', onChange); };
   quick.addEventListener('change', onChange);
