@@ -67,6 +67,16 @@ match_options correspondence(bool vacation) {
   return o;
 }
 
+// Two seats' correspondence clocks running, seat 0's turn; the store said nobody is away.
+void start_nobody_away(seat_clocks& c, const std::shared_ptr<fake_timer>& timer, clock_table& t) {
+  c.set_timer(timer);
+  c.start(2);
+  c.changed(true);
+  c.attach_lookup(t.lookup());
+  for (auto& a : t.asked) a.second(std::nullopt, true);
+  t.asked.clear();
+}
+
 }  // namespace
 
 TEST_CASE(
@@ -149,12 +159,7 @@ TEST_CASE("seat_clocks: a timeout asks the store first, and waits while it canno
   auto timer = std::make_shared<fake_timer>();
   clock_table t;
   seat_clocks c(correspondence(true), t.hooks());
-  c.set_timer(timer);
-  c.start(2);
-  c.changed(true);
-  c.attach_lookup(t.lookup());
-  for (auto& a : t.asked) a.second(std::nullopt, true);
-  t.asked.clear();
+  start_nobody_away(c, timer, t);
   timer->advance(hours(24));
   REQUIRE(t.asked.size() == 1);  // seat 0's time is up: is ann on vacation?
   CHECK(t.timed_out.empty());
@@ -172,12 +177,7 @@ TEST_CASE("seat_clocks: an answer about a position the game has left is dropped"
   auto timer = std::make_shared<fake_timer>();
   clock_table t;
   seat_clocks c(correspondence(true), t.hooks());
-  c.set_timer(timer);
-  c.start(2);
-  c.changed(true);
-  c.attach_lookup(t.lookup());
-  for (auto& a : t.asked) a.second(std::nullopt, true);
-  t.asked.clear();
+  start_nobody_away(c, timer, t);
   timer->advance(hours(24));
   REQUIRE(t.asked.size() == 1);
   t.moves = 1;  // seat 0 moved meanwhile (a bot played for it)
