@@ -8,6 +8,7 @@
 #include <span>
 #include <string>
 
+#include "bot_duel.hpp"
 #include "carcassonne/engine/bot.hpp"
 #include "easter/id.hpp"
 #include "gifts/id.hpp"
@@ -224,46 +225,12 @@ TEST_CASE("every level plays only legal moves, in every expansion mix, also for 
 }
 
 TEST_CASE("ismcts searches: on a small budget it beats random in most base games") {
-  int ismcts_wins = 0;
   const int games = 4;
-  for (int g = 0; g < games; ++g) {
-    game_setup setup;
-    setup.seed = "ismcts/" + std::to_string(g);
-    auto game = new_game(setup);
-    REQUIRE(game.ok());
-    game_state s = game.value();
-    const seat_t searcher = static_cast<seat_t>(g % 2);
-    std::uint64_t seed = 0;
-    while (!s.finished) {
-      const seat_t seat = to_act(s);
-      const auto level = seat == searcher ? bot_level::ismcts : bot_level::random;
-      const auto choice =
-          choose_move(information_set_of(s, seat), level, ++seed, bot_budget{0, {}, 60, 3});
-      REQUIRE(apply_in_place(s, choice.chosen).ok());
-    }
-    ismcts_wins += s.players[searcher].score > s.players[1 - searcher].score;
-  }
-  CHECK(ismcts_wins >= games - 1);
+  CHECK(test::duel_wins(bot_level::ismcts, bot_level::random, "ismcts/", games,
+                        bot_budget{0, {}, 60, 3}) >= games - 1);
 }
 
 TEST_CASE("greedy takes the points: it beats random in most base games") {
-  int greedy_wins = 0;
   const int games = 6;
-  for (int g = 0; g < games; ++g) {
-    game_setup setup;
-    setup.seed = "greedy/" + std::to_string(g);
-    auto game = new_game(setup);
-    REQUIRE(game.ok());
-    game_state s = game.value();
-    const seat_t greedy_seat = static_cast<seat_t>(g % 2);
-    std::uint64_t seed = 0;
-    while (!s.finished) {
-      const seat_t seat = to_act(s);
-      const auto level = seat == greedy_seat ? bot_level::greedy : bot_level::random;
-      REQUIRE(
-          apply_in_place(s, choose_move(information_set_of(s, seat), level, ++seed).chosen).ok());
-    }
-    greedy_wins += s.players[greedy_seat].score > s.players[1 - greedy_seat].score;
-  }
-  CHECK(greedy_wins >= games - 1);
+  CHECK(test::duel_wins(bot_level::greedy, bot_level::random, "greedy/", games) >= games - 1);
 }

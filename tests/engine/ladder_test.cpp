@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "bot_duel.hpp"
 #include "carcassonne/engine/ladder.hpp"
 #include "random_play.hpp"
 
@@ -74,23 +75,7 @@ TEST_CASE("ladder: a step's move is its definition's, random moves drawn from th
 }
 
 TEST_CASE("ladder: intermediate beats beginner in most base games") {
-  int wins = 0;
   const int games = 6;
-  for (int g = 0; g < games; ++g) {
-    game_setup setup;
-    setup.seed = "ladder/" + std::to_string(g);
-    auto game = new_game(setup);
-    REQUIRE(game.ok());
-    game_state s = game.value();
-    const seat_t upper = static_cast<seat_t>(g % 2);
-    std::uint64_t seed = 0;
-    while (!s.finished) {
-      const seat_t seat = to_act(s);
-      const auto level = seat == upper ? bot_level::intermediate : bot_level::beginner;
-      REQUIRE(
-          apply_in_place(s, choose_move(information_set_of(s, seat), level, ++seed).chosen).ok());
-    }
-    wins += s.players[upper].score > s.players[1 - upper].score;
-  }
-  CHECK(wins >= games - 1);
+  CHECK(test::duel_wins(bot_level::intermediate, bot_level::beginner, "ladder/", games) >=
+        games - 1);
 }
