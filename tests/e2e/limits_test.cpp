@@ -39,6 +39,7 @@ void chat_until(ws_client& speaker, ws_client& listener,
   }
   MESSAGE(chats << " chats of " << long_text.size() << " characters before the drop");
   speaker.wait_view(done, "the slow reader gone from the room");
+  listener.wait_seq(speaker.seq);  // the departure's patch may still be on its way to the other
 }
 
 }  // namespace
