@@ -12,6 +12,7 @@
 #include "every_expansion.hpp"
 #include "fake_client.hpp"
 #include "fake_timer.hpp"
+#include "room/room_meta.hpp"
 #include "strand_queue.hpp"
 #include "temp_dir.hpp"
 
@@ -435,5 +436,5 @@ TEST_CASE("the stored meta, written as text, reads back what the room holds") {
   CHECK(meta["match"] == s.match.to_json());
   CHECK(meta["record_setup"].is_null());  // before the start
   CHECK(meta["setup"] == s.setup);
-  CHECK(meta["seq"] == b.r->seq() + room::seq_reserve);
+  CHECK(meta["seq"] == b.r->seq() + seq_reserve);
 }

@@ -6,6 +6,7 @@
 
 #include "carcassonne/engine/forfeit.hpp"
 #include "match_support.hpp"
+#include "room/room_meta.hpp"
 #include "strand_queue.hpp"
 #include "temp_dir.hpp"
 
@@ -145,8 +146,8 @@ TEST_CASE(
     json fresh = json::parse(r->stored_meta());
     // Written before the move's patch: it claims from the patch's seq on, one before what a
     // write now claims.
-    CHECK(stored->meta["seq"] == r->seq() - 1 + room::seq_reserve);
-    CHECK(fresh["seq"] == r->seq() + room::seq_reserve);
+    CHECK(stored->meta["seq"] == r->seq() - 1 + seq_reserve);
+    CHECK(fresh["seq"] == r->seq() + seq_reserve);
     stored->meta.erase("seq");
     fresh.erase("seq");
     CHECK(stored->meta == fresh);

@@ -28,8 +28,8 @@ void rematch_answer(table& t, int seat, bool accept, const std::string& nonce, c
 // A spawner that keeps the rooms it makes, started as the lobby starts them.
 struct rematch_rooms {
   std::vector<std::unique_ptr<room>> made;
-  room::spawner spawner() {
-    return [this](room_settings s, std::vector<room::seat_init> seats) {
+  room_hooks::spawner spawner() {
+    return [this](room_settings s, std::vector<seat_init> seats) {
       s.id = "m" + std::to_string(made.size() + 2);
       made.push_back(room::rematch_room(std::move(s), seats, nullptr));
       made.back()->start_rematch();
@@ -61,7 +61,7 @@ TEST_CASE(
     "rematch: its seed comes from a secret committed at the end and the acceptances' nonces") {
   table t(3, match_options{}, json::object(), rematch_first_secret);
   rematch_rooms rooms;
-  t.r->attach_spawner(rooms.spawner());
+  t.r->attach_hooks({.spawn = rooms.spawner()});
   CHECK(t.seats[0]->view["room"]["fairness"]["rematch_commitment"].is_null());
   for (int i = 0; i < 500 && !t.game().finished; ++i) t.play_first();
   REQUIRE(t.game().finished);
@@ -99,7 +99,7 @@ TEST_CASE(
 TEST_CASE("rematch: a seat away when the room is made keeps its token there and learns on resume") {
   table t(2, match_options{}, rematch_deck({"BA/RFr"}));
   rematch_rooms rooms;
-  t.r->attach_spawner(rooms.spawner());
+  t.r->attach_hooks({.spawn = rooms.spawner()});
   const auto ann = t.seats[0]->last("joined")["token"].get<std::string>();
   t.play_turn();
   REQUIRE(t.game().finished);
@@ -144,7 +144,7 @@ TEST_CASE("rematch: a seat away when the room is made keeps its token there and 
 TEST_CASE("rematch: an offer that fails is gone, and the next rematch is a new offer") {
   table t(2, match_options{}, rematch_deck({"BA/RFr"}));
   rematch_rooms rooms;
-  t.r->attach_spawner(rooms.spawner());
+  t.r->attach_hooks({.spawn = rooms.spawner()});
   rematch_answer(t, 0, true, "", "early");
   CHECK(t.seats[0]->last_error() == "game_not_over");
   t.play_turn();
@@ -169,7 +169,7 @@ TEST_CASE("rematch: bots accept an offer at once and sit in the rematch at their
   auto ann = make_client();
   room r(match_settings(2, match_options{}, json::object(), rematch_first_secret), nullptr, ann);
   rematch_rooms rooms;
-  r.attach_spawner(rooms.spawner());
+  r.attach_hooks({.spawn = rooms.spawner()});
   r.join(ann, messages::join_as("Ann"), nullptr);
   protocol::add_bot_msg bot;
   bot.level = bot_level::greedy;

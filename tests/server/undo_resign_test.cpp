@@ -205,14 +205,14 @@ TEST_CASE("every seat away longer than the room's limit: the game ends and the r
 TEST_CASE("rematch: the seats that accept get a new room with the same setup, started") {
   table t(3, match_options{}, scripted({"BA/RFr"}));
   std::vector<std::unique_ptr<room>> spawned;
-  std::vector<room::seat_init> spawned_seats;
-  t.r->attach_spawner([&](room_settings s, std::vector<room::seat_init> seats) {
+  std::vector<seat_init> spawned_seats;
+  t.r->attach_hooks({.spawn = [&](room_settings s, std::vector<seat_init> seats) {
     s.id = "m2";
     spawned_seats = seats;
     spawned.push_back(room::rematch_room(std::move(s), seats, nullptr));
     spawned.back()->start_rematch();
     return std::string("m2");
-  });
+  }});
   t.play_turn();
   REQUIRE(t.game().finished);
   t.act(0, kind::rematch, true, "r0");

@@ -30,8 +30,8 @@ struct vac_lookup {
   std::map<std::string, std::chrono::milliseconds> left;  // player -> vacation left from now
   int asked = 0;
   bool ok = true;
-  room::vacation_lookup fn() {
-    return [this](const std::string& player, room::vacation_answer done) {
+  seat_clocks::vacation_lookup fn() {
+    return [this](const std::string& player, seat_clocks::vacation_answer done) {
       ++asked;
       const auto it = left.find(player);
       if (!ok) return done(std::nullopt, false);
@@ -52,7 +52,7 @@ struct vac_table {
   explicit vac_table(match_options o = vac_correspondence()) {
     r = std::make_unique<server::room>(match_settings(2, o), &stats, seats[0]);
     r->attach_timer(timer);
-    r->attach_vacation_lookup(store.fn());
+    r->attach_hooks({.vacation = store.fn()});
     r->join(seats[0], messages::join_as("Ann"), nullptr, "pa");
     r->join(seats[1], messages::join_as("Bob"), nullptr, "pb");
     r->start(seats[0], "start");
@@ -248,7 +248,7 @@ TEST_CASE("vacation in a room: a player already on vacation at the start is held
   store.left["pb"] = std::chrono::hours(30);
   server::room r(match_settings(2, vac_correspondence()), &stats, a);
   r.attach_timer(timer);
-  r.attach_vacation_lookup(store.fn());
+  r.attach_hooks({.vacation = store.fn()});
   r.join(a, messages::join_as("Ann"), nullptr, "pa");
   r.join(b, messages::join_as("Bob"), nullptr, "pb");
   r.start(a, "start");

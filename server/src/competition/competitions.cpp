@@ -107,9 +107,9 @@ double competitions::rating_of(const std::string& player, int seats, bool expans
 
 std::string competitions::arrange(const json& room_template, const std::vector<seat_of>& seats,
                                   bool rated, protocol::proto_error& error) {
-  std::vector<room::seat_init> init;
+  std::vector<seat_init> init;
   for (const auto& s : seats) {
-    room::seat_init i;
+    seat_init i;
     i.name = s.name;
     i.nonce = s.nonce;
     if (s.bot.empty()) {

@@ -113,22 +113,25 @@ std::shared_ptr<room_entry> lobby::add(std::shared_ptr<room> r) {
       if (auto e = weak.lock()) boost::asio::post(e->strand, [e, f = std::move(f)] { f(); });
     });
   };
-  if (store_) {
-    entry->game_room->attach_store(store_, durable);
-    entry->game_room->attach_storage_loss([this, weak = std::weak_ptr<room_entry>(entry)] {
-      if (auto e = weak.lock()) storage_lost(e);  // on the room's strand
-    });
-  }
-  entry->game_room->attach_timer(make_asio_room_timer(entry->strand));
-  if (vacation_lookup_) attach_vacation_lookup(entry);
-  entry->game_room->attach_spawner([this](room_settings s, std::vector<room::seat_init> seats) {
+  const auto weak = std::weak_ptr<room_entry>(entry);
+  room_hooks hooks;
+  hooks.spawn = [this](room_settings s, std::vector<seat_init> seats) {
     return spawn_rematch(std::move(s), seats);
-  });
+  };
   // A game that ends with nobody connected (bots only, its creator gone) leaves memory like one
   // whose last connection left; checked after the handler that ended it, once it is done.
-  entry->game_room->attach_on_finished([this, weak = std::weak_ptr<room_entry>(entry)] {
+  hooks.finished = [this, weak] {
     if (auto e = weak.lock()) boost::asio::post(e->strand, [this, e] { check_idle(e); });
-  });
+  };
+  if (store_) {
+    entry->game_room->attach_store(store_, durable);
+    hooks.storage_lost = [this, weak] {
+      if (auto e = weak.lock()) storage_lost(e);  // on the room's strand
+    };
+  }
+  if (vacation_lookup_) hooks.vacation = vacation_lookup_for(entry);
+  entry->game_room->attach_hooks(std::move(hooks));
+  entry->game_room->attach_timer(make_asio_room_timer(entry->strand));
   // On the strand: a restored game may start with a bot's turn.
   boost::asio::post(entry->strand, [e = entry, post, this] {
     e->game_room->attach_bots(
@@ -180,7 +183,7 @@ std::optional<protocol::proto_error> lobby::check_template(const json& t, int se
   return std::nullopt;
 }
 
-lobby::arranged lobby::arrange(const json& room_template, const std::vector<room::seat_init>& seats,
+lobby::arranged lobby::arrange(const json& room_template, const std::vector<seat_init>& seats,
                                bool rated, int bot_pause_ms) {
   if (auto bad = check_template(room_template, static_cast<int>(seats.size())))
     return {{}, std::move(*bad)};
@@ -217,7 +220,7 @@ void lobby::resign_player(const std::string& room_id, const std::string& player)
   boost::asio::post(e->strand, [e, player] { e->game_room->resign_player(player); });
 }
 
-std::string lobby::spawn_rematch(room_settings s, const std::vector<room::seat_init>& seats) {
+std::string lobby::spawn_rematch(room_settings s, const std::vector<seat_init>& seats) {
   std::shared_ptr<room_entry> entry;
   {
     std::lock_guard lock(mutex_);

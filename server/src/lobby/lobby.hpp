@@ -83,7 +83,7 @@ class lobby {
     std::string room;
     protocol::proto_error error;
   };
-  arranged arrange(const nlohmann::json& room_template, const std::vector<room::seat_init>& seats,
+  arranged arrange(const nlohmann::json& room_template, const std::vector<seat_init>& seats,
                    bool rated, int bot_pause_ms);
   // On the room's strand: its seat of `player` resigns (room::resign_player), if the room is here.
   void resign_player(const std::string& room, const std::string& player);
@@ -169,10 +169,10 @@ class lobby {
   static protocol::create_room_msg from_template(const nlohmann::json& t, int seats);
   bool make_space();  // under mutex_: drops one room nobody is connected to, looking at a few
   std::shared_ptr<room_entry> add(std::shared_ptr<room> r);  // under mutex_
-  void attach_vacation_lookup(const std::shared_ptr<room_entry>& entry);
+  seat_clocks::vacation_lookup vacation_lookup_for(const std::shared_ptr<room_entry>& entry);
   // A finished room's rematch: a new room with those seats, its game started; its id, or empty
   // when the server is full.
-  std::string spawn_rematch(room_settings s, const std::vector<room::seat_init>& seats);
+  std::string spawn_rematch(room_settings s, const std::vector<seat_init>& seats);
   void drop(const std::string& id, const char* why);  // under mutex_
   void forget_stored(const room& r);  // a dropped room that was not finished leaves the store too
   void check_idle(const std::shared_ptr<room_entry>& e);    // on e's strand

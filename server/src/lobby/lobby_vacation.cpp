@@ -18,17 +18,16 @@ std::optional<std::chrono::milliseconds> vacation_left(std::int64_t until_ms) {
 
 }  // namespace
 
-void lobby::attach_vacation_lookup(const std::shared_ptr<room_entry>& entry) {
-  entry->game_room->attach_vacation_lookup(
-      [lookup = vacation_lookup_, weak = std::weak_ptr<room_entry>(entry)](
-          const std::string& player, room::vacation_answer done) {
-        lookup(player, [weak, done = std::move(done)](std::int64_t until_ms, bool ok) {
-          if (auto e = weak.lock())
-            boost::asio::post(e->strand, [e, done, until_ms, ok] {
-              done(ok ? vacation_left(until_ms) : std::nullopt, ok);
-            });
+seat_clocks::vacation_lookup lobby::vacation_lookup_for(const std::shared_ptr<room_entry>& entry) {
+  return [lookup = vacation_lookup_, weak = std::weak_ptr<room_entry>(entry)](
+             const std::string& player, seat_clocks::vacation_answer done) {
+    lookup(player, [weak, done = std::move(done)](std::int64_t until_ms, bool ok) {
+      if (auto e = weak.lock())
+        boost::asio::post(e->strand, [e, done, until_ms, ok] {
+          done(ok ? vacation_left(until_ms) : std::nullopt, ok);
         });
-      });
+    });
+  };
 }
 
 void lobby::vacation_changed(const std::string& player, std::int64_t until_ms) {

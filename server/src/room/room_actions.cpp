@@ -11,9 +11,24 @@
 #include "carcassonne/protocol/record.hpp"
 #include "fairness/fairness.hpp"
 #include "room/room.hpp"
+#include "room/room_fairness.hpp"
 #include "room/seat_choice.hpp"
 
 namespace carcassonne::server {
+
+namespace {
+
+// A move named for a bot's seat: only its bot moves there.
+std::optional<protocol::proto_error> bot_seat_refusal(const std::vector<seat_slot>& seats,
+                                                      std::optional<long long> named) {
+  if (!named) return std::nullopt;
+  const auto n = *named;
+  if (n < 0 || n >= static_cast<long long>(seats.size()) || !seats[n].bot) return std::nullopt;
+  return protocol::proto_error{"not_your_seat",
+                               "seat " + std::to_string(n) + " is a bot's: only it moves there"};
+}
+
+}  // namespace
 
 void room::join(const client_ptr& c, const protocol::join_msg& m, const json& id,
                 const std::string& player) {
@@ -168,7 +183,7 @@ void room::start(const client_ptr& c, const json& id) {
     players.push_back(std::move(p));
   }
   setup["players"] = players;
-  if (!setup.contains("seed")) setup["seed"] = game_seed(taken);
+  if (!setup.contains("seed")) setup["seed"] = game_seed(settings_, taken);
   auto parsed = protocol::parse_setup(setup);
   if (!parsed.ok()) return fail(c, id, parsed.error.code, parsed.error.message);
   event_log first_turn;  // the first draw is part of the start: clients see it as events
@@ -212,7 +227,7 @@ void room::move(const client_ptr& c, protocol::move_msg m, const json& id) {
                 "the server could not store this room's last change: it takes no more moves");
   const auto refuse = [&](const protocol::proto_error& e) {
     if (metrics_) metrics_->rejected(e.code);
-    answer(c, seat, id, protocol::error_message(e, id));
+    answer(c, seat, id, protocol::error_message(e, id).dump());
   };
   if (m.seq && *m.seq != seq_)
     return refuse({"stale_sequence", "your view is at " + std::to_string(*m.seq) +
@@ -226,7 +241,7 @@ void room::move(const client_ptr& c, protocol::move_msg m, const json& id) {
     if (s->type == kind::integer) named = s->number;
     other = s->type == kind::other ? m.move.nested(*s) != json(seat) : named != seat;
   }
-  if (auto e = bot_seat_refusal(named)) return refuse(*e);
+  if (auto e = bot_seat_refusal(seats_, named)) return refuse(*e);
   if (other) return refuse({"wrong_seat", "you hold seat " + std::to_string(seat)});
   m.move.set_integer("seat", seat);
   const auto parsed = protocol::move_from_flat(m.move, *table_.game);

@@ -39,19 +39,6 @@ void room::set_bot_settings(const protocol::room_bot_settings& b) {
   publish_summary();
 }
 
-std::optional<bot_level> room::controller(int seat) const {
-  if (seat < 0 || seat >= static_cast<int>(seats_.size())) return std::nullopt;
-  return controller_of(seats_[seat]);
-}
-
-std::optional<protocol::proto_error> room::bot_seat_refusal(std::optional<long long> named) const {
-  if (!named) return std::nullopt;
-  const auto n = *named;
-  if (n < 0 || n >= static_cast<long long>(seats_.size()) || !seats_[n].bot) return std::nullopt;
-  return protocol::proto_error{"not_your_seat",
-                               "seat " + std::to_string(n) + " is a bot's: only it moves there"};
-}
-
 bot_turns::hooks room::bot_hooks() {
   bot_turns::hooks h;
   h.view = [this](int seat) { return information_set_of(*table_.game, static_cast<seat_t>(seat)); };
@@ -85,7 +72,7 @@ void room::schedule_bots() {
   p.moves = table_.journal.moves.size();
   const auto& s = seats_[p.seat];
   p.absent = s.taken && !s.bot && !s.played_by && !s.client;
-  p.controller = controller(p.seat);
+  p.controller = controller_at(seats_, p.seat);
   bots_.schedule(p);
 }
 

@@ -1,5 +1,5 @@
-// A room's part in provably fair randomness (docs/fairness.md): the commitment and nonces in the
-// room view, the nonce message, the seed derived at the start and the reveal at the end.
+#include "room/room_fairness.hpp"
+
 #include <spdlog/spdlog.h>
 
 #include "carcassonne/protocol/json_text.hpp"
@@ -11,41 +11,49 @@ namespace carcassonne::server {
 
 // Written as text: it is part of the room part written at every change, and a tree of it cost
 // about a sixth of a fair room's instructions per move. Keys in nlohmann's order, as before.
-void room::append_fairness_part(std::string& out) const {
+void append_fairness_part(std::string& out, const std::string& commitment,
+                          const std::vector<seat_slot>& seats, std::string_view rematch_commitment,
+                          const std::string& secret, bool over) {
   using protocol::append_quoted;
-  const bool over = table_.game && table_.game->finished;
   // The rematch's commitment shows once the game is over: before any rematch is offered.
-  const bool next = over && !rematch_.commitment().empty();
+  const bool next = over && !rematch_commitment.empty();
   out += R"({"commitment":)";
-  append_quoted(out, commitment_);
+  append_quoted(out, commitment);
   out += R"(,"nonces":[)";
-  for (std::size_t i = 0; i < seats_.size(); ++i) {
+  for (std::size_t i = 0; i < seats.size(); ++i) {
     if (i) out.push_back(',');
-    if (seats_[i].nonce.empty())
+    if (seats[i].nonce.empty())
       out += "null";
     else
-      append_quoted(out, seats_[i].nonce);
+      append_quoted(out, seats[i].nonce);
   }
   out += R"(],"rematch_commitment":)";
   if (next)
-    append_quoted(out, rematch_.commitment());
+    append_quoted(out, rematch_commitment);
   else
     out += "null";
   out += R"(,"scheme":)";
   append_quoted(out, fairness::scheme);
   out += R"(,"secret":)";
   if (over)
-    append_quoted(out, settings_.secret);
+    append_quoted(out, secret);
   else
     out += "null";
   out.push_back('}');
 }
 
-std::string room::game_seed(const std::vector<seat_slot>& seats) const {
-  if (settings_.secret.empty()) return settings_.seed;
+std::string game_seed(const room_settings& settings, const std::vector<seat_slot>& seats) {
+  if (settings.secret.empty()) return settings.seed;
   std::vector<std::string> nonces;
   for (const auto& s : seats) nonces.push_back(s.nonce);
-  return fairness::derive_seed(settings_.secret, nonces);
+  return fairness::derive_seed(settings.secret, nonces);
+}
+
+record_parts record_parts_of(const game_table& t, const room_settings& settings,
+                             const std::vector<seat_slot>& seats) {
+  std::vector<std::string> nonces;
+  for (const auto& s : seats) nonces.push_back(s.nonce);
+  return t.record(settings.secret, std::move(nonces));
 }
 
 void room::nonce(const client_ptr& c, const protocol::nonce_msg& m, const json& id) {

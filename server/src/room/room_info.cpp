@@ -1,11 +1,8 @@
-// The room part of every view, written as text (room_info_text, compared on every broadcast and
-// diffed as text when it changed). Its keys are in sorted order, as nlohmann dumps an object's
-// (the parts dumped by nlohmann and the text diff rely on it).
+#include "room/room_info.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include "carcassonne/protocol/view_doc.hpp"
-#include "fairness/fairness.hpp"
-#include "room/room.hpp"
 #include "room/room_text.hpp"
 
 namespace carcassonne::server {
@@ -13,13 +10,13 @@ namespace carcassonne::server {
 using protocol::append_number;
 
 // Keys in sorted order, as nlohmann writes them.
-std::string room::room_info_text(room_part::clock_span* clock) const {
+std::string room_info_text(const room_info_source& src, room_part::clock_span* clock) {
   std::string out;
-  out.reserve(part_.text().size() + 32);
+  out.reserve(src.part.text().size() + 32);
   out.push_back('{');
-  const auto& bots = bots_.settings();
+  const auto& bots = src.bots;
   bool any_bot = bots.takeover_after > 0;
-  for (const auto& s : seats_) any_bot = any_bot || s.bot;
+  for (const auto& s : src.seats) any_bot = any_bot || s.bot;
   if (any_bot) {
     out += R"("bots":{"pause_ms":)";
     append_number(out, bots.pause_ms);
@@ -29,28 +26,28 @@ std::string room::room_info_text(room_part::clock_span* clock) const {
     append_dumped(out, name_of(bots.takeover_level));
     out += "},";
   }
-  if (clocks_.enabled() && table_.game && timer_) {
+  if (src.clock_read) {
     out += R"("clock":)";
     const auto begin = out.size();
-    clocks_.clock().append_view(out, timer_->now());
+    src.clocks.clock().append_view(out, *src.clock_read);
     if (clock) *clock = {static_cast<std::uint32_t>(begin), static_cast<std::uint32_t>(out.size())};
     out += ",";
   }
   out += R"("expansions":)";
-  out += part_.expansions_text();
-  if (!settings_.secret.empty()) {
+  out += src.part.expansions_text();
+  if (!src.fairness.empty()) {
     out += R"(,"fairness":)";
-    append_fairness_part(out);
+    out += src.fairness;
   }
   out.push_back(',');
-  out += part_.fixed_text();
-  if (rematch_.shown()) {
+  out += src.part.fixed_text();
+  if (src.rematch.shown()) {
     out += R"(,"rematch":)";
-    out += rematch_.view(seats_.size()).dump();
+    out += src.rematch.view(src.seats.size()).dump();
   }
   out += R"(,"seats":[)";
-  for (std::size_t i = 0; i < seats_.size(); ++i) {
-    const auto& s = seats_[i];
+  for (std::size_t i = 0; i < src.seats.size(); ++i) {
+    const auto& s = src.seats[i];
     if (i) out.push_back(',');
     out.push_back('{');
     if (s.bot) {
@@ -74,14 +71,14 @@ std::string room::room_info_text(room_part::clock_span* clock) const {
     out.push_back('}');
   }
   out += R"(],"spectator_delay":)";
-  append_number(out, settings_.spectator_delay);
+  append_number(out, src.settings.spectator_delay);
   out += R"(,"spectators":)";
-  append_number(out, static_cast<long long>(spectators_.size()));
+  append_number(out, static_cast<long long>(src.spectators));
   out += R"(,"state":)";
-  append_dumped(out, to_string(state()));
-  if (undo_request_) {
-    const json request = {{"seat", undo_request_->asker()},
-                          {"waiting", undo_request_->waiting_seats()}};
+  append_dumped(out, to_string(src.state));
+  if (src.undo_request) {
+    const json request = {{"seat", src.undo_request->asker()},
+                          {"waiting", src.undo_request->waiting_seats()}};
     out += R"(,"undo_request":)" + request.dump();
   }
   out.push_back('}');

@@ -51,7 +51,7 @@ void room::storage_lost() {
   };
   // The lobby lets go of the room first: once a connection hears of the stop, a resume must find
   // the room awaiting its database (room_unavailable), not this stopped one.
-  if (storage_lost_) storage_lost_();
+  if (hooks_.storage_lost) hooks_.storage_lost();
   writes_.stop([&](const client_ptr& c, const frame_ptr& held) {
     if (auto f = refusal(*held)) c->deliver(std::move(f));
   });

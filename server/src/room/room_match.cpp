@@ -23,6 +23,21 @@ std::uint64_t timeout_seed(const std::string& room_seed, std::size_t moves) {
   return h ^ (moves * 0x9E3779B97F4A7C15ULL);
 }
 
+// The seats leaving, and with them the bots when no person would be left in play.
+std::uint8_t with_bots_if_no_person_left(const game_state& g, const std::vector<seat_slot>& seats,
+                                         std::uint8_t leaving) {
+  // When the last person leaves, the bots leave with them: a game of bots alone is only played
+  // when it started as one: every person gone ends the game.
+  std::uint8_t bots = 0;
+  for (std::size_t i = 0; i < seats.size(); ++i) {
+    const auto bit = static_cast<std::uint8_t>(1u << i);
+    if (has_forfeited(g, static_cast<seat_t>(i)) || (leaving & bit)) continue;
+    if (!seats[i].bot) return leaving;  // a person stays
+    bots = static_cast<std::uint8_t>(bots | bit);
+  }
+  return static_cast<std::uint8_t>(leaving | bots);
+}
+
 }  // namespace
 
 void room::attach_timer(room_timer_ptr t) {
@@ -161,19 +176,6 @@ void room::note_presence() {
   }());
 }
 
-std::uint8_t room::with_bots_if_no_person_left(std::uint8_t leaving) const {
-  // When the last person leaves, the bots leave with them: a game of bots alone is only played
-  // when it started as one (issue 19: every human gone ends the game).
-  std::uint8_t bots = 0;
-  for (std::size_t i = 0; i < seats_.size(); ++i) {
-    const auto bit = static_cast<std::uint8_t>(1u << i);
-    if (has_forfeited(*table_.game, static_cast<seat_t>(i)) || (leaving & bit)) continue;
-    if (!seats_[i].bot) return leaving;  // a person stays
-    bots = static_cast<std::uint8_t>(bots | bit);
-  }
-  return static_cast<std::uint8_t>(leaving | bots);
-}
-
 void room::check_away() {
   if (!table_.game || table_.game->finished) return;
   // Every seat still in play is away: they all forfeit together, and the game ends
@@ -184,7 +186,7 @@ void room::check_away() {
     if (!seats_[i].away_since) return;
     away = static_cast<std::uint8_t>(away | 1u << i);
   }
-  if (away) forfeit_seats(with_bots_if_no_person_left(away), "away", false);
+  if (away) forfeit_seats(with_bots_if_no_person_left(*table_.game, seats_, away), "away", false);
   if (table_.game->finished)
     spdlog::info("room {}: every seat is gone, the game ends", settings_.id);
 }
@@ -194,7 +196,9 @@ bool room::resign_player(const std::string& player) {
   for (std::size_t i = 0; i < seats_.size(); ++i) {
     if (seats_[i].player != player || seats_[i].bot) continue;
     if (has_forfeited(*table_.game, static_cast<seat_t>(i))) return false;
-    forfeit_seats(with_bots_if_no_person_left(static_cast<std::uint8_t>(1u << i)), "resign", false);
+    forfeit_seats(
+        with_bots_if_no_person_left(*table_.game, seats_, static_cast<std::uint8_t>(1u << i)),
+        "resign", false);
     return true;
   }
   return false;
@@ -215,8 +219,9 @@ void room::match_action(const client_ptr& c, const protocol::match_msg& m, const
   if (has_forfeited(*table_.game, static_cast<seat_t>(seat)))
     return fail(c, id, "already_forfeited", "you have already left this game");
   // journaled first: the answer waits for the write
-  forfeit_seats(with_bots_if_no_person_left(static_cast<std::uint8_t>(1u << seat)), "resign",
-                false);
+  forfeit_seats(
+      with_bots_if_no_person_left(*table_.game, seats_, static_cast<std::uint8_t>(1u << seat)),
+      "resign", false);
   send(c, protocol::reply("resigned", id, {{"room", settings_.id}, {"seat", seat}}));
 }
 

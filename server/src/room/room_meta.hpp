@@ -18,6 +18,11 @@
 
 namespace carcassonne::server {
 
+// How far ahead of the room's seq a stored meta claims (its "seq"): a room rebuilt from it starts
+// above every seq it showed, and a change that writes nothing needs a meta write only once every
+// seq_reserve changes.
+inline constexpr std::uint64_t seq_reserve = 64;
+
 // The parts of a room its meta is written from.
 struct meta_source {
   const room_settings& settings;

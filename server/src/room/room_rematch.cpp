@@ -82,7 +82,7 @@ void room::settle_rematch() {
     seats.push_back({seats_[i].name, seats_[i].token_hash, offer.nonce(static_cast<int>(i)),
                      seats_[i].player, std::nullopt});
   }
-  if (seats.size() < static_cast<std::size_t>(min_seats) || !spawn_) {
+  if (seats.size() < static_cast<std::size_t>(min_seats) || !hooks_.spawn) {
     rematch_.lapse();  // too few: the offer lapses, a new one may be made
     return;
   }
@@ -90,7 +90,7 @@ void room::settle_rematch() {
   next.seats = static_cast<int>(seats.size());
   next.secret = settings_.rematch_secret;  // committed to since this game ended
   next.rematch_secret.clear();             // the new room draws its own
-  rematch_.decide(spawn_(next, seats));
+  rematch_.decide(hooks_.spawn(next, seats));
   if (rematch_.room().empty()) {  // the server is full: the offer lapses
     rematch_.lapse();
     return;

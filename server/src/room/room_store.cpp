@@ -15,6 +15,7 @@
 #include "fairness/fairness.hpp"
 #include "room/game_end.hpp"
 #include "room/room.hpp"
+#include "room/room_info.hpp"
 #include "room/room_meta.hpp"
 
 namespace carcassonne::server {
@@ -26,16 +27,10 @@ void room::attach_store(store* s, poster post) {
   if (std::exchange(end_unsaved_, false)) persist_meta();
 }
 
-void room::persist(store_write w) {
-  if (!writes_.writing()) return;
-  add_room_rows(w);
-  writes_.write(std::move(w));
-}
-
 void room::persist_meta() {
   meta_rest_.clear();  // what changed is in the meta built now; the next clock write builds it
   writes_.claim(seq_ + seq_reserve);
-  save_room_write w{settings_.id, state(), stored_meta()};
+  save_room_write w{settings_.id, state_of(table_), stored_meta()};
   // The end goes with the save that finishes the game: the index of games and the ratings are
   // written in its transaction (store.hpp game_end), so a game is rated if and only if it ended.
   if (table_.game && table_.game->finished && !end_stored_) {
@@ -54,11 +49,16 @@ void room::persist_meta() {
 void room::persist_clock() {
   if (meta_rest_.empty()) meta_rest_ = stored_meta_rest();
   writes_.claim(seq_ + seq_reserve);
-  persist(save_room_write{settings_.id, state(), meta_with_clock(meta_rest_)});
+  persist(save_room_write{settings_.id, state_of(table_), meta_with_clock(meta_rest_)});
 }
 
 std::string room::stored_meta() const {
   return meta_with_clock(stored_meta_rest());
+}
+
+std::string room::stored_meta_rest() const {
+  return meta_rest_text({settings_, seats_, creator_seat_, bots_.settings(), rematch_,
+                         table_.game ? std::string_view(table_.setup_text) : std::string_view()});
 }
 
 std::string room::meta_with_clock(const std::string& rest) const {
@@ -70,11 +70,6 @@ std::string room::meta_with_clock(const std::string& rest) const {
   // Every write precedes the patch that shows it; the meta claims seq_reserve numbers, so that a
   // room rebuilt from it starts above every seq it showed (room_writes.hpp claimed).
   return meta_text(clock, seq_ + seq_reserve, rest);
-}
-
-std::string room::stored_meta_rest() const {
-  return meta_rest_text({settings_, seats_, creator_seat_, bots_.settings(), rematch_,
-                         table_.game ? std::string_view(table_.setup_text) : std::string_view()});
 }
 
 std::unique_ptr<room> room::restore(const stored_room& stored, metrics* m, std::string& error) {
@@ -118,12 +113,10 @@ std::unique_ptr<room> room::restore(const stored_room& stored, metrics* m, std::
         r->seq_ = std::max(r->seq_, e.seq);
         // Duplicates of moves answered before the restart are still recognised.
         if (!e.client_id.is_null() && e.move.contains("seat")) {
-          auto& cache = r->seats_.at(e.move["seat"].get<std::size_t>()).answered;
-          cache.emplace_back(
-              e.client_id,
+          remember_answer(
+              r->seats_.at(e.move["seat"].get<std::size_t>()), e.client_id,
               std::make_shared<const std::string>(
                   protocol::reply("move_accepted", e.client_id, {{"seq", e.seq}}).dump()));
-          if (cache.size() > answers_kept) cache.pop_front();
         }
       }
       std::vector<json> moves;

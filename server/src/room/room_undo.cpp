@@ -31,7 +31,7 @@ void room::request_undo(const client_ptr& c, int seat, const json& id) {
     const int other = static_cast<int>(i);
     if (other == seat || has_forfeited(*table_.game, static_cast<seat_t>(other))) continue;
     if (!std::exchange(asked, true)) room_event(room_events::seat_event("undo_requested", seat));
-    if (controller(other))
+    if (controller_at(seats_, other))
       room_event(room_events::undo_answered(other, true));
     else
       others = static_cast<std::uint8_t>(others | 1u << i);

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "base/fifo.hpp"
 #include "carcassonne/engine/bot.hpp"
@@ -48,6 +49,20 @@ struct seat_init {
 // The bot that moves for the seat: its own, or one playing for its absent owner.
 inline std::optional<bot_level> controller_of(const seat_slot& s) {
   return s.bot ? s.bot : s.played_by;
+}
+
+// The bot that moves for seat `seat` of `seats`, if any (none for a seat out of range).
+inline std::optional<bot_level> controller_at(const std::vector<seat_slot>& seats, int seat) {
+  if (seat < 0 || seat >= static_cast<int>(seats.size())) return std::nullopt;
+  return controller_of(seats[static_cast<std::size_t>(seat)]);
+}
+
+// Keeps the seat's answer to request `id`: a duplicate of the request gets it again, of the
+// last answers_kept ones.
+inline constexpr std::size_t answers_kept = 32;
+inline void remember_answer(seat_slot& s, const nlohmann::json& id, frame_ptr answer) {
+  s.answered.emplace_back(id, std::move(answer));
+  if (s.answered.size() > answers_kept) s.answered.pop_front();
 }
 
 // The seat's account to tell of its events: a person's seat with an account (never a bot's,
