@@ -22,8 +22,9 @@ room::room(room_settings settings, metrics* m, std::weak_ptr<const client_link> 
     : settings_(std::move(settings)),
       commitment_(settings_.secret.empty() ? "" : fairness::commitment_of(settings_.secret)),
       metrics_(m),
-      creator_(std::move(creator)),
-      seats_(settings_.seats),
+      members_{std::vector<seat_slot>(static_cast<std::size_t>(settings_.seats)),
+               {},
+               std::move(creator)},
       table_(settings_.spectator_delay),
       part_(settings_),
       // The summary's parts that never change, made once (a clocked game publishes with every
@@ -60,12 +61,12 @@ void room::vacation_changed(const std::string& player,
 std::string room::room_info_now(room_part::clock_span* clock) const {
   std::string fairness;
   if (!settings_.secret.empty())
-    append_fairness_part(fairness, commitment_, seats_, rematch_.commitment(), settings_.secret,
-                         table_.finished());
+    append_fairness_part(fairness, commitment_, members_.seats, rematch_.commitment(),
+                         settings_.secret, table_.finished());
   return room_info_text(
-      {settings_, part_, seats_, bots_.settings(), clocks_, clock_read_now(clocks_, table_, timer_),
-       fairness, rematch_, spectators_.size(), state_of(table_),
-       undo_request_ ? &*undo_request_ : nullptr},
+      {settings_, part_, members_.seats, bots_.settings(), clocks_,
+       clock_read_now(clocks_, table_, timer_), fairness, rematch_, members_.spectators.size(),
+       state_of(table_), undo_request_ ? &*undo_request_ : nullptr},
       clock);
 }
 
@@ -79,22 +80,6 @@ room::~room() {
     if (h) timer_->cancel(h);
 }
 
-int room::seat_of(const client_link* c) const {
-  for (std::size_t i = 0; i < seats_.size(); ++i)
-    if (seats_[i].client.get() == c) return static_cast<int>(i);
-  return -1;
-}
-
-bool room::is_creator(const client_link* c) const {
-  const auto p = creator_.lock();  // a dead connection's address may be reused
-  return p && p.get() == c;
-}
-
-bool room::is_spectator(const client_link* c) const {
-  return std::any_of(spectators_.begin(), spectators_.end(),
-                     [&](const client_ptr& s) { return s.get() == c; });
-}
-
 void room::out(const client_ptr& c, frame_ptr frame) {
   writes_.send(c, std::move(frame));
 }
@@ -105,7 +90,7 @@ void room::send(const client_ptr& c, const json& message) {
 
 void room::answer(const client_ptr& c, int seat, const json& id, std::string message_text) {
   auto frame = std::make_shared<const std::string>(std::move(message_text));
-  if (seat >= 0 && !id.is_null()) remember_answer(seats_[seat], id, frame);
+  if (seat >= 0 && !id.is_null()) remember_answer(members_.seats[seat], id, frame);
   out(c, std::move(frame));
 }
 
@@ -125,7 +110,7 @@ void room::send_snapshot(const client_ptr& c, int seat, const json& id) {
     const auto ran = clocks_.clock().running() ? timer_->now() - *read : room_clock::ms(0);
     w.number("clock_elapsed_ms", std::chrono::duration_cast<room_clock::ms>(ran).count());
   }
-  w.text("view", view_text(part_.text(), table_, seats_, seat)).close();
+  w.text("view", view_text(part_.text(), table_, members_.seats, seat)).close();
   out(c, std::make_shared<const std::string>(std::move(msg)));
 }
 
@@ -150,12 +135,12 @@ void room::broadcast(const event_log& events) {
   if (info_changed || table_.finished()) publish_summary();
   if (info_changed) audience_.shown();  // the spectators' count as it is now went with it
   const frame_sink sink = [this](const client_ptr& c, frame_ptr f) { out(c, std::move(f)); };
-  send_seat_patches(seats_, table_, seq_, patch_head(settings_.id, seq_, events_now), seat_ops,
-                    game_appeared, sink);
-  if (!spectators_.empty() || table_.delayed.active()) {
+  send_seat_patches(members_.seats, table_, seq_, patch_head(settings_.id, seq_, events_now),
+                    seat_ops, game_appeared, sink);
+  if (!members_.spectators.empty() || table_.delayed.active()) {
     auto frame = spectator_patch(table_, settings_.id, seq_, settings_.spectator_delay > 0,
                                  events_now, room_ops, seat_ops, game_appeared);
-    for (const auto& c : spectators_) out(c, frame);
+    for (const auto& c : members_.spectators) out(c, frame);
   }
   schedule_bots();
 }
@@ -174,12 +159,12 @@ void room::publish_summary() {
   s.state = state_of(table_);
   s.is_public = settings_.is_public;
   s.seats = settings_.seats;
-  s.spectators = static_cast<int>(spectators_.size());
+  s.spectators = static_cast<int>(members_.spectators.size());
   s.spectator_delay = settings_.spectator_delay;
-  s.connections = static_cast<int>(spectators_.size());
+  s.connections = static_cast<int>(members_.spectators.size());
   s.commitment = commitment_;
-  for (std::size_t i = 0; i < seats_.size(); ++i) {
-    const auto& seat = seats_[i];
+  for (std::size_t i = 0; i < members_.seats.size(); ++i) {
+    const auto& seat = members_.seats[i];
     s.connections += seat.client != nullptr;
     if (!seat.taken) continue;
     ++s.taken;
@@ -189,13 +174,13 @@ void room::publish_summary() {
   }
   const bool finished = table_.game && table_.game->finished;
   if (listing_.publish(std::move(s), finished,
-                       [this] { return record_parts_of(table_, settings_, seats_); }) &&
+                       [this] { return record_parts_of(table_, settings_, members_.seats); }) &&
       hooks_.finished)
     hooks_.finished();
 }
 
 json room::record() const {
-  return record_of(record_parts_of(table_, settings_, seats_));
+  return record_of(record_parts_of(table_, settings_, members_.seats));
 }
 
 }  // namespace carcassonne::server

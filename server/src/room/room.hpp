@@ -25,6 +25,7 @@
 #include "room/patch_throttle.hpp"
 #include "room/room_hooks.hpp"
 #include "room/room_listing.hpp"
+#include "room/room_members.hpp"
 #include "room/room_part.hpp"
 #include "room/room_writes.hpp"
 #include "store/store.hpp"
@@ -107,9 +108,6 @@ class room {
   std::string stored_meta() const;  // what the store keeps besides the journal (JSON text)
 
  private:
-  int seat_of(const client_link* c) const;
-  bool is_spectator(const client_link* c) const;
-  bool is_creator(const client_link* c) const;
   void out(const client_ptr& c, frame_ptr frame);  // held while a write it may show is not durable
   void send(const client_ptr& c, const json& message);
   void answer(const client_ptr& c, int seat, const json& id, std::string message_text);
@@ -163,10 +161,7 @@ class room {
   std::string commitment_;  // SHA-256 of settings_.secret (docs/fairness.md), or empty
   metrics* metrics_;
   room_hooks hooks_;
-  std::weak_ptr<const client_link> creator_;  // the connection that created the room
-  int creator_seat_ = -1;                     // the seat it took (start rights follow it)
-  std::vector<seat_slot> seats_;
-  std::vector<client_ptr> spectators_;
+  room_members members_;
   std::vector<std::string> room_events_;  // room_event(): JSON texts, for the next broadcast
   game_table table_;  // the game, its journal and record, the views it was last shown as
   std::uint64_t seq_ = 0;

@@ -33,20 +33,20 @@ std::optional<protocol::proto_error> bot_seat_refusal(const std::vector<seat_slo
 void room::join(const client_ptr& c, const protocol::join_msg& m, const json& id,
                 const std::string& player) {
   if (writes_.stopped()) return refuse_moved(c, id);
-  if (seat_of(c.get()) >= 0 || is_spectator(c.get()))
+  if (members_.seat_of(c.get()) >= 0 || members_.is_spectator(c.get()))
     return fail(c, id, "already_in_room", "you are already in this room");
-  if (!player.empty() && std::any_of(seats_.begin(), seats_.end(), [&](const seat_slot& s) {
-        return s.taken && s.player == player;
-      }))
+  if (!player.empty() &&
+      std::any_of(members_.seats.begin(), members_.seats.end(),
+                  [&](const seat_slot& s) { return s.taken && s.player == player; }))
     return fail(c, id, "already_seated", "you have a seat in this room already: resume it");
   if (table_.game)
     return fail(c, id, "already_started",
                 "the game has started; seated players resume with their token");
-  auto chosen = choose_seat(seats_, settings_.seats, m.seat);
+  auto chosen = choose_seat(members_.seats, settings_.seats, m.seat);
   if (auto* refused = std::get_if<protocol::proto_error>(&chosen))
     return fail(c, id, std::move(refused->code), std::move(refused->message));
   const int seat = std::get<int>(chosen);
-  auto& s = seats_[seat];
+  auto& s = members_.seats[seat];
   s.taken = true;
   s.name = m.name;
   s.player = player;
@@ -56,7 +56,7 @@ void room::join(const client_ptr& c, const protocol::join_msg& m, const json& id
   s.token = token;
   s.client = c;
   s.missed = 0;
-  if (is_creator(c.get()) && creator_seat_ < 0) creator_seat_ = seat;
+  if (members_.is_creator(c.get()) && members_.creator_seat < 0) members_.creator_seat = seat;
   c->set_room(settings_.id, true);
   spdlog::info("room {} seat {}: joined as {}", settings_.id, seat,
                json(m.name).dump());  // escaped: one line
@@ -71,11 +71,11 @@ void room::join(const client_ptr& c, const protocol::join_msg& m, const json& id
 
 void room::spectate(const client_ptr& c, const json& id) {
   if (writes_.stopped()) return refuse_moved(c, id);
-  if (seat_of(c.get()) >= 0 || is_spectator(c.get()))
+  if (members_.seat_of(c.get()) >= 0 || members_.is_spectator(c.get()))
     return fail(c, id, "already_in_room", "you are already in this room");
-  if (spectators_.size() >= settings_.max_spectators)
+  if (members_.spectators.size() >= settings_.max_spectators)
     return fail(c, id, "too_many_spectators", "this room has as many spectators as it takes");
-  spectators_.push_back(c);
+  members_.spectators.push_back(c);
   c->set_room(settings_.id, true);
   send(c, protocol::reply("spectating", id, {{"room", settings_.id}}));
   send_snapshot(c, -1, nullptr);
@@ -86,18 +86,19 @@ void room::resume(const client_ptr& c, const protocol::resume_msg& m, const json
                   const std::string& player) {
   if (writes_.stopped()) return refuse_moved(c, id);
   const std::string hash = m.token.empty() ? std::string() : sha256_hex(m.token);
-  auto it = std::find_if(seats_.begin(), seats_.end(), [&](const seat_slot& s) {
+  auto it = std::find_if(members_.seats.begin(), members_.seats.end(), [&](const seat_slot& s) {
     if (!s.taken) return false;
     if (hash.empty()) return !player.empty() && !s.bot && s.player == player;
     return equal_constant_time(s.token_hash, hash);
   });
-  if (it == seats_.end() && hash.empty())
+  if (it == members_.seats.end() && hash.empty())
     return fail(c, id, "bad_token",
                 player.empty() ? "resume needs the seat's token (or to be signed in as its player)"
                                : "no seat of this room is yours");
-  if (it == seats_.end()) return fail(c, id, "bad_token", "no seat of this room has that token");
-  const int seat = static_cast<int>(it - seats_.begin());
-  if (const int held = seat_of(c.get()); held >= 0 && held != seat)
+  if (it == members_.seats.end())
+    return fail(c, id, "bad_token", "no seat of this room has that token");
+  const int seat = static_cast<int>(it - members_.seats.begin());
+  if (const int held = members_.seat_of(c.get()); held >= 0 && held != seat)
     return fail(c, id, "already_in_room", "this connection already holds another seat");
   if (it->client && it->client != c) {
     // The seat moves to the new connection; the old one is told and leaves the room.
@@ -105,7 +106,7 @@ void room::resume(const client_ptr& c, const protocol::resume_msg& m, const json
          protocol::reply("replaced", nullptr, {{"room", settings_.id}, {"seat", seat}}));
     it->client->set_room(settings_.id, false);
   }
-  std::erase_if(spectators_, [&](const client_ptr& s) { return s == c; });
+  std::erase_if(members_.spectators, [&](const client_ptr& s) { return s == c; });
   it->client = c;
   if (!m.token.empty()) it->token = m.token;  // a resume by player shows none
   release_takeover(seat);
@@ -125,17 +126,17 @@ void room::resume(const client_ptr& c, const protocol::resume_msg& m, const json
 }
 
 void room::leave(const client_ptr& c, const json& id) {
-  const int seat = seat_of(c.get());
+  const int seat = members_.seat_of(c.get());
   if (seat >= 0) {
-    auto& s = seats_[seat];
+    auto& s = members_.seats[seat];
     s.client = nullptr;
     if (!table_.game) {
       s = seat_slot{};  // before the start the seat is free again, and loses start rights
-      if (seat == creator_seat_) creator_seat_ = -1;
+      if (seat == members_.creator_seat) members_.creator_seat = -1;
       persist_meta();
     }
-  } else if (is_spectator(c.get())) {
-    std::erase_if(spectators_, [&](const client_ptr& s) { return s == c; });
+  } else if (members_.is_spectator(c.get())) {
+    std::erase_if(members_.spectators, [&](const client_ptr& s) { return s == c; });
   } else {
     return fail(c, id, "not_in_room", "you are not in this room");
   }
@@ -148,12 +149,12 @@ void room::leave(const client_ptr& c, const json& id) {
 }
 
 void room::disconnected(const client_ptr& c) {
-  const int seat = seat_of(c.get());
+  const int seat = members_.seat_of(c.get());
   if (seat >= 0) {
-    seats_[seat].client = nullptr;  // the seat stays its owner's (resume)
+    members_.seats[seat].client = nullptr;  // the seat stays its owner's (resume)
     spdlog::info("room {} seat {}: disconnected", settings_.id, seat);
-  } else if (is_spectator(c.get())) {
-    std::erase_if(spectators_, [&](const client_ptr& s) { return s == c; });
+  } else if (members_.is_spectator(c.get())) {
+    std::erase_if(members_.spectators, [&](const client_ptr& s) { return s == c; });
     return audience_.changed();
   } else {
     return;
@@ -163,17 +164,17 @@ void room::disconnected(const client_ptr& c) {
 }
 
 void room::start(const client_ptr& c, const json& id) {
-  const int seat = seat_of(c.get());
-  if (!is_creator(c.get()) && (seat < 0 || seat != creator_seat_))
+  const int seat = members_.seat_of(c.get());
+  if (!members_.is_creator(c.get()) && (seat < 0 || seat != members_.creator_seat))
     return fail(c, id, "not_creator", "only the room's creator starts the game");
   if (table_.game) return fail(c, id, "already_started", "the game has already started");
-  const auto taken_count =
-      std::count_if(seats_.begin(), seats_.end(), [](const seat_slot& s) { return s.taken; });
+  const auto taken_count = std::count_if(members_.seats.begin(), members_.seats.end(),
+                                         [](const seat_slot& s) { return s.taken; });
   if (taken_count < min_seats)
     return fail(c, id, "too_few_players", "at least 2 seats must be taken");
   // Seats are renumbered in order without gaps: the engine's seat i is the i-th taken seat.
   std::vector<seat_slot> taken;
-  for (const auto& s : seats_)
+  for (const auto& s : members_.seats)
     if (s.taken) taken.push_back(s);
   json setup = settings_.setup;
   json players = json::array();
@@ -190,23 +191,23 @@ void room::start(const client_ptr& c, const json& id) {
   auto g = new_game(parsed.value->setup, &first_turn);
   if (!g.ok()) return fail(c, id, std::string(code_name(g.err().code)), g.err().message);
 
-  if (creator_seat_ >= 0) {
-    const auto creator_token = seats_[creator_seat_].token_hash;
-    creator_seat_ = -1;
+  if (members_.creator_seat >= 0) {
+    const auto creator_token = members_.seats[members_.creator_seat].token_hash;
+    members_.creator_seat = -1;
     for (std::size_t i = 0; i < taken.size(); ++i)
-      if (taken[i].token_hash == creator_token) creator_seat_ = static_cast<int>(i);
+      if (taken[i].token_hash == creator_token) members_.creator_seat = static_cast<int>(i);
   }
-  seats_ = std::move(taken);
-  settings_.seats = static_cast<int>(seats_.size());
+  members_.seats = std::move(taken);
+  settings_.seats = static_cast<int>(members_.seats.size());
   std::vector<std::string> names;
-  for (const auto& s : seats_) names.push_back(s.name);
+  for (const auto& s : members_.seats) names.push_back(s.name);
   auto first_outcomes = fairness::outcomes_text(g.value(), first_turn, true);
   table_.start(std::move(g.value()), std::move(names), setup.dump(), std::move(first_outcomes));
   if (metrics_) metrics_->games_started.fetch_add(1, std::memory_order_relaxed);
-  spdlog::info("room {}: game started with {} seats", settings_.id, seats_.size());
+  spdlog::info("room {}: game started with {} seats", settings_.id, members_.seats.size());
   persist_meta();
   send(c, protocol::reply("started", id, {{"room", settings_.id}}));
-  clocks_.start(static_cast<int>(seats_.size()));
+  clocks_.start(static_cast<int>(members_.seats.size()));
   clocks_.changed(true);
   note_presence();
   broadcast(first_turn);
@@ -215,11 +216,11 @@ void room::start(const client_ptr& c, const json& id) {
 
 void room::move(const client_ptr& c, protocol::move_msg m, const json& id) {
   const auto started = std::chrono::steady_clock::now();
-  const int seat = seat_of(c.get());
+  const int seat = members_.seat_of(c.get());
   if (seat < 0) return fail(c, id, "not_seated", "only a seated player moves");
   if (!table_.game) return fail(c, id, "not_started", "the game has not started");
   if (!id.is_null()) {  // a duplicate is answered again, never applied twice
-    for (const auto& [answered_id, frame] : seats_[seat].answered)
+    for (const auto& [answered_id, frame] : members_.seats[seat].answered)
       if (answered_id == id) return out(c, frame);
   }
   if (writes_.stopped())
@@ -241,7 +242,7 @@ void room::move(const client_ptr& c, protocol::move_msg m, const json& id) {
     if (s->type == kind::integer) named = s->number;
     other = s->type == kind::other ? m.move.nested(*s) != json(seat) : named != seat;
   }
-  if (auto e = bot_seat_refusal(seats_, named)) return refuse(*e);
+  if (auto e = bot_seat_refusal(members_.seats, named)) return refuse(*e);
   if (other) return refuse({"wrong_seat", "you hold seat " + std::to_string(seat)});
   m.move.set_integer("seat", seat);
   const auto parsed = protocol::move_from_flat(m.move, *table_.game);
@@ -297,22 +298,22 @@ std::optional<protocol::proto_error> room::play_move(int seat, const carcassonne
 }
 
 void room::chat(const client_ptr& c, const protocol::chat_msg& m, const json& id) {
-  const int seat = seat_of(c.get());
+  const int seat = members_.seat_of(c.get());
   if (seat < 0) return fail(c, id, "not_seated", "only seated players chat");
   const auto frame = std::make_shared<const std::string>(json{
       {"type", "chat"},
       {"room", settings_.id},
       {"seat", seat},
-      {"name", seats_[seat].name},
+      {"name", members_.seats[seat].name},
       {"text", m.text}}.dump());
-  for (const auto& s : seats_) out(s.client, frame);
-  for (const auto& s : spectators_) out(s, frame);
+  for (const auto& s : members_.seats) out(s.client, frame);
+  for (const auto& s : members_.spectators) out(s, frame);
   if (!id.is_null()) send(c, protocol::reply("chat_sent", id));
 }
 
 void room::snapshot(const client_ptr& c, const json& id) {
-  const int seat = seat_of(c.get());
-  if (seat < 0 && !is_spectator(c.get()))
+  const int seat = members_.seat_of(c.get());
+  if (seat < 0 && !members_.is_spectator(c.get()))
     return fail(c, id, "not_in_room", "you are not in this room");
   send_snapshot(c, seat, id);
 }

@@ -29,11 +29,11 @@ void room::attach_bots(bot_runner* runner, poster post, bot_limits limits) {
 
 void room::set_bot_settings(const protocol::room_bot_settings& b) {
   bots_.set_settings(b.pause_ms, b.takeover_after, b.takeover_level);
-  for (std::size_t i = 0; i < b.seats.size() && i < seats_.size(); ++i) {
+  for (std::size_t i = 0; i < b.seats.size() && i < members_.seats.size(); ++i) {
     if (!b.seats[i]) continue;
-    seats_[i].taken = true;
-    seats_[i].bot = b.seats[i];
-    seats_[i].name = bot_name(*b.seats[i], static_cast<int>(i));
+    members_.seats[i].taken = true;
+    members_.seats[i].bot = b.seats[i];
+    members_.seats[i].name = bot_name(*b.seats[i], static_cast<int>(i));
   }
   reset_room_part();
   publish_summary();
@@ -59,7 +59,7 @@ bot_turns::hooks room::bot_hooks() {
 }
 
 void room::take_over(int seat, bot_level level) {
-  seats_[seat].played_by = level;
+  members_.seats[seat].played_by = level;
   if (metrics_) metrics_->bot_takeovers.fetch_add(1, std::memory_order_relaxed);
   spdlog::info("room {} seat {}: away, a {} bot plays for it", settings_.id, seat, name_of(level));
   broadcast({});  // the view says who plays for the seat; then its turn starts
@@ -70,9 +70,9 @@ void room::schedule_bots() {
   if (!table_.game || table_.game->finished || !bots_.ready()) return bots_.schedule(p);
   p.seat = to_act(*table_.game);
   p.moves = table_.journal.moves.size();
-  const auto& s = seats_[p.seat];
+  const auto& s = members_.seats[p.seat];
   p.absent = s.taken && !s.bot && !s.played_by && !s.client;
-  p.controller = controller_at(seats_, p.seat);
+  p.controller = controller_at(members_.seats, p.seat);
   bots_.schedule(p);
 }
 
@@ -82,14 +82,14 @@ void room::play_for_seat(int seat, bot_level level) {
 }
 
 void room::release_takeover(int seat) {
-  if (!seats_[seat].played_by) return;
-  seats_[seat].played_by.reset();
+  if (!members_.seats[seat].played_by) return;
+  members_.seats[seat].played_by.reset();
   spdlog::info("room {} seat {}: back, the bot stops playing for it", settings_.id, seat);
 }
 
 bool room::can_manage_bots(const client_ptr& c, const json& id) {
-  const int seat = seat_of(c.get());
-  if (!is_creator(c.get()) && (seat < 0 || seat != creator_seat_)) {
+  const int seat = members_.seat_of(c.get());
+  if (!members_.is_creator(c.get()) && (seat < 0 || seat != members_.creator_seat)) {
     fail(c, id, "not_creator", "only the room's creator adds or removes bots");
     return false;
   }
@@ -102,11 +102,11 @@ bool room::can_manage_bots(const client_ptr& c, const json& id) {
 
 void room::add_bot(const client_ptr& c, const protocol::add_bot_msg& m, const json& id) {
   if (!can_manage_bots(c, id)) return;
-  auto chosen = choose_seat(seats_, settings_.seats, m.seat);
+  auto chosen = choose_seat(members_.seats, settings_.seats, m.seat);
   if (auto* refused = std::get_if<protocol::proto_error>(&chosen))
     return fail(c, id, std::move(refused->code), std::move(refused->message));
   const int seat = std::get<int>(chosen);
-  auto& s = seats_[seat];
+  auto& s = members_.seats[seat];
   s.taken = true;
   s.bot = m.level;
   s.name = bot_name(m.level, seat);
@@ -123,8 +123,8 @@ void room::add_bot(const client_ptr& c, const protocol::add_bot_msg& m, const js
 void room::remove_bot(const client_ptr& c, const protocol::remove_bot_msg& m, const json& id) {
   if (!can_manage_bots(c, id)) return;
   if (m.seat >= settings_.seats) return fail(c, id, "no_such_seat", "the room has no such seat");
-  if (!seats_[m.seat].bot) return fail(c, id, "not_a_bot", "no bot sits on that seat");
-  seats_[m.seat] = seat_slot{};
+  if (!members_.seats[m.seat].bot) return fail(c, id, "not_a_bot", "no bot sits on that seat");
+  members_.seats[m.seat] = seat_slot{};
   spdlog::info("room {} seat {}: the bot leaves", settings_.id, m.seat);
   persist_meta();
   send(c, protocol::reply("bot_removed", id, {{"room", settings_.id}, {"seat", m.seat}}));

@@ -57,13 +57,13 @@ record_parts record_parts_of(const game_table& t, const room_settings& settings,
 }
 
 void room::nonce(const client_ptr& c, const protocol::nonce_msg& m, const json& id) {
-  const int seat = seat_of(c.get());
+  const int seat = members_.seat_of(c.get());
   if (seat < 0) return fail(c, id, "not_seated", "only a seated player sends a nonce");
   if (table_.game)
     return fail(c, id, "already_started", "the seed was fixed when the game started");
-  if (!seats_[seat].nonce.empty())
-    return fail(c, id, "nonce_already_set", "this seat's nonce is " + seats_[seat].nonce);
-  seats_[seat].nonce = m.nonce;
+  if (!members_.seats[seat].nonce.empty())
+    return fail(c, id, "nonce_already_set", "this seat's nonce is " + members_.seats[seat].nonce);
+  members_.seats[seat].nonce = m.nonce;
   spdlog::info("room {} seat {}: nonce {}", settings_.id, seat, m.nonce);
   persist_meta();  // durable before anyone is told, like the seat itself
   send(c, protocol::reply("nonce_set", id,

@@ -14,8 +14,8 @@
 namespace carcassonne::server {
 
 void room::history(const client_ptr& c, const protocol::history_msg& m, const json& id) {
-  const int seat = seat_of(c.get());
-  if (seat < 0 && !is_spectator(c.get()))
+  const int seat = members_.seat_of(c.get());
+  if (seat < 0 && !members_.is_spectator(c.get()))
     return fail(c, id, "not_in_room", "you are not in this room");
   if (!table_.game) return fail(c, id, "not_started", "the game has not started");
   // Live events are withheld from delayed spectators (they would reveal the present): so is

@@ -67,10 +67,10 @@ void room::stop_here(const protocol::proto_error& why) {
   bots_.cancel_turn();
   const auto frame = std::make_shared<const std::string>(protocol::error_message(why).dump());
   std::vector<client_ptr> gone;
-  for (auto& s : seats_)
+  for (auto& s : members_.seats)
     if (s.client) gone.push_back(std::exchange(s.client, nullptr));
-  for (auto& c : spectators_) gone.push_back(c);
-  spectators_.clear();
+  for (auto& c : members_.spectators) gone.push_back(c);
+  members_.spectators.clear();
   for (const auto& c : gone) {
     c->deliver(frame);
     c->set_room(settings_.id, false);

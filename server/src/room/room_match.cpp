@@ -60,7 +60,7 @@ seat_clocks::hooks room::clock_hooks() {
   };
   h.stopped = [this] { return writes_.stopped(); };
   h.player = [this](int seat) {
-    const auto& s = seats_[static_cast<std::size_t>(seat)];
+    const auto& s = members_.seats[static_cast<std::size_t>(seat)];
     return s.bot ? std::string() : s.player;
   };
   h.forfeited = [this](int seat) { return has_forfeited(*table_.game, static_cast<seat_t>(seat)); };
@@ -155,7 +155,7 @@ void room::forfeit_seats(std::uint8_t seats, const char* reason, bool on_timeout
 void room::note_presence() {
   if (!timer_ || !table_.game || table_.game->finished) return;
   const auto now = timer_->now();
-  for (auto& s : seats_) {
+  for (auto& s : members_.seats) {
     if (s.client)
       s.away_since.reset();
     else if (!s.away_since)
@@ -165,11 +165,11 @@ void room::note_presence() {
   clocks_.away_at([&]() -> std::optional<room_timer::clock::time_point> {
     if (settings_.match.away_limit.count() == 0) return std::nullopt;
     std::optional<room_timer::clock::time_point> latest;
-    for (std::size_t i = 0; i < seats_.size(); ++i) {
+    for (std::size_t i = 0; i < members_.seats.size(); ++i) {
       // A bot's seat is never away: the game ends when every person is gone (issue 19).
-      if (has_forfeited(*table_.game, static_cast<seat_t>(i)) || seats_[i].bot) continue;
-      if (!seats_[i].away_since) return std::nullopt;  // someone is here
-      if (!latest || *seats_[i].away_since > *latest) latest = seats_[i].away_since;
+      if (has_forfeited(*table_.game, static_cast<seat_t>(i)) || members_.seats[i].bot) continue;
+      if (!members_.seats[i].away_since) return std::nullopt;  // someone is here
+      if (!latest || *members_.seats[i].away_since > *latest) latest = members_.seats[i].away_since;
     }
     if (!latest) return std::nullopt;
     return *latest + settings_.match.away_limit;
@@ -181,24 +181,25 @@ void room::check_away() {
   // Every seat still in play is away: they all forfeit together, and the game ends
   // (forfeit.hpp).
   std::uint8_t away = 0;
-  for (std::size_t i = 0; i < seats_.size(); ++i) {
-    if (has_forfeited(*table_.game, static_cast<seat_t>(i)) || seats_[i].bot) continue;
-    if (!seats_[i].away_since) return;
+  for (std::size_t i = 0; i < members_.seats.size(); ++i) {
+    if (has_forfeited(*table_.game, static_cast<seat_t>(i)) || members_.seats[i].bot) continue;
+    if (!members_.seats[i].away_since) return;
     away = static_cast<std::uint8_t>(away | 1u << i);
   }
-  if (away) forfeit_seats(with_bots_if_no_person_left(*table_.game, seats_, away), "away", false);
+  if (away)
+    forfeit_seats(with_bots_if_no_person_left(*table_.game, members_.seats, away), "away", false);
   if (table_.game->finished)
     spdlog::info("room {}: every seat is gone, the game ends", settings_.id);
 }
 
 bool room::resign_player(const std::string& player) {
   if (player.empty() || !table_.game || table_.game->finished || writes_.stopped()) return false;
-  for (std::size_t i = 0; i < seats_.size(); ++i) {
-    if (seats_[i].player != player || seats_[i].bot) continue;
+  for (std::size_t i = 0; i < members_.seats.size(); ++i) {
+    if (members_.seats[i].player != player || members_.seats[i].bot) continue;
     if (has_forfeited(*table_.game, static_cast<seat_t>(i))) return false;
-    forfeit_seats(
-        with_bots_if_no_person_left(*table_.game, seats_, static_cast<std::uint8_t>(1u << i)),
-        "resign", false);
+    forfeit_seats(with_bots_if_no_person_left(*table_.game, members_.seats,
+                                              static_cast<std::uint8_t>(1u << i)),
+                  "resign", false);
     return true;
   }
   return false;
@@ -206,7 +207,7 @@ bool room::resign_player(const std::string& player) {
 
 void room::match_action(const client_ptr& c, const protocol::match_msg& m, const json& id) {
   using kind = protocol::match_msg::kind;
-  const int seat = seat_of(c.get());
+  const int seat = members_.seat_of(c.get());
   if (seat < 0) return fail(c, id, "not_seated", "only a seated player does that");
   if (!table_.game) return fail(c, id, "not_started", "the game has not started");
   if (m.what == kind::rematch) return answer_rematch(c, seat, m.accept, m.nonce, id);
@@ -219,9 +220,9 @@ void room::match_action(const client_ptr& c, const protocol::match_msg& m, const
   if (has_forfeited(*table_.game, static_cast<seat_t>(seat)))
     return fail(c, id, "already_forfeited", "you have already left this game");
   // journaled first: the answer waits for the write
-  forfeit_seats(
-      with_bots_if_no_person_left(*table_.game, seats_, static_cast<std::uint8_t>(1u << seat)),
-      "resign", false);
+  forfeit_seats(with_bots_if_no_person_left(*table_.game, members_.seats,
+                                            static_cast<std::uint8_t>(1u << seat)),
+                "resign", false);
   send(c, protocol::reply("resigned", id, {{"room", settings_.id}, {"seat", seat}}));
 }
 

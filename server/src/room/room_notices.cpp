@@ -84,7 +84,7 @@ void room::persist(store_write w) {
     m.now_ms = wall_ms();
     notices_.fill(
         w, m,
-        my_game_of(settings_, seats_, table_, clocks_.clock(),
+        my_game_of(settings_, members_.seats, table_, clocks_.clock(),
                    timer_ && clocks_.enabled() ? std::optional(timer_->now()) : std::nullopt,
                    notices_.turn_since()));
   }
@@ -92,7 +92,7 @@ void room::persist(store_write w) {
 }
 
 void room::add_notice(int seat, const char* kind, const std::string& what) {
-  if (const auto* player = account_at(seats_, seat))
+  if (const auto* player = account_at(members_.seats, seat))
     notices_.add(*player, seat, kind, what, writes_.rows());
 }
 

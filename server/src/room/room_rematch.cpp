@@ -31,12 +31,12 @@ void room::answer_rematch(const client_ptr& c, int seat, bool accept, const std:
     return fail(c, id, "rematch_done", "the rematch has been decided already");
   if (!rematch_.offer()) {
     if (!accept) return fail(c, id, "no_rematch_offer", "no rematch has been offered");
-    auto& offer = rematch_.open(static_cast<int>(seats_.size()));
+    auto& offer = rematch_.open(static_cast<int>(members_.seats.size()));
     // Bots accept at once: the rematch of a game against bots is against the same bots.
-    for (std::size_t i = 0; i < seats_.size(); ++i)
-      if (seats_[i].bot) offer.answer(static_cast<int>(i), true);
+    for (std::size_t i = 0; i < members_.seats.size(); ++i)
+      if (members_.seats[i].bot) offer.answer(static_cast<int>(i), true);
     room_event(room_events::seat_event("rematch_offered", seat));
-    for (int i = 0; i < static_cast<int>(seats_.size()); ++i)
+    for (int i = 0; i < static_cast<int>(members_.seats.size()); ++i)
       if (i != seat) add_notice(i, "rematch_offered", "rematch");
     if (timer_)  // who has not answered in time declines
       offer.timer = timer_->call_after(settings_.match.answer_time, [this] {
@@ -67,20 +67,20 @@ void room::settle_rematch() {
   std::vector<seat_init> seats;
   std::vector<std::pair<int, std::string>> tokens;  // for the seats here
   std::uint8_t untold = 0;
-  for (std::size_t i = 0; i < seats_.size(); ++i) {
+  for (std::size_t i = 0; i < members_.seats.size(); ++i) {
     if (!offer.accepted(static_cast<int>(i))) continue;
-    if (seats_[i].bot) {
-      seats.push_back({seats_[i].name, {}, {}, {}, seats_[i].bot});
+    if (members_.seats[i].bot) {
+      seats.push_back({members_.seats[i].name, {}, {}, {}, members_.seats[i].bot});
       continue;
     }
     // Its place there opens with the token it holds here: a seat whose connection is gone
     // (noticed or not yet) learns of it at its next resume here, with that same token.
-    if (seats_[i].client && !seats_[i].token.empty())
-      tokens.emplace_back(static_cast<int>(i), seats_[i].token);
+    if (members_.seats[i].client && !members_.seats[i].token.empty())
+      tokens.emplace_back(static_cast<int>(i), members_.seats[i].token);
     else
       untold = static_cast<std::uint8_t>(untold | 1u << i);
-    seats.push_back({seats_[i].name, seats_[i].token_hash, offer.nonce(static_cast<int>(i)),
-                     seats_[i].player, std::nullopt});
+    seats.push_back({members_.seats[i].name, members_.seats[i].token_hash,
+                     offer.nonce(static_cast<int>(i)), members_.seats[i].player, std::nullopt});
   }
   if (seats.size() < static_cast<std::size_t>(min_seats) || !hooks_.spawn) {
     rematch_.lapse();  // too few: the offer lapses, a new one may be made
@@ -98,7 +98,7 @@ void room::settle_rematch() {
   spdlog::info("room {}: rematch in room {}", settings_.id, rematch_.room());
   offer.set_untold(untold);
   persist_meta();  // where the seats went, for those away: before anyone is told
-  for (const auto& [seat, token] : tokens) tell_rematch(seats_[seat].client, seat, token);
+  for (const auto& [seat, token] : tokens) tell_rematch(members_.seats[seat].client, seat, token);
 }
 
 void room::tell_rematch(const client_ptr& c, int seat, const std::string& token) {
@@ -120,22 +120,22 @@ std::unique_ptr<room> room::rematch_room(room_settings settings,
   settings.seats = static_cast<int>(seats.size());
   auto r = std::make_unique<room>(std::move(settings), m, std::weak_ptr<const client_link>());
   for (std::size_t i = 0; i < seats.size(); ++i) {
-    r->seats_[i].taken = true;
-    r->seats_[i].name = seats[i].name;
-    r->seats_[i].token_hash = seats[i].token_hash;
-    r->seats_[i].nonce = seats[i].nonce;
-    r->seats_[i].player = seats[i].player;
-    r->seats_[i].bot = seats[i].bot;
+    r->members_.seats[i].taken = true;
+    r->members_.seats[i].name = seats[i].name;
+    r->members_.seats[i].token_hash = seats[i].token_hash;
+    r->members_.seats[i].nonce = seats[i].nonce;
+    r->members_.seats[i].player = seats[i].player;
+    r->members_.seats[i].bot = seats[i].bot;
   }
-  r->creator_seat_ = 0;
+  r->members_.creator_seat = 0;
   return r;
 }
 
 void room::start_rematch() {
   auto starter = std::make_shared<nobody>();
-  seats_[0].client = starter;  // start() checks its sender holds the creator's seat
+  members_.seats[0].client = starter;  // start() checks its sender holds the creator's seat
   start(starter, nullptr);
-  seats_[0].client = nullptr;
+  members_.seats[0].client = nullptr;
   note_presence();
   reset_room_part();
   publish_summary();

@@ -23,7 +23,7 @@ namespace carcassonne::server {
 void room::attach_store(store* s, poster post) {
   writes_.attach(s, std::move(post),
                  {[this] { lease_lost(); }, [this] { storage_lost(); },
-                  [this] { return seats_.size() + spectators_.size(); }});
+                  [this] { return members_.seats.size() + members_.spectators.size(); }});
   if (std::exchange(end_unsaved_, false)) persist_meta();
 }
 
@@ -34,7 +34,7 @@ void room::persist_meta() {
   // The end goes with the save that finishes the game: the index of games and the ratings are
   // written in its transaction (store.hpp game_end), so a game is rated if and only if it ended.
   if (table_.game && table_.game->finished && !end_stored_) {
-    w.end = game_end_of(settings_, seats_, *table_.game,
+    w.end = game_end_of(settings_, members_.seats, *table_.game,
                         std::chrono::duration_cast<std::chrono::milliseconds>(
                             std::chrono::system_clock::now().time_since_epoch())
                             .count());
@@ -57,7 +57,8 @@ std::string room::stored_meta() const {
 }
 
 std::string room::stored_meta_rest() const {
-  return meta_rest_text({settings_, seats_, creator_seat_, bots_.settings(), rematch_,
+  return meta_rest_text({settings_, members_.seats, members_.creator_seat, bots_.settings(),
+                         rematch_,
                          table_.game ? std::string_view(table_.setup_text) : std::string_view()});
 }
 
@@ -84,12 +85,12 @@ std::unique_ptr<room> room::restore(const stored_room& stored, metrics* m, std::
     if (!read) return fail(why);
     const room_settings& s = read->settings;
     auto r = std::make_unique<room>(s, m, std::weak_ptr<const client_link>());
-    r->seats_ = std::move(read->seats);
-    r->creator_seat_ = read->creator_seat;
+    r->members_.seats = std::move(read->seats);
+    r->members_.creator_seat = read->creator_seat;
     if (read->has_bots)
       r->bots_.set_settings(read->bots.pause_ms, read->bots.takeover_after,
                             read->bots.takeover_level);
-    r->rematch_.restore(meta, static_cast<int>(r->seats_.size()));
+    r->rematch_.restore(meta, static_cast<int>(r->members_.seats.size()));
     r->seq_ = read->seq;
 
     const json& setup = meta.at("record_setup");
@@ -100,9 +101,9 @@ std::unique_ptr<room> room::restore(const stored_room& stored, metrics* m, std::
       if (!g.ok()) return fail("stored setup: " + g.err().message);
       r->table_.setup_text = setup.dump();
       r->table_.game = std::move(g.value());
-      for (const auto& seat : r->seats_) r->table_.names.push_back(seat.name);
+      for (const auto& seat : r->members_.seats) r->table_.names.push_back(seat.name);
       r->table_.delayed.start(*r->table_.game);
-      r->clocks_.start(static_cast<int>(r->seats_.size()));
+      r->clocks_.start(static_cast<int>(r->members_.seats.size()));
       for (const auto& e : stored.moves) {
         const auto n = std::to_string(r->writes_.rows());
         if (auto bad = apply_stored_entry(setup, e.move, r->settings_.match.undo, *r->table_.game,
@@ -114,7 +115,7 @@ std::unique_ptr<room> room::restore(const stored_room& stored, metrics* m, std::
         // Duplicates of moves answered before the restart are still recognised.
         if (!e.client_id.is_null() && e.move.contains("seat")) {
           remember_answer(
-              r->seats_.at(e.move["seat"].get<std::size_t>()), e.client_id,
+              r->members_.seats.at(e.move["seat"].get<std::size_t>()), e.client_id,
               std::make_shared<const std::string>(
                   protocol::reply("move_accepted", e.client_id, {{"seq", e.seq}}).dump()));
         }

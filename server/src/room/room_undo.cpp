@@ -27,11 +27,12 @@ void room::request_undo(const client_ptr& c, int seat, const json& id) {
                 "since");
   std::uint8_t others = 0;  // who must answer: the other seats in play, but bots (they accept)
   bool asked = false;
-  for (std::size_t i = 0; settings_.match.undo == undo_mode::consent && i < seats_.size(); ++i) {
+  for (std::size_t i = 0; settings_.match.undo == undo_mode::consent && i < members_.seats.size();
+       ++i) {
     const int other = static_cast<int>(i);
     if (other == seat || has_forfeited(*table_.game, static_cast<seat_t>(other))) continue;
     if (!std::exchange(asked, true)) room_event(room_events::seat_event("undo_requested", seat));
-    if (controller_at(seats_, other))
+    if (controller_at(members_.seats, other))
       room_event(room_events::undo_answered(other, true));
     else
       others = static_cast<std::uint8_t>(others | 1u << i);
@@ -45,7 +46,7 @@ void room::request_undo(const client_ptr& c, int seat, const json& id) {
   // The key is built in place: "u" + std::to_string(...) gives GCC 12 a false -Wrestrict.
   std::string key(1, 'u');
   key += std::to_string(writes_.rows());
-  for (int i = 0; i < static_cast<int>(seats_.size()); ++i)
+  for (int i = 0; i < static_cast<int>(members_.seats.size()); ++i)
     if (others >> i & 1) add_notice(i, "undo_requested", key);
   write_notices();
   if (timer_)  // not answered in time: declined
