@@ -6,12 +6,14 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <ostream>
 #include <sstream>
 #include <utility>
 
 #include "carcassonne/app/commands.hpp"
 #include "carcassonne/engine/bot.hpp"
+#include "carcassonne/engine/ladder.hpp"
 #include "carcassonne/protocol/json_codec.hpp"
 #include "game_options.hpp"
 
@@ -22,9 +24,11 @@ namespace {
 using protocol::json;
 
 struct bot_tally {
+  std::string name;
   bot_level level{};
-  long long wins = 0;  // sole first place
-  long long ties = 0;  // shared first place (half a win)
+  std::optional<ladder_step> step;  // a candidate ladder step ("greedy/r60"), played as one
+  long long wins = 0;               // sole first place
+  long long ties = 0;               // shared first place (half a win)
   long long score_sum = 0;
   long long moves = 0;
   double think_seconds = 0, slowest = 0;  // time in choose_move
@@ -53,6 +57,37 @@ bool benchmark_table(const std::string& name, game_options& o) {
   return true;
 }
 
+// A --bots entry: a level's name, or a candidate ladder step, an algorithm (random, greedy or
+// strong) followed by "/rN" (N of a thousand decisions uniformly random) and/or "/pN" (strong: N
+// playouts a move, capped by --playouts), e.g. "greedy/r60" or "strong/p150".
+std::optional<bot_tally> bot_entry(const std::string& entry) {
+  const auto slash = entry.find('/');
+  const auto level = bot_level_from_name(entry.substr(0, slash));
+  if (!level) return std::nullopt;
+  bot_tally t;
+  t.name = entry;
+  t.level = *level;
+  if (slash == std::string::npos) return t;
+  if (*level != bot_level::random && *level != bot_level::greedy && *level != bot_level::strong)
+    return std::nullopt;
+  ladder_step step{*level, *level};
+  step.playouts = *level == bot_level::strong ? bot_budget{}.playouts : 0;
+  if (slash + 1 == entry.size()) return std::nullopt;
+  std::stringstream parts(entry.substr(slash + 1));
+  for (std::string part; std::getline(parts, part, '/');) {
+    long long n = 0;
+    if (part.size() < 2 || !parse_count(part.substr(1), 0, 100'000'000, n)) return std::nullopt;
+    if (part[0] == 'r' && n <= 1000)
+      step.random_permille = static_cast<int>(n);
+    else if (part[0] == 'p' && *level == bot_level::strong)
+      step.playouts = static_cast<int>(n);
+    else
+      return std::nullopt;
+  }
+  t.step = step;
+  return t;
+}
+
 }  // namespace
 
 int run_arena(std::span<const std::string> args, std::ostream& out, std::ostream& err) {
@@ -70,13 +105,14 @@ int run_arena(std::span<const std::string> args, std::ostream& out, std::ostream
     if (args[i] == "--bots" && has_value) {
       std::stringstream list(args[++i]);
       for (std::string name; std::getline(list, name, ',');) {
-        const auto level = bot_level_from_name(name);
-        if (!level) {
+        auto bot = bot_entry(name);
+        if (!bot) {
           err << "carcassonne arena: unknown bot level '" << name
-              << "' (random, greedy, strong or ismcts)\n";
+              << "' (random, greedy, strong, ismcts, a ladder level, or e.g. greedy/r60, "
+                 "strong/p150)\n";
           return 1;
         }
-        bots.push_back({*level});
+        bots.push_back(std::move(*bot));
       }
     } else if (args[i] == "--playouts" && has_value) {
       if (!parse_count(args[++i], 0, 100'000'000, playouts)) {
@@ -164,8 +200,9 @@ int run_arena(std::span<const std::string> args, std::ostream& out, std::ostream
       auto& bot = bots[bot_at(seat)];
       const auto thinking = std::chrono::steady_clock::now();
       deadline = thinking + std::chrono::milliseconds(think_ms);
-      const auto choice =
-          choose_move(information_set_of(s, seat), bot.level, bot_seeds.next(), budget);
+      const auto info = information_set_of(s, seat);
+      const auto choice = bot.step ? ladder_move(info, *bot.step, bot_seeds.next(), budget)
+                                   : choose_move(info, bot.level, bot_seeds.next(), budget);
       const double took =
           std::chrono::duration<double>(std::chrono::steady_clock::now() - thinking).count();
       ++bot.moves;
@@ -199,7 +236,7 @@ int run_arena(std::span<const std::string> args, std::ostream& out, std::ostream
     const double n = static_cast<double>(games * seats_played);
     const double rate = (b.wins + 0.5 * b.ties) / n;
     const auto [low, high] = wilson95(b.wins + 0.5 * b.ties, n);
-    per_bot.push_back({{"bot", name_of(b.level)},
+    per_bot.push_back({{"bot", b.name},
                        {"wins", b.wins},
                        {"ties", b.ties},
                        {"mean_score", b.score_sum / n},

@@ -10,6 +10,7 @@
 
 #include "carcassonne/app/commands.hpp"
 #include "carcassonne/engine/expansion_count.hpp"
+#include "carcassonne/engine/ladder.hpp"
 
 namespace {
 
@@ -90,6 +91,42 @@ TEST_CASE("arena --benchmark: the published seeds in pairs, Wilson intervals, th
   REQUIRE_MESSAGE(timed.code == 0, timed.err);
   CHECK(timed.out["think_ms"] == 1);
   CHECK(timed.out["bots"][0]["move_seconds_mean"].get<double>() < 0.5);
+}
+
+TEST_CASE("arena: a candidate ladder step plays exactly as the step it names") {
+  // beginner is greedy with a share of random moves: the same share spelled out plays the same
+  // games, move for move (the bots' seeds are drawn in the same order).
+  const auto& beginner = carcassonne::ladder[0];
+  REQUIRE(beginner.algorithm == carcassonne::bot_level::greedy);
+  std::string spelled = "greedy/r";
+  spelled += std::to_string(beginner.random_permille);
+  const auto named = arena({"--bots", "beginner,greedy", "--games", "4", "--seed", "c"});
+  const auto candidate = arena({"--bots", spelled + ",greedy", "--games", "4", "--seed", "c"});
+  REQUIRE_MESSAGE(named.code == 0, named.err);
+  REQUIRE_MESSAGE(candidate.code == 0, candidate.err);
+  CHECK(candidate.out["bots"][0]["bot"] == spelled);
+  CHECK(candidate.out["moves"] == named.out["moves"]);
+  CHECK(candidate.out["bots"][0]["mean_score"] == named.out["bots"][0]["mean_score"]);
+  CHECK(candidate.out["bots"][1]["mean_score"] == named.out["bots"][1]["mean_score"]);
+  // strong/pN is strong with N playouts, and --playouts still caps it.
+  const auto p8 = arena({"--bots", "strong/p8,greedy", "--games", "1", "--seed", "d"});
+  const auto capped =
+      arena({"--bots", "strong,greedy", "--games", "1", "--seed", "d", "--playouts", "8"});
+  const auto both_capped =
+      arena({"--bots", "strong/p50,greedy", "--games", "1", "--seed", "d", "--playouts", "8"});
+  REQUIRE_MESSAGE(p8.code == 0, p8.err);
+  REQUIRE_MESSAGE(capped.code == 0, capped.err);
+  REQUIRE_MESSAGE(both_capped.code == 0, both_capped.err);
+  CHECK(p8.out["bots"][0]["mean_score"] == capped.out["bots"][0]["mean_score"]);
+  CHECK(p8.out["moves"] == capped.out["moves"]);
+  CHECK(both_capped.out["bots"][0]["mean_score"] == capped.out["bots"][0]["mean_score"]);
+  // A step with every move random loses to greedy.
+  const auto r1000 = arena({"--bots", "greedy/r1000,greedy", "--games", "2", "--seed", "e"});
+  REQUIRE_MESSAGE(r1000.code == 0, r1000.err);
+  CHECK(r1000.out["bots"][0]["wins"] == 0);
+  for (const char* bad : {"greedy/r1001", "greedy/p5", "ismcts/r5", "expert/r5", "greedy/",
+                          "greedy/x5", "greedy/r", "greedy/r-1", "strong/p5x"})
+    CHECK(arena({"--bots", std::string(bad) + ",greedy"}).code == 1);
 }
 
 TEST_CASE("arena argument errors exit 1") {

@@ -324,11 +324,11 @@ bool server::start_competitions(std::string& error) {
   for (const auto& [level, start] : {std::pair<const char*, double>{"random", 800.0},
                                      {"greedy", 1200.0},
                                      {"strong", 1500.0},
-                                     {"beginner", 1240.0},
-                                     {"casual", 1300.0},
-                                     {"intermediate", 1510.0},
-                                     {"advanced", 1700.0},
-                                     {"expert", 1770.0}}) {
+                                     {"beginner", 1250.0},
+                                     {"casual", 1400.0},
+                                     {"intermediate", 1560.0},
+                                     {"advanced", 1690.0},
+                                     {"expert", 1820.0}}) {
     double r = start;
     std::string why;
     if (auto rows = st.players->store().ratings_of(std::string("bot-") + level, why))

@@ -23,9 +23,9 @@ struct ladder_step {
 // Weakest first. Changing a step changes its strength: measure it again (carcassonne ladder).
 inline constexpr std::array<ladder_step, 5> ladder{{
     {bot_level::beginner, bot_level::greedy, 240, 0, "greedy, 24% of its moves random"},
-    {bot_level::casual, bot_level::greedy, 140, 0, "greedy, 14% of its moves random"},
+    {bot_level::casual, bot_level::greedy, 120, 0, "greedy, 12% of its moves random"},
     {bot_level::intermediate, bot_level::greedy, 0, 0, "greedy: the move worth most now"},
-    {bot_level::advanced, bot_level::strong, 0, 350, "strong, 350 playouts a move"},
+    {bot_level::advanced, bot_level::strong, 0, 200, "strong, 200 playouts a move"},
     {bot_level::expert, bot_level::strong, 0, 2000, "strong, 2,000 playouts a move"},
 }};
 
