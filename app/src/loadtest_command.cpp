@@ -6,7 +6,10 @@
 // by applying every patch and checks it against a snapshot when the game ends and when the run
 // stops. When a game ends the group starts another. Latency is move sent -> the room's last client
 // has the resulting patch. The tool reports its own CPU, so that its cost can be told apart. At
-// the end a group closes its clients only once its move in flight is answered.
+// the end a group closes its clients only once its move in flight is answered. With
+// --spectators S, S more clients per room watch it (and the group's next room) from their own
+// threads (--spectator-threads), reading only each patch's head: the spectator latency is move
+// sent -> the last spectator has the resulting patch.
 #include <sys/resource.h>
 
 #include <boost/asio.hpp>
@@ -23,6 +26,7 @@
 #include <memory>
 #include <optional>
 #include <thread>
+#include <tuple>
 
 #include "carcassonne/app/commands.hpp"
 #include "carcassonne/app/patched_view.hpp"
@@ -68,9 +72,12 @@ struct load_options {
   // and a new one when it ends; they load the server, their moves are not measured.
   int bot_rooms = 0, bot_seats = 4, bot_pause_ms = 1000;
   std::string bot_level = "strong";
+  int spectators = 0, spectator_threads = 1;  // per room; their own threads
+  int spectator_delay = 0;                    // the rooms' spectator delay, in moves
 };
 
 struct group;
+class watch_client;
 
 // A patch frame's head as the server writes it: {"type":"patch","room":"ID","seq":N,...
 struct patch_head {
@@ -176,11 +183,13 @@ struct group {
   std::string room;
   int generation = 0;  // how many rooms this group has created
   int joined = 0;
-  json setup;                      // of the current room, as created
-  std::vector<std::string> names;  // by seat
-  std::optional<game_state> game;  // the group's own copy, one move behind at most
-  std::optional<move> in_flight;   // sent, not yet accepted
-  std::uint64_t awaited = 0;       // the seq the next mover must have seen
+  json setup;                         // of the current room, as created
+  std::vector<std::string> names;     // by seat
+  std::optional<game_state> game;     // the group's own copy, one move behind at most
+  std::optional<move> in_flight;      // sent, not yet accepted
+  std::uint64_t in_flight_patch = 0;  // the seq its patch would have (its key in `pending`)
+  std::uint64_t stale_moves = 0;      // refused as stale (the room changed first), sent again
+  std::uint64_t awaited = 0;          // the seq the next mover must have seen
   std::vector<move> legal;
   std::optional<net::basic_waitable_timer<clock_type, net::wait_traits<clock_type>, executor_type>>
       pacer;                          // --rate: on the group's thread
@@ -191,6 +200,15 @@ struct group {
     int receipts = 0;
   };
   std::map<std::uint64_t, pending_move> pending;  // by the seq of the patch the move produces
+  // --spectators: this room's watchers (on their own threads), and the measured moves' patches
+  // (room generation, seq) with the time each move was sent.
+  std::vector<std::shared_ptr<watch_client>> watchers;
+  struct watched_move {
+    int generation;
+    std::uint64_t seq;
+    clock_type::time_point sent;
+  };
+  std::vector<watched_move> watched;
   std::vector<double> latencies_ms;
   std::uint64_t moves = 0, games = 0, errors = 0, seq_gaps = 0, views_checked = 0,
                 view_mismatches = 0;
@@ -261,6 +279,7 @@ struct group {
                 {"name", "load"},
                 {"setup", setup}};
     if (!opts->match.is_null()) create["match"] = opts->match;
+    if (opts->spectator_delay > 0) create["spectator_delay"] = opts->spectator_delay;
     clients[0]->send(create);
   }
 
@@ -292,7 +311,8 @@ struct group {
     if (legal.empty()) return;
     in_flight = legal[chooser.below(legal.size())];
     ++unanswered;
-    pending[c->seq() + 1] = {clock_type::now(), 0};
+    in_flight_patch = c->seq() + 1;
+    pending[in_flight_patch] = {clock_type::now(), 0};
     c->send_text(move_message(protocol::move_text(*in_flight, *game), c->seq()));
   }
 
@@ -337,6 +357,7 @@ struct group {
       latencies_ms.push_back(
           std::chrono::duration<double, std::milli>(now - it->second.sent).count());
       ++moves;
+      if (!watchers.empty()) watched.push_back({generation, seq, it->second.sent});
     }
     pending.erase(it);
     if (seeded ? game && game->finished && !in_flight : view_finished) {
@@ -346,6 +367,106 @@ struct group {
     }
     try_act();
   }
+};
+
+// What the spectators of one thread saw: when each patch (room index, generation, seq) reached
+// the last of them, and how many frames and bytes they read.
+struct watch_log {
+  std::map<std::tuple<int, int, std::uint64_t>, clock_type::time_point> last;
+  std::uint64_t frames = 0, bytes = 0, watching = 0, ended = 0;
+  std::string first_error;
+};
+
+// A spectator (--spectators): watches its group's room, then the group's next one.
+class watch_client : public std::enable_shared_from_this<watch_client> {
+ public:
+  watch_client(int group, executor_type ex, watch_log& log) : ws_(ex), group_(group), log_(log) {}
+
+  void start(const tcp::resolver::results_type& endpoints) {
+    net::async_connect(ws_.next_layer(), endpoints,
+                       [self = shared_from_this()](beast::error_code ec, auto) {
+                         if (ec) return self->fail("spectator connect: " + ec.message());
+                         self->ws_.next_layer().set_option(tcp::no_delay(true), ec);
+                         self->ws_.async_handshake("127.0.0.1", "/ws", [self](beast::error_code e) {
+                           if (e) return self->fail("spectator handshake: " + e.message());
+                           self->open_ = true;
+                           if (!self->wanted_.empty())
+                             self->watch(self->wanted_, self->wanted_gen_);
+                           self->read();
+                         });
+                       });
+  }
+  // On its thread: watch `room` (the group's generation `generation`), leaving the last one.
+  void watch(const std::string& room, int generation) {
+    wanted_ = room;
+    wanted_gen_ = generation;
+    if (!open_) return;
+    if (!room_.empty()) send(json{{"type", "leave"}}.dump());
+    room_ = room;
+    generation_ = generation;
+    send(json{{"type", "spectate"}, {"room", room}}.dump());
+  }
+  void close() {
+    if (!open_) return;
+    open_ = false;
+    ws_.async_close(websocket::close_code::normal,
+                    [self = shared_from_this()](beast::error_code) {});
+  }
+  executor_type get_executor() { return ws_.get_executor(); }
+
+ private:
+  void fail(const std::string& what) {
+    if (log_.first_error.empty()) log_.first_error = what;
+  }
+  void send(std::string text) {
+    out_.push_back(std::move(text));
+    if (!writing_) write_next();
+  }
+  void write_next() {
+    writing_ = true;
+    ws_.async_write(net::buffer(out_.front()),
+                    [self = shared_from_this()](beast::error_code ec, std::size_t) {
+                      self->writing_ = false;
+                      if (ec) return;
+                      self->out_.pop_front();
+                      if (!self->out_.empty()) self->write_next();
+                    });
+  }
+  void read() {
+    ws_.async_read(buffer_, [self = shared_from_this()](beast::error_code ec, std::size_t n) {
+      if (ec) {
+        if (self->open_) ++self->log_.ended;  // dropped by the server (a slow reader) or gone
+        self->open_ = false;
+        return;
+      }
+      const auto data = self->buffer_.cdata();
+      self->on_frame({static_cast<const char*>(data.data()), n});
+      self->buffer_.consume(self->buffer_.size());
+      self->read();
+    });
+  }
+  void on_frame(std::string_view text) {
+    ++log_.frames;
+    log_.bytes += text.size();
+    if (auto h = read_patch_head(text)) {
+      if (h->room != room_) return;
+      auto& t = log_.last[{group_, generation_, h->seq}];
+      t = std::max(t, clock_type::now());
+    } else if (text.find(R"("type":"spectating")") != std::string_view::npos) {
+      ++log_.watching;
+    } else if (text.find(R"("type":"error")") != std::string_view::npos) {
+      fail(std::string("spectator: ") + std::string(text.substr(0, 200)));
+    }
+  }
+
+  websocket::stream<socket_type> ws_;
+  int group_;
+  watch_log& log_;
+  beast::flat_buffer buffer_;
+  std::deque<std::string> out_;
+  bool writing_ = false, open_ = false;
+  std::string room_, wanted_;
+  int generation_ = 0, wanted_gen_ = 0;
 };
 
 void load_client::start(const tcp::resolver::results_type& endpoints) {
@@ -500,6 +621,8 @@ void load_client::on_message(const json& m, std::string_view text) {
     g.room = m["room"];
     ++g.generation;
     for (auto& c : g.clients) c->join_current();
+    for (auto& w : g.watchers)
+      net::post(w->get_executor(), [w, room = g.room, gen = g.generation] { w->watch(room, gen); });
   } else if (type == "joined") {
     seat_ = m["seat"];
     room_ = m["room"];
@@ -534,6 +657,16 @@ void load_client::on_message(const json& m, std::string_view text) {
       g.seeded = false;  // the server takes no seed: play from the views
       return g.new_room();
     }
+    if (m.value("code", "") == "stale_sequence" && g.in_flight) {
+      // The room changed before the move arrived (a spectators' count, say): the mover has
+      // seen that patch by now (it came before this answer); the move goes again.
+      ++g.stale_moves;
+      g.pending.erase(g.in_flight_patch);
+      g.in_flight.reset();
+      if (g.unanswered > 0) --g.unanswered;
+      g.try_act();
+      return g.close_when_answered();
+    }
     g.error(m.dump());
     if (g.in_flight && m.value("code", "") != "rate_limited") g.in_flight.reset();
     if (g.unanswered > 0) --g.unanswered;  // in play, only moves are refused
@@ -546,7 +679,8 @@ const char* const usage =
     "--duration S [--threads T] [--rate MOVES_PER_S] [--expansions a,b|every] [--options JSON] "
     "[--match JSON] "
     "[--idle] [--bot-rooms N "
-    "[--bot-seats S] [--bot-level L] [--bot-pause-ms MS]]\n";
+    "[--bot-seats S] [--bot-level L] [--bot-pause-ms MS]] [--spectators S "
+    "[--spectator-threads T] [--spectator-delay MOVES]]\n";
 
 std::vector<std::string> split_list(const std::string& text) {
   std::vector<std::string> out;
@@ -596,6 +730,12 @@ bool parse_options(std::span<const std::string> args, load_options& o, std::ostr
         o.bot_seats = std::stoi(args[++i]);
       else if (args[i] == "--bot-level" && has)
         o.bot_level = args[++i];
+      else if (args[i] == "--spectators" && has)
+        o.spectators = std::stoi(args[++i]);
+      else if (args[i] == "--spectator-delay" && has)
+        o.spectator_delay = std::stoi(args[++i]);
+      else if (args[i] == "--spectator-threads" && has)
+        o.spectator_threads = std::stoi(args[++i]);
       else if (args[i] == "--bot-pause-ms" && has)
         o.bot_pause_ms = std::stoi(args[++i]);
       else
@@ -606,9 +746,10 @@ bool parse_options(std::span<const std::string> args, load_options& o, std::ostr
     }
   }
   if (o.rooms < 1 || o.clients < 2 || o.clients > 6 || o.duration <= 0 || o.threads < 1 ||
-      o.rate < 0 || o.bot_rooms < 0 || o.bot_seats < 2 || o.bot_seats > 6 || o.bot_pause_ms < 0) {
+      o.rate < 0 || o.bot_rooms < 0 || o.bot_seats < 2 || o.bot_seats > 6 || o.bot_pause_ms < 0 ||
+      o.spectators < 0 || o.spectator_threads < 1) {
     err << "carcassonne loadtest: rooms >= 1, clients-per-room 2..6, duration > 0, threads >= 1, "
-           "rate >= 0\n";
+           "rate >= 0, spectators >= 0, spectator-threads >= 1\n";
     return false;
   }
   return true;
@@ -646,6 +787,14 @@ int run_loadtest(std::span<const std::string> args, std::ostream& out, std::ostr
     return 1;
   }
   std::vector<std::unique_ptr<group>> groups;
+  // --spectators: their own threads, so that reading their frames never delays a player's move.
+  std::vector<std::unique_ptr<net::io_context>> watch_ios;
+  std::vector<std::unique_ptr<watch_log>> watch_logs;
+  for (int t = 0; o.spectators > 0 && t < o.spectator_threads; ++t) {
+    watch_ios.push_back(std::make_unique<net::io_context>(1));
+    watch_logs.push_back(std::make_unique<watch_log>());
+  }
+  int next_watcher = 0;
   const auto start = clock_type::now();
   // The first seconds open connections and rooms; measure the steady part after them.
   const auto warmup = std::chrono::duration<double>(std::min(2.0, o.duration / 5));
@@ -667,6 +816,11 @@ int run_loadtest(std::span<const std::string> args, std::ostream& out, std::ostr
                       std::chrono::duration<double>(o.rooms / o.rate * (r + 0.5) / o.rooms));
     for (int c = 0; c < o.clients; ++c)
       g->clients.push_back(std::make_shared<load_client>(*g, c, g->io->get_executor()));
+    for (int w = 0; w < o.spectators; ++w) {
+      const auto t = static_cast<std::size_t>(next_watcher++ % o.spectator_threads);
+      g->watchers.push_back(
+          std::make_shared<watch_client>(r, watch_ios[t]->get_executor(), *watch_logs[t]));
+    }
     groups.push_back(std::move(g));
   }
   for (int r = 0; r < o.bot_rooms; ++r) {
@@ -678,10 +832,13 @@ int run_loadtest(std::span<const std::string> args, std::ostream& out, std::ostr
     g->clients.push_back(std::make_shared<load_client>(*g, 0, g->io->get_executor()));
     groups.push_back(std::move(g));
   }
-  for (auto& g : groups)
+  for (auto& g : groups) {
+    for (auto& w : g->watchers)
+      net::post(w->get_executor(), [w, &endpoints] { w->start(endpoints); });
     net::post(*g->io, [g = g.get(), &endpoints] {
       for (auto& c : g->clients) c->start(endpoints);
     });
+  }
   // The tool's own CPU over the measured part, to tell its cost from the server's.
   double cpu_from = 0, cpu_until = 0;
   net::steady_timer warm_timer(io, std::chrono::duration_cast<clock_type::duration>(warmup));
@@ -693,7 +850,10 @@ int run_loadtest(std::span<const std::string> args, std::ostream& out, std::ostr
   net::steady_timer give_up(io);
   stop_timer.async_wait([&](beast::error_code) {
     cpu_until = cpu_seconds();
-    for (auto& g : groups) net::post(*g->io, [g = g.get()] { g->stop(); });
+    for (auto& g : groups) {
+      net::post(*g->io, [g = g.get()] { g->stop(); });
+      for (auto& w : g->watchers) net::post(w->get_executor(), [w] { w->close(); });
+    }
     give_up.expires_after(std::chrono::seconds(5));
     give_up.async_wait([&](beast::error_code e) {
       if (!e)
@@ -702,15 +862,24 @@ int run_loadtest(std::span<const std::string> args, std::ostream& out, std::ostr
   });
   std::vector<std::thread> threads;
   for (int t = 1; t < o.threads; ++t) threads.emplace_back([&ios, t] { ios[t]->run(); });
+  std::vector<std::thread> watch_threads;
+  std::vector<net::executor_work_guard<net::io_context::executor_type>> watch_work;
+  for (auto& w : watch_ios) {
+    watch_work.push_back(net::make_work_guard(*w));
+    watch_threads.emplace_back([w = w.get()] { w->run(); });
+  }
   io.run();
   for (auto& t : threads) t.join();
+  for (auto& w : watch_ios) w->stop();
+  for (auto& t : watch_threads) t.join();
 
   std::vector<double> latencies;
   std::uint64_t moves = 0, games = 0, errors = 0, bot_games = 0, gaps = 0, checked = 0,
-                mismatched = 0;
+                mismatched = 0, stale = 0;
   std::string first_error;
   for (auto& g : groups) {
     errors += g->errors;
+    stale += g->stale_moves;
     gaps += g->seq_gaps;
     checked += g->views_checked;
     mismatched += g->view_mismatches;
@@ -736,6 +905,7 @@ int run_loadtest(std::span<const std::string> args, std::ostream& out, std::ostr
       {"bot_rooms", o.bot_rooms},
       {"bot_games_finished", bot_games},
       {"errors", errors},
+      {"stale_moves_sent_again", stale},
       {"seq_gaps", gaps},
       {"views_checked", checked},
       {"view_mismatches", mismatched},
@@ -747,6 +917,42 @@ int run_loadtest(std::span<const std::string> args, std::ostream& out, std::ostr
         {"p95", percentile(latencies, 0.95)},
         {"p99", percentile(latencies, 0.99)},
         {"max", latencies.empty() ? 0.0 : *std::max_element(latencies.begin(), latencies.end())}}}};
+  if (o.spectators > 0) {
+    // Each measured move's patch: when the last spectator had it, over every spectator thread.
+    std::vector<double> watch_ms;
+    std::uint64_t frames = 0, bytes = 0, answers = 0, ended = 0, missed = 0;
+    for (const auto& l : watch_logs) {
+      frames += l->frames;
+      bytes += l->bytes;
+      answers += l->watching;
+      ended += l->ended;
+      if (first_error.empty()) first_error = l->first_error;
+    }
+    for (const auto& g : groups)
+      for (const auto& m : g->watched) {
+        std::optional<clock_type::time_point> last;
+        for (const auto& l : watch_logs)
+          if (auto it = l->last.find({g->index, m.generation, m.seq}); it != l->last.end())
+            last = last ? std::max(*last, it->second) : it->second;
+        if (!last) {
+          ++missed;
+          continue;
+        }
+        watch_ms.push_back(std::chrono::duration<double, std::milli>(*last - m.sent).count());
+      }
+    result["spectators"] = {
+        {"per_room", o.spectators},
+        {"threads", o.spectator_threads},
+        {"spectating_answers", answers},
+        {"ended_by_server", ended},
+        {"frames", frames},
+        {"bytes", bytes},
+        {"moves_seen_by_none", missed},
+        {"latency_to_last_ms",
+         {{"p50", percentile(watch_ms, 0.50)},
+          {"p99", percentile(watch_ms, 0.99)},
+          {"max", watch_ms.empty() ? 0.0 : *std::max_element(watch_ms.begin(), watch_ms.end())}}}};
+  }
   if (!first_error.empty()) result["first_error"] = first_error;
   const bool seeded =
       std::all_of(groups.begin(), groups.end(), [](const auto& g) { return g->bots || g->seeded; });

@@ -63,3 +63,44 @@ TEST_CASE("e2e: loadtest --match creates its rooms with those match options") {
   std::ostringstream out, err;
   CHECK(carcassonne::app::run_loadtest(not_object, out, err) == 1);
 }
+
+TEST_CASE("e2e: loadtest --spectators watches each room; every measured move reaches them all") {
+  test_server server;
+  const std::vector<std::string> args{"--port",
+                                      std::to_string(server.port()),
+                                      "--rooms",
+                                      "2",
+                                      "--players",
+                                      "2",
+                                      "--duration",
+                                      "2",
+                                      "--rate",
+                                      "10",
+                                      "--spectators",
+                                      "5",
+                                      "--spectator-threads",
+                                      "2",
+                                      "--spectator-delay",
+                                      "1"};
+  std::ostringstream out, err;
+  REQUIRE_MESSAGE(carcassonne::app::run_loadtest(args, out, err) == 0, err.str());
+  const auto report = json::parse(out.str());
+  INFO(report.dump());
+  CHECK(report["errors"] == 0);
+  const auto& s = report["spectators"];
+  CHECK(s["per_room"] == 5);
+  CHECK(s["spectating_answers"].get<int>() >= 10);  // 5 in each room, more when a game ends
+  CHECK(s["ended_by_server"] == 0);
+  CHECK(s["moves_seen_by_none"] == 0);
+  // At least one patch of each measured move to each of the 10: frames and their bytes.
+  CHECK(s["frames"].get<int>() >= 10 * report["moves"].get<int>() / 2);
+  CHECK(s["bytes"].get<double>() > s["frames"].get<double>() * 50);
+  const auto& l = s["latency_to_last_ms"];
+  CHECK(l["p50"].get<double>() > 0);
+  CHECK(l["p50"].get<double>() <= l["p99"].get<double>());
+  CHECK(l["p99"].get<double>() <= l["max"].get<double>());
+
+  std::ostringstream out2, err2;
+  const std::vector<std::string> bad{"--port", std::to_string(server.port()), "--spectators", "-1"};
+  CHECK(carcassonne::app::run_loadtest(bad, out2, err2) == 1);
+}
