@@ -259,9 +259,9 @@ void room::publish_summary() {
   s.state = state();
   s.is_public = settings_.is_public;
   s.seats = settings_.seats;
-  s.spectators = static_cast<int>(spectators_.size());
+  s.spectators = static_cast<int>(shown_spectators());
   s.spectator_delay = settings_.spectator_delay;
-  s.connections = static_cast<int>(spectators_.size());
+  s.connections = static_cast<int>(local_spectators());
   s.commitment = commitment_;
   for (std::size_t i = 0; i < seats_.size(); ++i) {
     const auto& seat = seats_[i];

@@ -122,6 +122,13 @@ class room {
   // once the store answers); then held answers become storage_failed refusals, the rest of what
   // was held is dropped, and the room stops as on lease_lost (room_moved to every connection).
   void storage_lost();
+  // The room's public stream relayed to spectators on other instances (room_relay.cpp,
+  // docs/scaling.md "Spectators on every instance"). `link` gets what a spectator here gets, from
+  // a snapshot on (one link a room: a new one replaces the old); it is counted as no spectator.
+  // `spectators`: how many watch through it, counted in the room's spectators. Room strand.
+  void attach_relay(const client_ptr& link);
+  void detach_relay(const client_ptr& link);  // only if it is still the room's link
+  void set_relayed_spectators(int spectators);
   void attach_storage_loss(std::function<void()> f) { storage_lost_ = std::move(f); }
 
   // Vacation (docs/protocol.md §21 "Vacation"; seat_clocks.hpp): the lookup asks the players'
@@ -259,7 +266,12 @@ class room {
   std::weak_ptr<const client_link> creator_;  // the connection that created the room
   int creator_seat_ = -1;                     // the seat it took (start rights follow it)
   std::vector<seat_slot> seats_;
-  std::vector<client_ptr> spectators_;
+  std::vector<client_ptr> spectators_;  // with the relay's link, when attached
+  client_ptr relay_;                    // attach_relay(), or null
+  int relayed_ = 0;                     // spectators elsewhere, through relay_
+  // Spectators connected here (the relay's link is none); shown: with those relayed.
+  std::size_t local_spectators() const { return spectators_.size() - (relay_ ? 1 : 0); }
+  std::size_t shown_spectators() const { return local_spectators() + (relay_ ? relayed_ : 0); }
 
   game_table table_;  // the game, its journal and record, the views it was last shown as
   std::uint64_t seq_ = 0;

@@ -76,7 +76,7 @@ std::string room::room_info_text(room_part::clock_span* clock) const {
   out += R"(],"spectator_delay":)";
   append_number(out, settings_.spectator_delay);
   out += R"(,"spectators":)";
-  append_number(out, static_cast<long long>(spectators_.size()));
+  append_number(out, static_cast<long long>(shown_spectators()));
   out += R"(,"state":)";
   append_dumped(out, to_string(state()));
   if (undo_request_) {

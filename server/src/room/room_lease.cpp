@@ -71,6 +71,7 @@ void room::stop_here(const protocol::proto_error& why) {
     if (s.client) gone.push_back(std::exchange(s.client, nullptr));
   for (auto& c : spectators_) gone.push_back(c);
   spectators_.clear();
+  relay_ = nullptr;  // its link drops the error (the next owner's snapshot fills the gap)
   for (const auto& c : gone) {
     c->deliver(frame);
     c->set_room(settings_.id, false);

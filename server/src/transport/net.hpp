@@ -18,6 +18,7 @@
 #include "base/metrics.hpp"
 #include "cluster/cluster_lobby.hpp"
 #include "cluster/cluster_member.hpp"
+#include "cluster/spectator_relay.hpp"
 #include "competition/competitions.hpp"
 #include "lobby/lobby.hpp"
 #include "notify/service.hpp"
@@ -56,6 +57,9 @@ struct shared_state {
   lobby rooms;
   std::unique_ptr<cluster_member> cluster;    // with --redis: this instance in the room directory
   std::unique_ptr<cluster_lobby> lobby_view;  // with --redis: every instance's public rooms
+  // With --redis: spectators here of rooms other instances hold, and this instance's rooms
+  // relayed to theirs (docs/scaling.md "Spectators on every instance").
+  std::unique_ptr<spectator_relay> relay;
   std::atomic<bool> draining{false};
 
   std::mutex sessions_mutex;

@@ -1,0 +1,30 @@
+// The room's side of the spectator relay (docs/scaling.md "Spectators on every instance"): one
+// link that gets the public stream as a spectator here does, for cluster/spectator_relay.cpp to
+// publish; and the number of spectators watching through it elsewhere.
+#include "room/room.hpp"
+
+namespace carcassonne::server {
+
+void room::attach_relay(const client_ptr& link) {
+  if (writes_.stopped() || !link) return;
+  if (relay_) std::erase(spectators_, relay_);
+  relay_ = link;
+  spectators_.push_back(link);
+  // Its start: the view as last sent (spectator delay included), then every patch after it.
+  send_snapshot(link, -1, nullptr);
+}
+
+void room::detach_relay(const client_ptr& link) {
+  if (!relay_ || relay_ != link) return;
+  std::erase(spectators_, relay_);
+  relay_ = nullptr;
+  if (std::exchange(relayed_, 0) != 0) audience_.changed();
+}
+
+void room::set_relayed_spectators(int spectators) {
+  if (!relay_ || spectators == relayed_) return;
+  relayed_ = spectators;
+  audience_.changed();
+}
+
+}  // namespace carcassonne::server
