@@ -453,6 +453,12 @@ bool spectator_relay::watch(const std::string& room, const client_ptr& c, const 
   return true;
 }
 
+bool spectator_relay::watches(const std::string& room) const {
+  auto& p = *impl_;
+  std::lock_guard lock(p.mutex);
+  return p.watching.contains(room);
+}
+
 void spectator_relay::unwatch(const std::string& room, const client_ptr& c) {
   auto& p = *impl_;
   std::lock_guard lock(p.mutex);

@@ -44,6 +44,8 @@ class spectator_relay {
   // spectators of the room already (too_many_spectators).
   bool watch(const std::string& room, const client_ptr& c, const nlohmann::json& id);
   void unwatch(const std::string& room, const client_ptr& c);  // a leave or the end of `c`
+  // Whether `room` is watched here already: a spectator more needs no lookup of its owner.
+  bool watches(const std::string& room) const;
   // `c` asks for a snapshot (with `id`): the next one from the owner is its answer.
   void snapshot(const std::string& room, const client_ptr& c, const nlohmann::json& id);
 

@@ -149,6 +149,7 @@ class sse_session : public client_link, public std::enable_shared_from_this<sse_
   // "Spectators on every instance").
   void locate() {
     if (!state_->lobby_view || state_->rooms.find(room_)) return enter();
+    if (state_->relay && state_->relay->watches(room_)) return watch();  // no lookup needed
     state_->lobby_view->locate(room_, [self = shared_from_this()](cluster_lobby::location where) {
       net::post(self->socket_.get_executor(), [self, where = std::move(where)] {
         if (self->finished_) return;

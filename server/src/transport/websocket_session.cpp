@@ -316,6 +316,7 @@ class websocket_session : public client_link,
   template <class Call>
   void in_current_room(const char* what, const nlohmann::json& id, Call call);
   bool relayed_request(const char* what, const nlohmann::json& id);  // true: answered
+  void watch_relayed(const std::string& room_id, const nlohmann::json& id);
   // located: the directory was asked already (a room this instance does not know).
   void replay(const protocol::replay_msg& m, const nlohmann::json& id, bool located = false);
   void create_room(const protocol::create_room_msg& m, const nlohmann::json& id);
@@ -787,7 +788,9 @@ void websocket_session::on(const protocol::spectate_msg& m, const json& id) {
     return send_json(
         protocol::error_message({"already_in_room", "you are already in this room"}, id));
   }
-  // A room another instance holds is watched here, through the relay (docs/scaling.md).
+  // A room another instance holds is watched here, through the relay (docs/scaling.md); one
+  // watched already needs no lookup.
+  if (state_->relay->watches(m.room)) return watch_relayed(m.room, id);
   state_->lobby_view->locate(m.room, [self = shared_from_this(), room_id = m.room, id,
                                       here](cluster_lobby::location where) mutable {
     net::post(self->socket_.get_executor(), [self, room_id, id, here, where = std::move(where)] {
@@ -796,17 +799,21 @@ void websocket_session::on(const protocol::spectate_msg& m, const json& id) {
       if (where.what == kind::here) return self->to_room(room_id, id, here, true);
       if (where.what != kind::elsewhere)
         return self->send_json(moved_answer(where, room_id, id, true, self->state_->stats));
-      if (self->relayed_) return;  // a second spectate answered meanwhile
-      if (!self->state_->relay->watch(room_id, self, id)) {
-        self->state_->stats.rejected("too_many_spectators");
-        return self->send_json(protocol::error_message(
-            {"too_many_spectators", "this room has as many spectators here as it takes"}, id));
-      }
-      self->relayed_ = true;
-      self->room_ = room_id;
-      self->room_entry_.reset();
+      self->watch_relayed(room_id, id);
     });
   });
+}
+
+void websocket_session::watch_relayed(const std::string& room_id, const json& id) {
+  if (relayed_) return;  // a second spectate answered meanwhile
+  if (!state_->relay->watch(room_id, shared_from_this(), id)) {
+    state_->stats.rejected("too_many_spectators");
+    return send_json(protocol::error_message(
+        {"too_many_spectators", "this room has as many spectators here as it takes"}, id));
+  }
+  relayed_ = true;
+  room_ = room_id;
+  room_entry_.reset();
 }
 
 // A spectator of a room held by another instance (relayed_): a leave and a snapshot go to the
