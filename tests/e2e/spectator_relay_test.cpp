@@ -255,3 +255,43 @@ TEST_CASE(
   for (int n = 1; n < 3; ++n)
     CHECK_MESSAGE(nodes[n].process->wait(std::chrono::seconds(20)) == 0, nodes[n].id);
 }
+
+TEST_CASE("e2e spectator relay: a relayed stream that never reads is dropped, the others go on") {
+  auto redis = carcassonne::testing::started_redis();
+  if (!redis) return;
+  auto watching = relay_test::member(redis->url(), "b");
+  watching.max_outbound_messages = 16;
+  test_server a(relay_test::member(redis->url(), "a")), b(watching);
+  std::string error;
+  auto watcher = room_directory::open({redis->url(), "watcher", "ws://watcher/ws"}, error);
+  REQUIRE_MESSAGE(watcher, error);
+  REQUIRE(eventually([&] { return watcher->instances(error).size() == 2; }));
+  ws_client p0(a.port()), p1(a.port()), reader(b.port());
+  auto created = p0.request({{"type", "create_room"},
+                             {"setup", {{"seed", "relay-slow"}}},
+                             {"seats", 2},
+                             {"moved", true}});
+  REQUIRE(created["type"] == "room_created");
+  const std::string room = created["room"];
+  join(p0, room, "Ann");
+  join(p1, room, "Bob");
+  spectate(reader, room);
+  // Asks, then never reads.
+  sse_client lazy(b.port(), "/api/rooms/" + room + "/events", true, false);
+  p0.wait_view([](const json& v) { return v["room"]["spectators"] == 2; }, "both in");
+  table t{{&p0, &p1}, {&reader}};
+  t.start(p0);
+  const std::string long_text(450, 'z');
+  int chats = 0;
+  while (p0.view["room"]["spectators"] == 2 && chats < 5000) {
+    if (!t.finished()) t.step();
+    REQUIRE(p0.request({{"type", "chat"}, {"text", long_text}})["type"] == "chat_sent");
+    reader.wait_type("chat");
+    ++chats;
+  }
+  p0.wait_view([](const json& v) { return v["room"]["spectators"] == 1; }, "the stream dropped");
+  CHECK(b.get().stats().dropped_slow.load() == 1);
+  t.play_to_end();
+  CHECK_FALSE(reader.gap);
+  check_view_is_snapshot(reader);
+}

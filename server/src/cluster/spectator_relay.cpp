@@ -248,8 +248,11 @@ struct spectator_relay::impl {
         continue;
       }
       if (o.audience.empty()) {
-        boost::asio::post(entry->strand,
-                          [entry, link = o.link] { entry->game_room->detach_relay(link); });
+        // The room may leave memory now, as when its last spectator here leaves.
+        boost::asio::post(entry->strand, [entry, link = o.link, r = &rooms] {
+          entry->game_room->detach_relay(link);
+          r->room_left(entry->game_room->id());
+        });
         it = owning.erase(it);
         continue;
       }

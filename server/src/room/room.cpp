@@ -261,7 +261,9 @@ void room::publish_summary() {
   s.seats = settings_.seats;
   s.spectators = static_cast<int>(shown_spectators());
   s.spectator_delay = settings_.spectator_delay;
-  s.connections = static_cast<int>(local_spectators());
+  // The relay's link too: a room watched from other instances stays in memory, as one watched
+  // here does.
+  s.connections = static_cast<int>(spectators_.size());
   s.commitment = commitment_;
   for (std::size_t i = 0; i < seats_.size(); ++i) {
     const auto& seat = seats_[i];

@@ -10,6 +10,7 @@ void room::attach_relay(const client_ptr& link) {
   if (relay_) std::erase(spectators_, relay_);
   relay_ = link;
   spectators_.push_back(link);
+  publish_summary();  // its connections: the room stays in memory while relayed
   // Its start: the view as last sent (spectator delay included), then every patch after it.
   send_snapshot(link, -1, nullptr);
 }
@@ -18,6 +19,7 @@ void room::detach_relay(const client_ptr& link) {
   if (!relay_ || relay_ != link) return;
   std::erase(spectators_, relay_);
   relay_ = nullptr;
+  publish_summary();
   if (std::exchange(relayed_, 0) != 0) audience_.changed();
 }
 
