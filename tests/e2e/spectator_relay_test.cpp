@@ -246,7 +246,8 @@ TEST_CASE(
   CHECK(far.view["room"]["state"] == "playing");
   for (int i = 0; i < 2000 && !g.finished(); ++i) g.step(rng);
   REQUIRE(g.finished());
-  far.wait_seq(g.clients[0]->seq);
+  REQUIRE(g.clients[0]->request({{"type", "chat"}, {"text", "gg"}})["type"] == "chat_sent");
+  far.wait_type("chat");  // everything before it has reached `far`
   CHECK(far.view["game"]["board"] == g.clients[0]->view["game"]["board"]);
   CHECK(far.view["game"]["scores"] == g.clients[0]->view["game"]["scores"]);
   CHECK(far.view["game"]["status"] == "finished");
@@ -292,6 +293,38 @@ TEST_CASE("e2e spectator relay: a relayed stream that never reads is dropped, th
   p0.wait_view([](const json& v) { return v["room"]["spectators"] == 1; }, "the stream dropped");
   CHECK(b.get().stats().dropped_slow.load() == 1);
   t.play_to_end();
+  // Everything before this chat line has reached the reader: its view is the owner's now.
+  REQUIRE(p0.request({{"type", "chat"}, {"text", "gg"}})["type"] == "chat_sent");
+  reader.wait_type("chat");
   CHECK_FALSE(reader.gap);
   check_view_is_snapshot(reader);
+}
+
+TEST_CASE("e2e spectator relay: --max-spectators counts each instance's own spectators") {
+  auto redis = carcassonne::testing::started_redis();
+  if (!redis) return;
+  auto one = [&](const char* id) {
+    auto c = relay_test::member(redis->url(), id);
+    c.max_spectators = 1;
+    return c;
+  };
+  test_server a(one("a")), b(one("b"));
+  std::string error;
+  auto watcher = room_directory::open({redis->url(), "watcher", "ws://watcher/ws"}, error);
+  REQUIRE_MESSAGE(watcher, error);
+  REQUIRE(eventually([&] { return watcher->instances(error).size() == 2; }));
+  ws_client p0(a.port()), at_a(a.port()), at_b(b.port()), second_at_b(b.port());
+  auto created = p0.request(
+      {{"type", "create_room"}, {"setup", json::object()}, {"seats", 2}, {"moved", true}});
+  REQUIRE(created["type"] == "room_created");
+  const std::string room = created["room"];
+  spectate(at_a, room);
+  spectate(at_b, room);  // a's one spectator does not count at b
+  auto refused = second_at_b.request({{"type", "spectate"}, {"room", room}});
+  CHECK(refused["code"] == "too_many_spectators");
+  sse_client stream(b.port(), "/api/rooms/" + room + "/events");
+  CHECK(stream.status == 503);
+  CHECK(json::parse(stream.body)["error"] == "too_many_spectators");
+  // The room shows both.
+  at_b.wait_view([](const json& v) { return v["room"]["spectators"] == 2; }, "2 spectators");
 }

@@ -440,9 +440,10 @@ spectator_relay::~spectator_relay() {
 bool spectator_relay::watch(const std::string& room, const client_ptr& c, const json& id) {
   auto& p = *impl_;
   std::lock_guard lock(p.mutex);
-  const bool created = !p.watching.contains(room);
-  auto& w = p.watching[room];
-  if (w.size() >= p.opts.max_spectators) return false;
+  const auto found = p.watching.find(room);
+  const bool created = found == p.watching.end();
+  if ((created ? 0 : found->second.size()) >= p.opts.max_spectators) return false;
+  auto& w = created ? p.watching[room] : found->second;
   c->set_room(room, true);
   c->deliver(std::make_shared<const std::string>(
       protocol::reply("spectating", id, {{"room", room}}).dump()));
