@@ -105,8 +105,8 @@ void start_websocket_session(beast::tcp_stream stream, http::request<http::strin
                              std::unique_ptr<address_limits::lease> address);
 
 // Starts a room's event stream (GET /api/rooms/{id}/events, sse_session.cpp), holding its
-// address's connection slot: the answer (200 and the events, 307 to the owner in a cluster, or an
-// error) is written by the stream.
+// address's connection slot: the answer (200 and the events, relayed from the owner in a
+// cluster, or an error) is written by the stream.
 void start_sse_session(beast::tcp_stream stream, std::shared_ptr<shared_state> state,
                        std::unique_ptr<address_limits::lease> address, std::string room);
 // The event streams' part of close_all_sessions and sweep_sessions (a goodbye event then the end;
