@@ -5,8 +5,10 @@
 # only; one thread, so the readers are slower than the server: start the server with outbound
 # limits raised (--max-outbound 100000 --max-outbound-bytes 1000000000) or it drops them.
 #   tests/bench/spectators_join.py PORT N
+# With several ports (PORT,PORT2,...: instances of one cluster, docs/scaling.md "Spectators on
+# every instance") the room is made on the first and the streams go to each port in turn.
 import asyncio, base64, json, os, socket, sys, time
-PORT = int(sys.argv[1]); N = int(sys.argv[2])
+PORTS = [int(p) for p in sys.argv[1].split(',')]; PORT = PORTS[0]; N = int(sys.argv[2])
 
 def ws_frame(text):
     data = text.encode(); mask = os.urandom(4)
@@ -32,8 +34,8 @@ async def ws_request(r, w, msg):
         m = await ws_read(r)
         if m.get('id') == msg.get('id'): return m
 
-async def stream(room, got_snapshot, got_chat):
-    r, w = await asyncio.open_connection('127.0.0.1', PORT, limit=1 << 22)
+async def stream(room, port, got_snapshot, got_chat):
+    r, w = await asyncio.open_connection('127.0.0.1', port, limit=1 << 22)
     w.write(f"GET /api/rooms/{room}/events HTTP/1.1\r\nHost: x\r\n\r\n".encode())
     await r.readuntil(b"\r\n\r\n")
     snap = False
@@ -47,7 +49,7 @@ async def stream(room, got_snapshot, got_chat):
 
 async def main():
     r, w = await ws_open()
-    room = (await ws_request(r, w, {"type": "create_room", "id": 1, "seats": 2}))["room"]
+    room = (await ws_request(r, w, {"type": "create_room", "id": 1, "seats": 2, "moved": True}))["room"]
     await ws_request(r, w, {"type": "join", "id": 2, "room": room, "name": "A"})
     snaps = 0; chats = 0
     done_snap = asyncio.Event(); done_chat = asyncio.Event()
@@ -60,7 +62,7 @@ async def main():
     t0 = time.time()
     tasks = []
     for i in range(N):
-        tasks.append(asyncio.create_task(stream(room, s, c)))
+        tasks.append(asyncio.create_task(stream(room, PORTS[i % len(PORTS)], s, c)))
         if i % 200 == 199: await asyncio.sleep(0)
     await asyncio.wait_for(done_snap.wait(), 300)
     t1 = time.time()

@@ -26,10 +26,3 @@ TEST_CASE("sse stream: a frame's event is its top-level type") {
   CHECK(event_prefix("snapshot") == "event: snapshot\ndata: ");
   CHECK(event_prefix("") == "event: message\ndata: ");
 }
-
-TEST_CASE("sse stream: the owner's stream from its WebSocket URL") {
-  CHECK(stream_url("ws://node-b:8080/ws", "abc") == "http://node-b:8080/api/rooms/abc/events");
-  CHECK(stream_url("wss://play.example/ws", "abc") == "https://play.example/api/rooms/abc/events");
-  CHECK(stream_url("wss://play.example", "abc") == "https://play.example/api/rooms/abc/events");
-  CHECK(stream_url("play.example/ws", "abc").empty());
-}

@@ -65,7 +65,7 @@ std::string room::room_info_now(room_part::clock_span* clock) const {
                          settings_.secret, table_.finished());
   return room_info_text(
       {settings_, part_, members_.seats, bots_.settings(), clocks_,
-       clock_read_now(clocks_, table_, timer_), fairness, rematch_, members_.spectators.size(),
+       clock_read_now(clocks_, table_, timer_), fairness, rematch_, members_.shown_spectators(),
        state_of(table_), undo_request_ ? &*undo_request_ : nullptr},
       clock);
 }
@@ -159,8 +159,10 @@ void room::publish_summary() {
   s.state = state_of(table_);
   s.is_public = settings_.is_public;
   s.seats = settings_.seats;
-  s.spectators = static_cast<int>(members_.spectators.size());
+  s.spectators = static_cast<int>(members_.shown_spectators());
   s.spectator_delay = settings_.spectator_delay;
+  // The relay's link too: a room watched from other instances stays in memory, as one watched
+  // here does.
   s.connections = static_cast<int>(members_.spectators.size());
   s.commitment = commitment_;
   for (std::size_t i = 0; i < members_.seats.size(); ++i) {

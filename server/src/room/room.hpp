@@ -93,6 +93,12 @@ class room {
   void storage_lost();
   bool moved_away() const { return writes_.stopped(); }
   void save_clock();  // the running clock written (server stop), for a restart to resume
+  // The public stream relayed to other instances (room_relay.cpp, docs/scaling.md "Spectators
+  // on every instance"): `link` gets what a spectator here gets, from a snapshot on (a new link
+  // replaces the old; it counts as no spectator); `spectators` watch through it elsewhere.
+  void attach_relay(const client_ptr& link);
+  void detach_relay(const client_ptr& link);  // only if it is still the room's link
+  void set_relayed_spectators(int spectators);
 
   // Thread-safe (room_listing.hpp).
   room_summary summary() const { return listing_.summary(); }

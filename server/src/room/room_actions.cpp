@@ -73,7 +73,7 @@ void room::spectate(const client_ptr& c, const json& id) {
   if (writes_.stopped()) return refuse_moved(c, id);
   if (members_.seat_of(c.get()) >= 0 || members_.is_spectator(c.get()))
     return fail(c, id, "already_in_room", "you are already in this room");
-  if (members_.spectators.size() >= settings_.max_spectators)
+  if (members_.local_spectators() >= settings_.max_spectators)
     return fail(c, id, "too_many_spectators", "this room has as many spectators as it takes");
   members_.spectators.push_back(c);
   c->set_room(settings_.id, true);

@@ -71,6 +71,7 @@ void room::stop_here(const protocol::proto_error& why) {
     if (s.client) gone.push_back(std::exchange(s.client, nullptr));
   for (auto& c : members_.spectators) gone.push_back(c);
   members_.spectators.clear();
+  members_.relay = nullptr;  // its link drops the error (the next owner's snapshot fills the gap)
   for (const auto& c : gone) {
     c->deliver(frame);
     c->set_room(settings_.id, false);

@@ -1,5 +1,6 @@
 // A room's members: its seats (seat_slot: who sits there and the connection holding the seat),
-// the spectators' connections, and the connection that created the room with the seat it took
+// the spectators' connections (with the link its stream is relayed through to other instances,
+// and how many watch there), and the connection that created the room with the seat it took
 // (start rights follow that seat). Plain data with its reads; room-strand only.
 #pragma once
 #include <algorithm>
@@ -13,7 +14,9 @@ namespace carcassonne::server {
 
 struct room_members {
   std::vector<seat_slot> seats;
-  std::vector<client_ptr> spectators;
+  std::vector<client_ptr> spectators;        // with the relay's link, when attached
+  client_ptr relay;                          // room::attach_relay(), or null
+  int relayed = 0;                           // spectators elsewhere, through the relay
   std::weak_ptr<const client_link> creator;  // the connection that created the room
   int creator_seat = -1;                     // the seat it took
 
@@ -27,6 +30,9 @@ struct room_members {
     return std::any_of(spectators.begin(), spectators.end(),
                        [&](const client_ptr& s) { return s.get() == c; });
   }
+  // Spectators connected here (the relay's link is none); shown: with those relayed.
+  std::size_t local_spectators() const { return spectators.size() - (relay ? 1 : 0); }
+  std::size_t shown_spectators() const { return local_spectators() + (relay ? relayed : 0); }
   bool is_creator(const client_link* c) const {
     const auto p = creator.lock();  // a dead connection's address may be reused
     return p && p.get() == c;

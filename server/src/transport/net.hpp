@@ -18,6 +18,7 @@
 #include "base/metrics.hpp"
 #include "cluster/cluster_lobby.hpp"
 #include "cluster/cluster_member.hpp"
+#include "cluster/spectator_relay.hpp"
 #include "competition/competitions.hpp"
 #include "lobby/lobby.hpp"
 #include "notify/service.hpp"
@@ -56,6 +57,9 @@ struct shared_state {
   lobby rooms;
   std::unique_ptr<cluster_member> cluster;    // with --redis: this instance in the room directory
   std::unique_ptr<cluster_lobby> lobby_view;  // with --redis: every instance's public rooms
+  // With --redis: spectators here of rooms other instances hold, and this instance's rooms
+  // relayed to theirs (docs/scaling.md "Spectators on every instance").
+  std::unique_ptr<spectator_relay> relay;
   std::atomic<bool> draining{false};
 
   std::mutex sessions_mutex;
@@ -101,8 +105,8 @@ void start_websocket_session(beast::tcp_stream stream, http::request<http::strin
                              std::unique_ptr<address_limits::lease> address);
 
 // Starts a room's event stream (GET /api/rooms/{id}/events, sse_session.cpp), holding its
-// address's connection slot: the answer (200 and the events, 307 to the owner in a cluster, or an
-// error) is written by the stream.
+// address's connection slot: the answer (200 and the events, relayed from the owner in a
+// cluster, or an error) is written by the stream.
 void start_sse_session(beast::tcp_stream stream, std::shared_ptr<shared_state> state,
                        std::unique_ptr<address_limits::lease> address, std::string room);
 // The event streams' part of close_all_sessions and sweep_sessions (a goodbye event then the end;

@@ -160,6 +160,7 @@ server::~server() {
   if (impl_->state->db) impl_->state->db->on_notices(nullptr);
   impl_->state->notify_worker.reset();  // a round under way ends first
   impl_->state->competitions.reset();   // no more rooms arranged, nobody told
+  impl_->state->relay.reset();          // nothing relayed, no room told of an audience
   impl_->state->lobby_view.reset();     // nothing published any more
   impl_->state->cluster.reset();        // no more heartbeats: this instance's leases lapse
   impl_->state->rooms.stop_bots();      // no search reaches a room or the I/O context after this
@@ -366,6 +367,10 @@ void server::join_cluster() {
   o.public_url = st.cfg.public_url.empty() ? "ws://" + std::string(host) + ":" + bound + "/ws"
                                            : st.cfg.public_url;
   if (st.cfg.lease_ttl_ms > 0) o.ttl = std::chrono::milliseconds(st.cfg.lease_ttl_ms);
+  std::string error;
+  st.relay = spectator_relay::open({st.cfg.redis_url, o.instance_id, st.cfg.max_spectators},
+                                   st.rooms, error);
+  if (!st.relay) spdlog::warn("spectator relay: {}", error);
   const auto load = [s = impl_->state.get()] { return static_cast<std::int64_t>(s->rooms.size()); };
   if (!fails_over()) {
     st.cluster = std::make_unique<cluster_member>(o, load);

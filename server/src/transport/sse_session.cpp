@@ -145,26 +145,22 @@ class sse_session : public client_link, public std::enable_shared_from_this<sse_
   }
 
  private:
-  // In a cluster, a room this instance does not hold is streamed by its owner: 307 there.
+  // In a cluster, a room this instance does not hold is relayed from its owner (docs/scaling.md
+  // "Spectators on every instance").
   void locate() {
     if (!state_->lobby_view || state_->rooms.find(room_)) return enter();
+    if (state_->relay && state_->relay->watches(room_)) return watch();  // no lookup needed
     state_->lobby_view->locate(room_, [self = shared_from_this()](cluster_lobby::location where) {
       net::post(self->socket_.get_executor(), [self, where = std::move(where)] {
         if (self->finished_) return;
         using kind = cluster_lobby::location::kind;
         if (where.what == kind::here) return self->enter();
-        const auto url =
-            where.what == kind::elsewhere ? stream_url(where.url, self->room_) : std::string();
-        if (url.empty()) {
-          self->state_->stats.rejected("room_unavailable");
-          return self->refuse("503 Service Unavailable", "room_unavailable",
-                              "the instance holding room '" + self->room_ +
-                                  "' is not answering: try again in a few seconds",
-                              "Retry-After: 2\r\n");
-        }
-        self->refuse("307 Temporary Redirect", "moved",
-                     "room '" + self->room_ + "' is streamed by another instance: " + url,
-                     "Location: " + url + "\r\n");
+        if (where.what == kind::elsewhere && self->state_->relay) return self->watch();
+        self->state_->stats.rejected("room_unavailable");
+        self->refuse("503 Service Unavailable", "room_unavailable",
+                     "the instance holding room '" + self->room_ +
+                         "' is not answering: try again in a few seconds",
+                     "Retry-After: 2\r\n");
       });
     });
   }
@@ -203,6 +199,16 @@ class sse_session : public client_link, public std::enable_shared_from_this<sse_
     net::post(entry->strand, [entry, self = shared_from_this()] {
       entry->game_room->spectate(std::static_pointer_cast<client_link>(self), nullptr);
     });
+  }
+
+  // Spectates through the relay: its `spectating` opens the stream, as the room's would.
+  void watch() {
+    if (!state_->relay->watch(room_, shared_from_this(), nullptr)) {
+      state_->stats.rejected("too_many_spectators");
+      return refuse("503 Service Unavailable", "too_many_spectators",
+                    "this room has as many spectators here as it takes", "Retry-After: 5\r\n");
+    }
+    relayed_ = true;
   }
 
   // A frame from the room. The first one answers the spectate: `spectating` opens the stream
@@ -355,6 +361,7 @@ class sse_session : public client_link, public std::enable_shared_from_this<sse_
       std::lock_guard lock(state_->sessions_mutex);
       state_->streams.erase(weak_from_this());
     }
+    if (relayed_) state_->relay->unwatch(room_, shared_from_this());
     // The spectate was posted to the room before anything that ends the stream: the room
     // handles the disconnection after it, on the same strand.
     if (!entered_) return;
@@ -384,6 +391,7 @@ class sse_session : public client_link, public std::enable_shared_from_this<sse_
   std::size_t bytes_in_ = 0;
   bool writing_ = false;
   bool entered_ = false;  // the spectate was posted to the room
+  bool relayed_ = false;  // watched through the relay (another instance holds the room)
   bool open_ = false;     // the 200 answer is queued: events follow
   bool refused_ = false;  // an HTTP error answer is queued: the connection closes after it
   bool close_after_queue_ = false;

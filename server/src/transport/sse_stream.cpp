@@ -55,16 +55,4 @@ std::string event_prefix(std::string_view type) {
   return out;
 }
 
-std::string stream_url(const std::string& ws_url, const std::string& room) {
-  const auto scheme = ws_url.find("://");
-  if (scheme == std::string::npos || scheme + 3 >= ws_url.size()) return {};
-  const auto path = ws_url.find('/', scheme + 3);
-  std::string url = ws_url.starts_with("wss://") ? "https" : "http";
-  url.append(ws_url, scheme, path == std::string::npos ? std::string::npos : path - scheme);
-  url += "/api/rooms/";
-  url += room;
-  url += "/events";
-  return url;
-}
-
 }  // namespace carcassonne::server

@@ -19,8 +19,4 @@ std::string_view frame_type(std::string_view frame);
 // so it is one data line); "\n\n" follows the frame. A frame without a type is a "message".
 std::string event_prefix(std::string_view type);
 
-// The stream of `room` on the instance whose WebSocket URL is `ws_url` (ws://host:port/ws ->
-// http://host:port/api/rooms/{room}/events; wss -> https); "" when the URL has no host.
-std::string stream_url(const std::string& ws_url, const std::string& room);
-
 }  // namespace carcassonne::server

@@ -163,15 +163,12 @@ http::response<http::string_body> static_file_response(const http::request<http:
   res.set(http::field::cache_control, "no-cache");
   res.set("X-Content-Type-Options", "nosniff");
   if (file.content_type.starts_with("text/html")) {
-    // The page loads only its own files and talks only to its own server. The overlay's event
-    // stream may be redirected to the room's instance in a cluster (docs/protocol.md "Streams").
-    const bool overlay = std::string_view(req.target()).starts_with("/overlay.html");
-    std::string policy =
-        "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
-        "img-src 'self' data:; connect-src 'self' ws: wss:";
-    if (overlay) policy += " http: https:";
-    policy += "; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
-    res.set("Content-Security-Policy", policy);
+    // The page loads only its own files and talks only to its own server (the overlay's event
+    // stream too: in a cluster every instance serves every room's stream, docs/scaling.md).
+    res.set("Content-Security-Policy",
+            "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+            "img-src 'self' data:; connect-src 'self' ws: wss:; object-src 'none'; "
+            "base-uri 'none'; frame-ancestors 'none'");
     res.set("Referrer-Policy", "no-referrer");
   }
   res.keep_alive(req.keep_alive());

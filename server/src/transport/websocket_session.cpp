@@ -315,6 +315,8 @@ class websocket_session : public client_link,
   // Posts `call` onto the strand of the room this connection is in, if any.
   template <class Call>
   void in_current_room(const char* what, const nlohmann::json& id, Call call);
+  bool relayed_request(const char* what, const nlohmann::json& id);  // true: answered
+  void watch_relayed(const std::string& room_id, const nlohmann::json& id);
   // located: the directory was asked already (a room this instance does not know).
   void replay(const protocol::replay_msg& m, const nlohmann::json& id, bool located = false);
   void create_room(const protocol::create_room_msg& m, const nlohmann::json& id);
@@ -477,6 +479,7 @@ class websocket_session : public client_link,
     // The room this connection is in, and the one it last asked to enter: that room may not
     // have told it yet (set_room is posted back), but it handles the disconnection after the
     // request, on the same strand, so a connection never stays in a room after it closed.
+    if (relayed_) state_->relay->unwatch(room_, shared_from_this());
     for (const auto* id : {&room_, &entering_}) {
       if (id->empty() || (id == &entering_ && entering_ == room_)) continue;
       if (auto entry = state_->rooms.find(*id)) {
@@ -534,6 +537,7 @@ class websocket_session : public client_link,
   // room_'s lobby entry, kept from its last lookup while the lobby holds it (room_entry::dropped):
   // a move then costs no lookup in the lobby's map of every room under its mutex.
   std::weak_ptr<room_entry> room_entry_;
+  bool relayed_ = false;  // room_ is another instance's, watched through the relay
   std::string entering_;  // the room of the last join, spectate or resume sent to a room
   std::vector<std::weak_ptr<const room>> public_rooms_;  // public rooms this connection created
   bool bounced_ = false;  // the request being handled carries "moved": true
@@ -665,7 +669,7 @@ bool websocket_session::not_elsewhere(const std::string& target, const json& id)
 
 template <class Call>
 void websocket_session::in_current_room(const char* what, const json& id, Call call) {
-  if (in_room(what, id)) to_room(room_, id, std::move(call));
+  if (in_room(what, id) && !relayed_request(what, id)) to_room(room_, id, std::move(call));
 }
 
 void websocket_session::on(const protocol::hello_msg& m, const json& id) {
@@ -776,8 +780,62 @@ void websocket_session::on(const protocol::competition_msg& m, const json& id) {
 }
 
 void websocket_session::on(const protocol::spectate_msg& m, const json& id) {
-  if (not_elsewhere(m.room, id))
-    enter(m.room, id, [id](room& r, const client_ptr& c) { r.spectate(c, id); });
+  if (!not_elsewhere(m.room, id)) return;
+  const auto here = [id](room& r, const client_ptr& c) { r.spectate(c, id); };
+  if (!state_->relay || state_->rooms.find(m.room)) return enter(m.room, id, here);
+  if (relayed_) {
+    state_->stats.rejected("already_in_room");
+    return send_json(
+        protocol::error_message({"already_in_room", "you are already in this room"}, id));
+  }
+  // A room another instance holds is watched here, through the relay (docs/scaling.md); one
+  // watched already needs no lookup.
+  if (state_->relay->watches(m.room)) return watch_relayed(m.room, id);
+  state_->lobby_view->locate(m.room, [self = shared_from_this(), room_id = m.room, id,
+                                      here](cluster_lobby::location where) mutable {
+    net::post(self->socket_.get_executor(), [self, room_id, id, here, where = std::move(where)] {
+      if (self->closing() || !self->not_elsewhere(room_id, id)) return;
+      using kind = cluster_lobby::location::kind;
+      if (where.what == kind::here) return self->to_room(room_id, id, here, true);
+      if (where.what != kind::elsewhere)
+        return self->send_json(moved_answer(where, room_id, id, true, self->state_->stats));
+      self->watch_relayed(room_id, id);
+    });
+  });
+}
+
+void websocket_session::watch_relayed(const std::string& room_id, const json& id) {
+  if (relayed_) return;  // a second spectate answered meanwhile
+  if (!state_->relay->watch(room_id, shared_from_this(), id)) {
+    state_->stats.rejected("too_many_spectators");
+    return send_json(protocol::error_message(
+        {"too_many_spectators", "this room has as many spectators here as it takes"}, id));
+  }
+  relayed_ = true;
+  room_ = room_id;
+  room_entry_.reset();
+}
+
+// A spectator of a room held by another instance (relayed_): a leave and a snapshot go to the
+// relay; requests that only a seat makes are refused as for any spectator, and the history is
+// the owner's to give.
+bool websocket_session::relayed_request(const char* what, const json& id) {
+  if (!relayed_) return false;
+  const std::string w = what;
+  if (w == "snapshot") {
+    state_->relay->snapshot(room_, shared_from_this(), id);
+  } else if (w == "history") {
+    state_->stats.rejected("room_unavailable");
+    send_json(protocol::error_message(
+        {"room_unavailable",
+         "room '" + room_ + "' is held by another instance: ask its history there"},
+        id));
+  } else {
+    state_->stats.rejected("not_seated");
+    send_json(protocol::error_message(
+        {"not_seated", w + ": a spectator watching from another instance only watches"}, id));
+  }
+  return true;
 }
 
 void websocket_session::on(const protocol::resume_msg& m, const json& id) {
@@ -790,6 +848,12 @@ void websocket_session::on(const protocol::resume_msg& m, const json& id) {
 
 void websocket_session::on(const protocol::leave_msg&, const json& id) {
   if (!in_room("leave", id)) return;
+  if (relayed_) {
+    state_->relay->unwatch(room_, shared_from_this());
+    relayed_ = false;
+    const std::string left = std::exchange(room_, std::string());
+    return send_json(protocol::reply("left", id, {{"room", left}}));
+  }
   // Forget the room now, so that a join right after the leave is not refused.
   const std::string left = std::exchange(room_, std::string());
   if (entering_ == left) entering_.clear();
