@@ -22,9 +22,8 @@ room::room(room_settings settings, metrics* m, std::weak_ptr<const client_link> 
     : settings_(std::move(settings)),
       commitment_(settings_.secret.empty() ? "" : fairness::commitment_of(settings_.secret)),
       metrics_(m),
-      members_{std::vector<seat_slot>(static_cast<std::size_t>(settings_.seats)),
-               {},
-               std::move(creator)},
+      members_{.seats = std::vector<seat_slot>(static_cast<std::size_t>(settings_.seats)),
+               .creator = std::move(creator)},
       table_(settings_.spectator_delay),
       part_(settings_),
       // The summary's parts that never change, made once (a clocked game publishes with every

@@ -23,7 +23,7 @@ void room::detach_relay(const client_ptr& link) {
   if (std::exchange(members_.relayed, 0) != 0) audience_.changed();
 }
 
-void room::set_members_.relayedspectators(int spectators) {
+void room::set_relayed_spectators(int spectators) {
   if (!members_.relay || spectators == members_.relayed) return;
   members_.relayed = spectators;
   audience_.changed();
