@@ -786,10 +786,11 @@ int run_loadtest(std::span<const std::string> args, std::ostream& out, std::ostr
     err << "carcassonne loadtest: cannot resolve " << o.host << ":" << o.port << "\n";
     return 1;
   }
-  std::vector<std::unique_ptr<group>> groups;
   // --spectators: their own threads, so that reading their frames never delays a player's move.
-  std::vector<std::unique_ptr<net::io_context>> watch_ios;
+  // Declared before the groups that hold the watchers: destroyed after them (their logs last).
   std::vector<std::unique_ptr<watch_log>> watch_logs;
+  std::vector<std::unique_ptr<net::io_context>> watch_ios;
+  std::vector<std::unique_ptr<group>> groups;
   for (int t = 0; o.spectators > 0 && t < o.spectator_threads; ++t) {
     watch_ios.push_back(std::make_unique<net::io_context>(1));
     watch_logs.push_back(std::make_unique<watch_log>());
