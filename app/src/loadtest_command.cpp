@@ -124,6 +124,29 @@ std::string_view game_status(const json& view) {
                                        : "";
 }
 
+// A client's text frames, written one at a time in order on its thread; `keep` holds the client
+// (and so this queue and its stream) alive while a write is under way.
+struct frame_queue {
+  std::deque<std::string> out;
+  bool writing = false;
+
+  template <class Stream>
+  void push(Stream& ws, std::string text, std::shared_ptr<void> keep) {
+    out.push_back(std::move(text));
+    if (!writing) next(ws, std::move(keep));
+  }
+  template <class Stream>
+  void next(Stream& ws, std::shared_ptr<void> keep) {
+    writing = true;
+    ws.async_write(net::buffer(out.front()), [this, &ws, keep](beast::error_code ec, std::size_t) {
+      writing = false;
+      if (ec) return;
+      out.pop_front();
+      if (!out.empty()) next(ws, keep);
+    });
+  }
+};
+
 class load_client : public std::enable_shared_from_this<load_client> {
  public:
   load_client(group& g, int index, executor_type ex) : ws_(ex), group_(g), index_(index) {}
@@ -152,14 +175,13 @@ class load_client : public std::enable_shared_from_this<load_client> {
   void on_message(const json& m, std::string_view text);
   void act_from_view();
   void check_view(std::string_view snapshot, std::uint64_t kept_seq);
-  void write_next();
 
   websocket::stream<socket_type> ws_;
   group& group_;
   int index_;
   beast::flat_buffer buffer_;
-  std::deque<std::string> out_;
-  bool writing_ = false, open_ = false;
+  frame_queue writes_;
+  bool open_ = false;
   int seat_ = -1;
   int playing_generation_ = 0;
   std::string room_;
@@ -418,20 +440,7 @@ class watch_client : public std::enable_shared_from_this<watch_client> {
   void fail(const std::string& what) {
     if (log_.first_error.empty()) log_.first_error = what;
   }
-  void send(std::string text) {
-    out_.push_back(std::move(text));
-    if (!writing_) write_next();
-  }
-  void write_next() {
-    writing_ = true;
-    ws_.async_write(net::buffer(out_.front()),
-                    [self = shared_from_this()](beast::error_code ec, std::size_t) {
-                      self->writing_ = false;
-                      if (ec) return;
-                      self->out_.pop_front();
-                      if (!self->out_.empty()) self->write_next();
-                    });
-  }
+  void send(std::string text) { writes_.push(ws_, std::move(text), shared_from_this()); }
   void read() {
     ws_.async_read(buffer_, [self = shared_from_this()](beast::error_code ec, std::size_t n) {
       if (ec) {
@@ -463,8 +472,8 @@ class watch_client : public std::enable_shared_from_this<watch_client> {
   int group_;
   watch_log& log_;
   beast::flat_buffer buffer_;
-  std::deque<std::string> out_;
-  bool writing_ = false, open_ = false;
+  frame_queue writes_;
+  bool open_ = false;
   std::string room_, wanted_;
   int generation_ = 0, wanted_gen_ = 0;
 };
@@ -505,20 +514,7 @@ void load_client::send(const json& j) {
 }
 
 void load_client::send_text(std::string text) {
-  if (!open_) return;
-  out_.push_back(std::move(text));
-  if (!writing_) write_next();
-}
-
-void load_client::write_next() {
-  writing_ = true;
-  ws_.async_write(net::buffer(out_.front()),
-                  [self = shared_from_this()](beast::error_code ec, std::size_t) {
-                    self->writing_ = false;
-                    if (ec) return;
-                    self->out_.pop_front();
-                    if (!self->out_.empty()) self->write_next();
-                  });
+  if (open_) writes_.push(ws_, std::move(text), shared_from_this());
 }
 
 void load_client::read() {

@@ -40,33 +40,8 @@ struct cluster {
       auto& i = nodes[static_cast<std::size_t>(n)];
       i.id = "node" + std::to_string(n);
       i.port = free_port();
-      const auto port = std::to_string(i.port);
-      i.process =
-          std::make_unique<child_process>(std::vector<std::string>{"serve",
-                                                                   "--address",
-                                                                   "127.0.0.1",
-                                                                   "--port",
-                                                                   port,
-                                                                   "--store",
-                                                                   pg->url("postgres"),
-                                                                   "--redis",
-                                                                   redis->url(),
-                                                                   "--instance-id",
-                                                                   i.id,
-                                                                   "--public-url",
-                                                                   "ws://127.0.0.1:" + port + "/ws",
-                                                                   "--competition-tick-ms",
-                                                                   "50",
-                                                                   "--message-rate",
-                                                                   "100000",
-                                                                   "--message-burst",
-                                                                   "100000",
-                                                                   "--log-level",
-                                                                   "info",
-                                                                   "--threads",
-                                                                   "1"},
-                                          dir.str() + "/" + i.id + ".log");
-      REQUIRE_MESSAGE(wait_listening(i.port, std::chrono::seconds(20)), i.process->output());
+      i.process = start_instance(i.port, i.id, pg->url("postgres"), redis->url(),
+                                 dir.str() + "/" + i.id + ".log", {"--competition-tick-ms", "50"});
       i.alive = true;
     }
     std::string error;

@@ -342,6 +342,19 @@ inline void spectate(ws_client& c, const std::string& room) {
   REQUIRE_MESSAGE(r["type"] == "spectating", r.dump());
 }
 
+// The frames of `raw` that are patches after `seq`, or chat lines, in order: what two watchers
+// of one room must have alike from a seq on.
+inline std::vector<std::string> patches_and_chat_after(const std::vector<std::string>& raw,
+                                                       std::uint64_t seq) {
+  std::vector<std::string> out;
+  for (const auto& text : raw) {
+    json f = json::parse(text);
+    if ((f["type"] == "patch" && f["seq"].get<std::uint64_t>() > seq) || f["type"] == "chat")
+      out.push_back(text);
+  }
+  return out;
+}
+
 // Asks for a snapshot; checks it equals the view the client had patched up to that moment.
 inline void check_view_is_snapshot(ws_client& c) {
   const auto seq_before = c.seq;

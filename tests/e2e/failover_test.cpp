@@ -26,35 +26,9 @@ struct instance {
 
 void start(instance& i, const std::string& store, const std::string& redis, const temp_dir& dir,
            int life) {
-  const auto port = std::to_string(i.port);
-  i.process =
-      std::make_unique<child_process>(std::vector<std::string>{"serve",
-                                                               "--address",
-                                                               "127.0.0.1",
-                                                               "--port",
-                                                               port,
-                                                               "--store",
-                                                               store,
-                                                               "--redis",
-                                                               redis,
-                                                               "--instance-id",
-                                                               i.id,
-                                                               "--public-url",
-                                                               "ws://127.0.0.1:" + port + "/ws",
-                                                               "--lease-ttl-ms",
-                                                               std::to_string(ttl_ms),
-                                                               "--allow-scripted",
-                                                               "true",
-                                                               "--message-rate",
-                                                               "100000",
-                                                               "--message-burst",
-                                                               "100000",
-                                                               "--log-level",
-                                                               "info",
-                                                               "--threads",
-                                                               "1"},
-                                      dir.str() + "/" + i.id + "-" + std::to_string(life) + ".log");
-  REQUIRE_MESSAGE(wait_listening(i.port, std::chrono::seconds(20)), i.process->output());
+  i.process = start_instance(
+      i.port, i.id, store, redis, dir.str() + "/" + i.id + "-" + std::to_string(life) + ".log",
+      {"--lease-ttl-ms", std::to_string(ttl_ms), "--allow-scripted", "true"});
 }
 
 struct game : seated_game {

@@ -12,6 +12,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -96,5 +97,41 @@ struct temp_dir {
   ~temp_dir() { std::filesystem::remove_all(path); }
   std::string str() const { return path.string(); }
 };
+
+// One instance of a cluster as its own process: `carcassonne serve` on 127.0.0.1:`port` with the
+// store, Redis, its id and public URL, no message rate limit, one thread, logging to `log`, and
+// `extra` flags; returned once it listens.
+inline std::unique_ptr<child_process> start_instance(std::uint16_t port, const std::string& id,
+                                                     const std::string& store,
+                                                     const std::string& redis,
+                                                     const std::string& log,
+                                                     std::vector<std::string> extra = {}) {
+  const auto p = std::to_string(port);
+  std::vector<std::string> args{"serve",
+                                "--address",
+                                "127.0.0.1",
+                                "--port",
+                                p,
+                                "--store",
+                                store,
+                                "--redis",
+                                redis,
+                                "--instance-id",
+                                id,
+                                "--public-url",
+                                "ws://127.0.0.1:" + p + "/ws",
+                                "--message-rate",
+                                "100000",
+                                "--message-burst",
+                                "100000",
+                                "--log-level",
+                                "info",
+                                "--threads",
+                                "1"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  auto process = std::make_unique<child_process>(std::move(args), log);
+  REQUIRE_MESSAGE(wait_listening(port, std::chrono::seconds(20)), process->output());
+  return process;
+}
 
 }  // namespace e2e

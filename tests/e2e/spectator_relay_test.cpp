@@ -20,17 +20,6 @@ carcassonne::server::config member(const std::string& redis, const std::string& 
   return c;
 }
 
-// The patches after `seq` and the chat lines of `raw`, in order.
-std::vector<std::string> frames_after(const std::vector<std::string>& raw, std::uint64_t seq) {
-  std::vector<std::string> out;
-  for (const auto& text : raw) {
-    json f = json::parse(text);
-    if ((f["type"] == "patch" && f["seq"].get<std::uint64_t>() > seq) || f["type"] == "chat")
-      out.push_back(text);
-  }
-  return out;
-}
-
 void play_watched(int delay) {
   auto redis = carcassonne::testing::started_redis();
   if (!redis) return;
@@ -90,8 +79,8 @@ void play_watched(int delay) {
   CHECK(there.view == here.view);
   CHECK(there.view["game"]["board"] == p1.view["game"]["board"]);
   // The same frames, byte for byte, chat included, from the moment both watched.
-  CHECK(frames_after(there.raw, from) == frames_after(here.raw, from));
-  CHECK(frames_after(stream.raw, from) == frames_after(here.raw, from));
+  CHECK(patches_and_chat_after(there.raw, from) == patches_and_chat_after(here.raw, from));
+  CHECK(patches_and_chat_after(stream.raw, from) == patches_and_chat_after(here.raw, from));
   CHECK_FALSE(there.gap);
   CHECK_FALSE(stream.gap);
   // A snapshot asked at b is the owner's view as patched at b.
@@ -121,35 +110,8 @@ struct node {
 };
 
 void start(node& n, const std::string& store, const std::string& redis, const temp_dir& dir) {
-  const auto port = std::to_string(n.port);
-  n.process =
-      std::make_unique<child_process>(std::vector<std::string>{"serve",
-                                                               "--address",
-                                                               "127.0.0.1",
-                                                               "--port",
-                                                               port,
-                                                               "--store",
-                                                               store,
-                                                               "--redis",
-                                                               redis,
-                                                               "--instance-id",
-                                                               n.id,
-                                                               "--public-url",
-                                                               "ws://127.0.0.1:" + port + "/ws",
-                                                               "--lease-ttl-ms",
-                                                               "3000",
-                                                               "--allow-scripted",
-                                                               "true",
-                                                               "--message-rate",
-                                                               "100000",
-                                                               "--message-burst",
-                                                               "100000",
-                                                               "--log-level",
-                                                               "info",
-                                                               "--threads",
-                                                               "1"},
-                                      dir.str() + "/" + n.id + ".log");
-  REQUIRE_MESSAGE(wait_listening(n.port, std::chrono::seconds(20)), n.process->output());
+  n.process = start_instance(n.port, n.id, store, redis, dir.str() + "/" + n.id + ".log",
+                             {"--lease-ttl-ms", "3000", "--allow-scripted", "true"});
 }
 
 }  // namespace relay_test

@@ -11,17 +11,6 @@ std::string events_path(const std::string& room) {
   return "/api/rooms/" + room + "/events";
 }
 
-// The frames of `raw` that are patches after `seq`, or chat, in order.
-std::vector<std::string> after(const std::vector<std::string>& raw, std::uint64_t seq) {
-  std::vector<std::string> out;
-  for (const auto& text : raw) {
-    json f = json::parse(text);
-    if ((f["type"] == "patch" && f["seq"].get<std::uint64_t>() > seq) || f["type"] == "chat")
-      out.push_back(text);
-  }
-  return out;
-}
-
 }  // namespace
 
 TEST_CASE("e2e streams: an event stream reads a whole game as a WebSocket spectator does") {
@@ -61,7 +50,7 @@ TEST_CASE("e2e streams: an event stream reads a whole game as a WebSocket specta
   CHECK_FALSE(e.gap);
   CHECK(e.patches > t.moves);
   // Event for frame, the same text as the WebSocket spectator's from the stream's snapshot on.
-  CHECK(after(e.raw, from) == after(s.raw, from));
+  CHECK(patches_and_chat_after(e.raw, from) == patches_and_chat_after(s.raw, from));
   for (const auto& ev : e.events) CHECK(ev.name != "spectating");
 
   // The lobby counts it; when it closes it leaves the room.
@@ -112,7 +101,7 @@ TEST_CASE("e2e streams: with a spectator delay the stream shows no move before i
   // At the end the view jumps to the final position, as every spectator's does.
   CHECK(e.view == s.view);
   CHECK(e.view["game"]["board"] == a.view["game"]["board"]);
-  CHECK(after(e.raw, from) == after(s.raw, from));
+  CHECK(patches_and_chat_after(e.raw, from) == patches_and_chat_after(s.raw, from));
   // No event of the game went out while it ran (they would tell the present).
   for (const auto& text : e.raw) {
     json f = json::parse(text);
