@@ -114,6 +114,10 @@ struct spectator_relay::impl {
     bool subscribed = false;
     steady::time_point asked{};
     std::size_t size() const { return live.size() + waiting.size(); }
+    void forget(const client_ptr& c) {  // live or waiting
+      std::erase(live, c);
+      std::erase_if(waiting, [&](const waiting_one& one) { return one.c == c; });
+    }
   };
   // A room held here that other instances watch.
   struct owned {
@@ -469,8 +473,7 @@ void spectator_relay::unwatch(const std::string& room, const client_ptr& c) {
   const auto it = p.watching.find(room);
   if (it == p.watching.end()) return;
   auto& w = it->second;
-  std::erase(w.live, c);
-  std::erase_if(w.waiting, [&](const impl::waiting_one& one) { return one.c == c; });
+  w.forget(c);
   if (w.size() != 0) return;
   p.watching.erase(it);
   p.commands.push_back({"UNSUBSCRIBE", channel_of(room)});
@@ -483,8 +486,7 @@ void spectator_relay::snapshot(const std::string& room, const client_ptr& c, con
   const auto it = p.watching.find(room);
   if (it == p.watching.end()) return;
   auto& w = it->second;
-  std::erase(w.live, c);
-  std::erase_if(w.waiting, [&](const impl::waiting_one& one) { return one.c == c; });
+  w.forget(c);
   w.waiting.push_back({c, id});
   p.ask(room, w, true);
 }
