@@ -428,6 +428,17 @@ struct seated_game {
   std::vector<json> accepted;                       // every move answered move_accepted, in order
   json in_flight;  // the move sent as the server died, with its id (send_in_flight)
 
+  // Two clients on `port` make a seeded room of 2 there (`moved: true`: a cluster places it on
+  // the instance asked, docs/protocol.md §22) and take its seats as Ann and Bob.
+  void seat_two_at(std::uint16_t port, const std::string& seed) {
+    for (int s = 0; s < 2; ++s) clients.push_back(std::make_unique<ws_client>(port));
+    auto created = clients[0]->request(
+        {{"type", "create_room"}, {"setup", {{"seed", seed}}}, {"seats", 2}, {"moved", true}});
+    REQUIRE_MESSAGE(created["type"] == "room_created", created.dump());
+    room = created["room"].get<std::string>();
+    tokens.push_back(join(*clients[0], room, "Ann"));
+    tokens.push_back(join(*clients[1], room, "Bob"));
+  }
   // The client of the seat that must act now (the active seat, except in an Easter bunny go).
   ws_client& acting();
   bool finished() const;

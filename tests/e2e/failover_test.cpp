@@ -69,17 +69,7 @@ TEST_CASE("e2e failover: SIGKILL of one of three instances; its games resume on 
     auto& g = games[k];
     g.home = static_cast<int>(k % instances);
     const auto port = nodes[g.home].port;
-    for (int s = 0; s < 2; ++s) g.clients.push_back(std::make_unique<ws_client>(port));
-    // `moved: true` keeps the room where it is asked for (no placement on the least loaded
-    // instance, docs/protocol.md §22): each instance gets its own games to lose.
-    auto created = g.clients[0]->request({{"type", "create_room"},
-                                          {"setup", {{"seed", "failover-" + std::to_string(k)}}},
-                                          {"seats", 2},
-                                          {"moved", true}});
-    REQUIRE_MESSAGE(created["type"] == "room_created", created.dump());
-    g.room = created["room"].get<std::string>();
-    g.tokens.push_back(join(*g.clients[0], g.room, "Ann"));
-    g.tokens.push_back(join(*g.clients[1], g.room, "Bob"));
+    g.seat_two_at(port, "failover-" + std::to_string(k));  // each instance its own games to lose
     g.start();
     auto lease = watcher->lease_of(g.room, error);
     REQUIRE(lease);

@@ -136,15 +136,7 @@ TEST_CASE(
   REQUIRE(eventually([&] { return watcher->instances(error).size() == 3; }));
 
   seated_game g;
-  for (int s = 0; s < 2; ++s) g.clients.push_back(std::make_unique<ws_client>(nodes[0].port));
-  auto created = g.clients[0]->request({{"type", "create_room"},
-                                        {"setup", {{"seed", "relay-failover"}}},
-                                        {"seats", 2},
-                                        {"moved", true}});
-  REQUIRE_MESSAGE(created["type"] == "room_created", created.dump());
-  g.room = created["room"].get<std::string>();
-  g.tokens.push_back(join(*g.clients[0], g.room, "Ann"));
-  g.tokens.push_back(join(*g.clients[1], g.room, "Bob"));
+  g.seat_two_at(nodes[0].port, "relay-failover");
   ws_client far(nodes[1].port);
   spectate(far, g.room);
   far.wait_type("snapshot");
