@@ -31,8 +31,8 @@ room::room(room_settings settings, metrics* m, std::weak_ptr<const client_link> 
       listing_(settings_.setup.is_object() ? settings_.setup.value("expansions", json::array())
                                            : json::array(),
                settings_.match.is_default() ? json() : settings_.match.to_json()),
+      saves_(writes_, settings_),
       bots_(settings_.seed, settings_.id, m, bot_hooks()),
-      notices_(settings_.id, settings_.name, settings_.match.clock),
       clocks_(settings_.match, clock_hooks()),
       audience_([this] {
         if (!writes_.stopped()) broadcast({});
@@ -118,7 +118,7 @@ void room::broadcast(const event_log& events) {
   // No frame shows a seq the store could not bring back after a restart or a failover (a
   // change that writes nothing, a spectator arriving, still counts): the meta claims the next
   // seq_reserve numbers ahead, once every seq_reserve changes.
-  if (writes_.writing() && seq_ + 1 > writes_.claimed()) persist_meta();
+  if (writes_.writing() && seq_ + 1 > writes_.claimed()) saves_.meta(saving());
   ++seq_;
   std::string room_ops;
   const bool info_changed = update_room_part(room_ops);

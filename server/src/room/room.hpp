@@ -21,12 +21,12 @@
 #include "match/undo_vote.hpp"
 #include "room/bot_turns.hpp"
 #include "room/client_link.hpp"
-#include "room/notice_rows.hpp"
 #include "room/patch_throttle.hpp"
 #include "room/room_hooks.hpp"
 #include "room/room_listing.hpp"
 #include "room/room_members.hpp"
 #include "room/room_part.hpp"
+#include "room/room_saves.hpp"
 #include "room/room_writes.hpp"
 #include "store/store.hpp"
 #include "table/game_table.hpp"
@@ -131,14 +131,7 @@ class room {
                                                  const json& id, const client_ptr& c);
   void after_move(const carcassonne::move& m, const event_log& events);  // history, clocks
   void journal_entry(const json& entry, const json& id, const event_log& events);
-  // Durability (room_store.cpp) and the notices each write carries (room_notices.cpp).
-  void persist(store_write w);
-  void persist_meta();   // the meta built anew (with the game's end, the first time after it)
-  void persist_clock();  // the meta with the clock as it is now, the rest as last built
-  std::string stored_meta_rest() const;  // the meta but its clock and seq
-  std::string meta_with_clock(const std::string& rest) const;
-  void add_notice(int seat, const char* kind, const std::string& what);
-  void write_notices();
+  save_source saving() const;  // the room as saves_ reads it (room_store.cpp)
   // Bots (room_bots.cpp).
   bot_turns::hooks bot_hooks();
   void schedule_bots();                       // after every change: tells bots_ the position
@@ -171,13 +164,10 @@ class room {
   std::vector<std::string> room_events_;  // room_event(): JSON texts, for the next broadcast
   game_table table_;  // the game, its journal and record, the views it was last shown as
   std::uint64_t seq_ = 0;
-  room_part part_;            // the room part of the views, as last sent
-  room_listing listing_;      // the summary and finished record, for any thread
-  room_writes writes_;        // to the store, and the frames waiting for them
-  std::string meta_rest_;     // the meta but clock and seq while a clocked game plays, or ""
-  bool end_stored_ = false;   // the game's end went with a save
-  bool end_unsaved_ = false;  // restored ended from a row that did not say so: saved at attach
-  notice_rows notices_;       // the notices and "my games" rows for the next write
+  room_part part_;        // the room part of the views, as last sent
+  room_listing listing_;  // the summary and finished record, for any thread
+  room_writes writes_;    // to the store, and the frames waiting for them
+  room_saves saves_;      // the meta, the clock and the notices each write carries
   room_timer_ptr timer_;
   bot_turns bots_;                         // the pending bot turn and takeover
   seat_clocks clocks_;                     // the seats' clocks, their alarms, vacations

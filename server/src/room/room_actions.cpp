@@ -60,7 +60,7 @@ void room::join(const client_ptr& c, const protocol::join_msg& m, const json& id
   c->set_room(settings_.id, true);
   spdlog::info("room {} seat {}: joined as {}", settings_.id, seat,
                json(m.name).dump());  // escaped: one line
-  persist_meta();                     // the token is only handed out once the seat is durable
+  saves_.meta(saving());              // the token is only handed out once the seat is durable
   send(c,
        protocol::reply("joined", id, {{"room", settings_.id}, {"seat", seat}, {"token", token}}));
   // The newcomer gets the last view sent to everyone, then the same patch as everyone.
@@ -133,7 +133,7 @@ void room::leave(const client_ptr& c, const json& id) {
     if (!table_.game) {
       s = seat_slot{};  // before the start the seat is free again, and loses start rights
       if (seat == members_.creator_seat) members_.creator_seat = -1;
-      persist_meta();
+      saves_.meta(saving());
     }
   } else if (members_.is_spectator(c.get())) {
     std::erase_if(members_.spectators, [&](const client_ptr& s) { return s == c; });
@@ -205,7 +205,7 @@ void room::start(const client_ptr& c, const json& id) {
   table_.start(std::move(g.value()), std::move(names), setup.dump(), std::move(first_outcomes));
   if (metrics_) metrics_->games_started.fetch_add(1, std::memory_order_relaxed);
   spdlog::info("room {}: game started with {} seats", settings_.id, members_.seats.size());
-  persist_meta();
+  saves_.meta(saving());
   send(c, protocol::reply("started", id, {{"room", settings_.id}}));
   clocks_.start(static_cast<int>(members_.seats.size()));
   clocks_.changed(true);
@@ -267,11 +267,11 @@ std::optional<protocol::proto_error> room::play_move(int seat, const carcassonne
   // Arguments are evaluated even when the level is off: the text is only logged, never re-made.
   if (spdlog::should_log(spdlog::level::debug))
     spdlog::debug("room {} seat {}: {}", settings_.id, seat, normal_text);
-  persist(
-      move_write{settings_.id, writes_.next_row(), std::move(normal_text), id.dump(), seq_ + 1});
+  saves_.write(saving(), move_write{settings_.id, writes_.next_row(), std::move(normal_text),
+                                    id.dump(), seq_ + 1});
   after_move(mv, events);
   if (table_.game->finished) {
-    persist_meta();
+    saves_.meta(saving());
     publish_summary();  // the record readable before the answer below tells of the end
     std::string scores;
     for (int s = 0; s < table_.game->seats; ++s) {

@@ -111,7 +111,7 @@ void room::add_bot(const client_ptr& c, const protocol::add_bot_msg& m, const js
   s.bot = m.level;
   s.name = bot_name(m.level, seat);
   spdlog::info("room {} seat {}: a {} bot sits", settings_.id, seat, name_of(m.level));
-  persist_meta();
+  saves_.meta(saving());
   send(
       c,
       protocol::reply(
@@ -126,7 +126,7 @@ void room::remove_bot(const client_ptr& c, const protocol::remove_bot_msg& m, co
   if (!members_.seats[m.seat].bot) return fail(c, id, "not_a_bot", "no bot sits on that seat");
   members_.seats[m.seat] = seat_slot{};
   spdlog::info("room {} seat {}: the bot leaves", settings_.id, m.seat);
-  persist_meta();
+  saves_.meta(saving());
   send(c, protocol::reply("bot_removed", id, {{"room", settings_.id}, {"seat", m.seat}}));
   broadcast({});
 }

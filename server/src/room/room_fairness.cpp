@@ -65,7 +65,7 @@ void room::nonce(const client_ptr& c, const protocol::nonce_msg& m, const json& 
     return fail(c, id, "nonce_already_set", "this seat's nonce is " + members_.seats[seat].nonce);
   members_.seats[seat].nonce = m.nonce;
   spdlog::info("room {} seat {}: nonce {}", settings_.id, seat, m.nonce);
-  persist_meta();  // durable before anyone is told, like the seat itself
+  saves_.meta(saving());  // durable before anyone is told, like the seat itself
   send(c, protocol::reply("nonce_set", id,
                           {{"room", settings_.id}, {"seat", seat}, {"nonce", m.nonce}}));
   broadcast({});

@@ -66,13 +66,13 @@ seat_clocks::hooks room::clock_hooks() {
   h.forfeited = [this](int seat) { return has_forfeited(*table_.game, static_cast<seat_t>(seat)); };
   h.moves = [this] { return table_.journal.moves.size(); };
   h.time_out = [this](int seat) { time_out(seat); };
-  h.save = [this] { persist_clock(); };
+  h.save = [this] { saves_.clock(saving()); };
   h.away = [this] { check_away(); };
   h.held = [this](int seat, bool on) {
     room_event(room_events::seat_event(on ? "vacation_started" : "vacation_ended", seat));
   };
   h.holds_changed = [this] {
-    if (writes_.writing()) persist_clock();
+    if (writes_.writing()) saves_.clock(saving());
     broadcast({});
   };
   return h;
@@ -85,20 +85,21 @@ void room::after_move(const carcassonne::move& m, const event_log& events) {
     table_.journal.undo_steps.clear();  // nothing before a draw or a score can be taken back
   end_undo_request("moved");            // the question was about another position
   clocks_.changed(true);
-  if (clocks_.enabled() && !table_.game->finished) persist_clock();  // the clocks, with the move
+  if (clocks_.enabled() && !table_.game->finished)
+    saves_.clock(saving());  // the clocks, with the move
 }
 
 void room::save_clock() {
   if (writes_.writing() && clocks_.enabled() && table_.game && !table_.game->finished)
-    persist_clock();
+    saves_.clock(saving());
 }
 
 void room::journal_entry(const json& entry, const json& id, const event_log& events) {
   table_.journal.moves.push_back(entry.dump());
   // One list of outcomes per journal entry (fairness.md).
   table_.outcomes.push_back(fairness::outcomes_text(*table_.game, events));
-  persist(move_write{settings_.id, writes_.next_row(), table_.journal.moves.back(), id.dump(),
-                     seq_ + 1});
+  saves_.write(saving(), move_write{settings_.id, writes_.next_row(), table_.journal.moves.back(),
+                                    id.dump(), seq_ + 1});
 }
 
 void room::time_out(int seat) {
@@ -122,7 +123,7 @@ void room::time_out(int seat) {
   after_move(choice.chosen, events);
   table_.journal.undo_steps.clear();  // a move made on timeout is nobody's to take back
   if (table_.game->finished) {
-    persist_meta();
+    saves_.meta(saving());
     if (metrics_) metrics_->games_finished.fetch_add(1, std::memory_order_relaxed);
   }
   broadcast(events);
@@ -146,7 +147,7 @@ void room::forfeit_seats(std::uint8_t seats, const char* reason, bool on_timeout
   table_.journal.undo_steps.clear();
   end_undo_request("forfeit");
   clocks_.changed(true);
-  persist_meta();
+  saves_.meta(saving());
   if (table_.game->finished && metrics_)
     metrics_->games_finished.fetch_add(1, std::memory_order_relaxed);
   broadcast(events);

@@ -37,7 +37,7 @@ void room::answer_rematch(const client_ptr& c, int seat, bool accept, const std:
       if (members_.seats[i].bot) offer.answer(static_cast<int>(i), true);
     room_event(room_events::seat_event("rematch_offered", seat));
     for (int i = 0; i < static_cast<int>(members_.seats.size()); ++i)
-      if (i != seat) add_notice(i, "rematch_offered", "rematch");
+      if (i != seat) saves_.notice(saving(), i, "rematch_offered", "rematch");
     if (timer_)  // who has not answered in time declines
       offer.timer = timer_->call_after(settings_.match.answer_time, [this] {
         auto* open = rematch_.offer();
@@ -54,7 +54,7 @@ void room::answer_rematch(const client_ptr& c, int seat, bool accept, const std:
   offer.answer(seat, accept, nonce);
   send(c, protocol::reply("rematch_answered", id, {{"room", settings_.id}, {"accept", accept}}));
   settle_rematch();
-  write_notices();  // the offer's, unless settling wrote them
+  saves_.write_notices(saving());  // the offer's, unless settling wrote them
   broadcast({});
 }
 
@@ -97,7 +97,7 @@ void room::settle_rematch() {
   }
   spdlog::info("room {}: rematch in room {}", settings_.id, rematch_.room());
   offer.set_untold(untold);
-  persist_meta();  // where the seats went, for those away: before anyone is told
+  saves_.meta(saving());  // where the seats went, for those away: before anyone is told
   for (const auto& [seat, token] : tokens) tell_rematch(members_.seats[seat].client, seat, token);
 }
 
@@ -111,7 +111,7 @@ void room::tell_rematch(const client_ptr& c, int seat, const std::string& token)
 void room::resume_rematch(const client_ptr& c, int seat, const std::string& token) {
   auto* offer = rematch_.offer();
   if (rematch_.room().empty() || !offer || !offer->accepted(seat)) return;
-  if (offer->tell(seat)) persist_meta();
+  if (offer->tell(seat)) saves_.meta(saving());
   tell_rematch(c, seat, token);  // its token there is the one it resumed with
 }
 

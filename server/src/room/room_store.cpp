@@ -24,53 +24,15 @@ void room::attach_store(store* s, poster post) {
   writes_.attach(s, std::move(post),
                  {[this] { lease_lost(); }, [this] { storage_lost(); },
                   [this] { return members_.seats.size() + members_.spectators.size(); }});
-  if (std::exchange(end_unsaved_, false)) persist_meta();
+  saves_.attached(saving());
 }
 
-void room::persist_meta() {
-  meta_rest_.clear();  // what changed is in the meta built now; the next clock write builds it
-  writes_.claim(seq_ + seq_reserve);
-  save_room_write w{settings_.id, state_of(table_), stored_meta()};
-  // The end goes with the save that finishes the game: the index of games and the ratings are
-  // written in its transaction (store.hpp game_end), so a game is rated if and only if it ended.
-  if (table_.game && table_.game->finished && !end_stored_) {
-    w.end = game_end_of(settings_, members_.seats, *table_.game,
-                        std::chrono::duration_cast<std::chrono::milliseconds>(
-                            std::chrono::system_clock::now().time_since_epoch())
-                            .count());
-    end_stored_ = true;
-  }
-  persist(std::move(w));
-}
-
-// A clocked game writes its clock with every move: the rest of the meta changes only where
-// persist_meta is called (which every change must do anyway, or an unclocked room would not
-// keep it), so it is built once per game in progress and kept as text.
-void room::persist_clock() {
-  if (meta_rest_.empty()) meta_rest_ = stored_meta_rest();
-  writes_.claim(seq_ + seq_reserve);
-  persist(save_room_write{settings_.id, state_of(table_), meta_with_clock(meta_rest_)});
+save_source room::saving() const {
+  return {settings_, members_, table_, clocks_, timer_.get(), bots_.settings(), rematch_, seq_};
 }
 
 std::string room::stored_meta() const {
-  return meta_with_clock(stored_meta_rest());
-}
-
-std::string room::stored_meta_rest() const {
-  return meta_rest_text({settings_, members_.seats, members_.creator_seat, bots_.settings(),
-                         rematch_,
-                         table_.game ? std::string_view(table_.setup_text) : std::string_view()});
-}
-
-std::string room::meta_with_clock(const std::string& rest) const {
-  std::string clock;
-  if (clocks_.enabled() && timer_)
-    clocks_.clock().append_saved(clock, timer_->now());
-  else
-    clock = "null";
-  // Every write precedes the patch that shows it; the meta claims seq_reserve numbers, so that a
-  // room rebuilt from it starts above every seq it showed (room_writes.hpp claimed).
-  return meta_text(clock, seq_ + seq_reserve, rest);
+  return saves_.meta_text(saving());
 }
 
 std::unique_ptr<room> room::restore(const stored_room& stored, metrics* m, std::string& error) {
@@ -140,13 +102,8 @@ std::unique_ptr<room> room::restore(const stored_room& stored, metrics* m, std::
     r->writes_.claim(r->seq_);
     // What the store holds already: the rebuilt room tells of no turn or end again (and were it
     // to, the same keys would be skipped).
-    if (r->table_.game) {
-      r->notices_.restored(
-          r->table_.game->finished ? -1 : static_cast<int>(to_act(*r->table_.game)),
-          r->writes_.rows(), r->table_.game->finished);
-    }
-    r->end_unsaved_ =
-        r->table_.game && r->table_.game->finished && stored.state != room_state::finished;
+    r->saves_.restored(r->saving(), r->table_.game && r->table_.game->finished &&
+                                        stored.state != room_state::finished);
     r->reset_room_part();
     r->publish_summary();
     return r;

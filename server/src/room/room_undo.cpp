@@ -47,8 +47,8 @@ void room::request_undo(const client_ptr& c, int seat, const json& id) {
   std::string key(1, 'u');
   key += std::to_string(writes_.rows());
   for (int i = 0; i < static_cast<int>(members_.seats.size()); ++i)
-    if (others >> i & 1) add_notice(i, "undo_requested", key);
-  write_notices();
+    if (others >> i & 1) saves_.notice(saving(), i, "undo_requested", key);
+  saves_.write_notices(saving());
   if (timer_)  // not answered in time: declined
     undo_request_->timer = timer_->call_after(settings_.match.answer_time, [this] {
       if (!undo_request_) return;
@@ -97,15 +97,15 @@ void room::take_back() {
   if (auto bad = replay(table_.setup(), table_.journal.moves, *table_.game);
       !bad.empty())  // accepted once already: never expected
     spdlog::error("room {}: the journal does not replay after a take-back: {}", settings_.id, bad);
-  persist(move_write{settings_.id, writes_.next_row(), json{{"type", "undo"}, {"count", 1}}.dump(),
-                     "null", seq_ + 1});
+  saves_.write(saving(), move_write{settings_.id, writes_.next_row(),
+                                    json{{"type", "undo"}, {"count", 1}}.dump(), "null", seq_ + 1});
   spdlog::info("room {} seat {}: took back a move", settings_.id, seat);
   room_event(room_events::seat_event("undo_done", seat));
   if (table_.delayed.ahead_of(table_.journal.moves.size()))  // spectators saw the move taken back
     if (auto g = game_at_start(table_.setup()))
       table_.delayed.take_back(*g, table_.journal.moves, table_.game->finished);
   clocks_.changed(false);  // the same seat decides again, on its running clock
-  if (clocks_.enabled()) persist_meta();
+  if (clocks_.enabled()) saves_.meta(saving());
 }
 
 }  // namespace carcassonne::server
