@@ -34,6 +34,7 @@ room::room(room_settings settings, metrics* m, std::weak_ptr<const client_link> 
       saves_(writes_, settings_),
       bots_(settings_.seed, settings_.id, m, bot_hooks()),
       clocks_(settings_.match, clock_hooks()),
+      votes_(settings_, members_.seats, vote_hooks()),
       audience_([this] {
         if (!writes_.stopped()) broadcast({});
       }) {
@@ -42,7 +43,7 @@ room::room(room_settings settings, metrics* m, std::weak_ptr<const client_link> 
   if (!settings_.secret.empty() && settings_.rematch_secret.empty())
     settings_.rematch_secret = fairness::new_secret();
   if (!settings_.rematch_secret.empty())
-    rematch_ = rematch_state(fairness::commitment_of(settings_.rematch_secret));
+    votes_.rematch() = rematch_state(fairness::commitment_of(settings_.rematch_secret));
   reset_room_part();
   publish_summary();
 }
@@ -60,23 +61,16 @@ void room::vacation_changed(const std::string& player,
 std::string room::room_info_now(room_part::clock_span* clock) const {
   std::string fairness;
   if (!settings_.secret.empty())
-    append_fairness_part(fairness, commitment_, members_.seats, rematch_.commitment(),
+    append_fairness_part(fairness, commitment_, members_.seats, votes_.rematch().commitment(),
                          settings_.secret, table_.finished());
-  return room_info_text(
-      {settings_, part_, members_.seats, bots_.settings(), clocks_,
-       clock_read_now(clocks_, table_, timer_), fairness, rematch_, members_.shown_spectators(),
-       state_of(table_), undo_request_ ? &*undo_request_ : nullptr},
-      clock);
+  return room_info_text({settings_, part_, members_.seats, bots_.settings(), clocks_,
+                         clock_read_now(clocks_, table_, timer_), fairness, votes_.rematch(),
+                         members_.shown_spectators(), state_of(table_), votes_.undo()},
+                        clock);
 }
 
 void room::reset_room_part() {
   part_.reset(room_info_now(), clock_read_now(clocks_, table_, timer_));
-}
-
-room::~room() {
-  if (!timer_) return;
-  for (const auto h : {undo_request_ ? undo_request_->timer : 0, rematch_.timer()})
-    if (h) timer_->cancel(h);
 }
 
 void room::out(const client_ptr& c, frame_ptr frame) {

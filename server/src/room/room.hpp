@@ -15,10 +15,8 @@
 #include "base/metrics.hpp"
 #include "bots/bot_runner.hpp"
 #include "carcassonne/protocol/messages.hpp"
-#include "match/rematch_state.hpp"
 #include "match/room_timer.hpp"
 #include "match/seat_clocks.hpp"
-#include "match/undo_vote.hpp"
 #include "room/bot_turns.hpp"
 #include "room/client_link.hpp"
 #include "room/patch_throttle.hpp"
@@ -28,6 +26,7 @@
 #include "room/room_part.hpp"
 #include "room/room_saves.hpp"
 #include "room/room_writes.hpp"
+#include "room/seat_votes.hpp"
 #include "store/store.hpp"
 #include "table/game_table.hpp"
 
@@ -38,7 +37,6 @@ using json = nlohmann::json;
 class room {
  public:
   room(room_settings settings, metrics* m, std::weak_ptr<const client_link> creator);
-  ~room();  // cancels its pending timer calls: a timer may outlive its room (tests share one)
   // Rebuilds a stored room by replaying its journal (server start); nothing, with a message
   // naming the room and the move, when the stored game does not replay.
   static std::unique_ptr<room> restore(const stored_room& stored, metrics* m, std::string& error);
@@ -138,21 +136,14 @@ class room {
   void take_over(int seat, bot_level level);  // a bot plays for the absent owner of `seat`
   void release_takeover(int seat);
   bool can_manage_bots(const client_ptr& c, const json& id);
-  // Match (room_match.cpp, room_undo.cpp, room_rematch.cpp): clocks, presence, forfeits.
+  // Match (room_match.cpp, room_undo.cpp): clocks, presence, forfeits, the seats' votes.
   seat_clocks::hooks clock_hooks();
   void time_out(int seat);
   void note_presence();
   void check_away();
   void forfeit_seats(std::uint8_t seats, const char* reason, bool on_timeout);
-  void request_undo(const client_ptr& c, int seat, const json& id);
-  void answer_undo(const client_ptr& c, int seat, bool accept, const json& id);
-  void end_undo_request(const char* reason);  // `reason`: undo_declined's, if not taken back
-  void take_back();
-  void answer_rematch(const client_ptr& c, int seat, bool accept, const std::string& nonce,
-                      const json& id);
-  void settle_rematch();
-  void tell_rematch(const client_ptr& c, int seat, const std::string& token);
-  void resume_rematch(const client_ptr& c, int seat, const std::string& token);
+  seat_votes::hooks vote_hooks();
+  void take_back();  // the last move goes: the journal replayed without it (room_undo.cpp)
   void stop_here(const protocol::proto_error& why);        // lease_lost and storage_lost
   void refuse_moved(const client_ptr& c, const json& id);  // stopped: room_moved, not held
 
@@ -169,10 +160,9 @@ class room {
   room_writes writes_;    // to the store, and the frames waiting for them
   room_saves saves_;      // the meta, the clock and the notices each write carries
   room_timer_ptr timer_;
-  bot_turns bots_;                         // the pending bot turn and takeover
-  seat_clocks clocks_;                     // the seats' clocks, their alarms, vacations
-  std::optional<undo_vote> undo_request_;  // the open take-back request
-  rematch_state rematch_;
+  bot_turns bots_;           // the pending bot turn and takeover
+  seat_clocks clocks_;       // the seats' clocks, their alarms, vacations
+  seat_votes votes_;         // the take-back request and the rematch
   patch_throttle audience_;  // the spectators' count: at most a patch a second
 };
 

@@ -120,7 +120,7 @@ void room::resume(const client_ptr& c, const protocol::resume_msg& m, const json
   } else {
     send_snapshot(c, seat, nullptr);
   }
-  resume_rematch(c, seat, m.token);  // a seat away when its rematch was made learns of it now
+  votes_.resume(c, seat, m.token);  // a seat away when its rematch was made learns of it now
   note_presence();
   broadcast({});
 }

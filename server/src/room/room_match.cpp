@@ -44,6 +44,7 @@ void room::attach_timer(room_timer_ptr t) {
   timer_ = std::move(t);
   bots_.set_timer(timer_);
   clocks_.set_timer(timer_);
+  votes_.set_timer(timer_);
   audience_.set_timer(timer_);
   if (!table_.game || table_.game->finished) return;
   clocks_.resume();  // a restored room: the clock goes on with the time it had
@@ -83,7 +84,7 @@ void room::after_move(const carcassonne::move& m, const event_log& events) {
     table_.journal.undo_steps.push_back({m, events});
   else
     table_.journal.undo_steps.clear();  // nothing before a draw or a score can be taken back
-  end_undo_request("moved");            // the question was about another position
+  votes_.end_undo("moved");             // the question was about another position
   clocks_.changed(true);
   if (clocks_.enabled() && !table_.game->finished)
     saves_.clock(saving());  // the clocks, with the move
@@ -145,7 +146,7 @@ void room::forfeit_seats(std::uint8_t seats, const char* reason, bool on_timeout
   for (const auto& e : room_events::of_entry(entry)) room_event(e);
   journal_entry(entry, nullptr, events);
   table_.journal.undo_steps.clear();
-  end_undo_request("forfeit");
+  votes_.end_undo("forfeit");
   clocks_.changed(true);
   saves_.meta(saving());
   if (table_.game->finished && metrics_)
@@ -211,13 +212,31 @@ void room::match_action(const client_ptr& c, const protocol::match_msg& m, const
   const int seat = members_.seat_of(c.get());
   if (seat < 0) return fail(c, id, "not_seated", "only a seated player does that");
   if (!table_.game) return fail(c, id, "not_started", "the game has not started");
-  if (m.what == kind::rematch) return answer_rematch(c, seat, m.accept, m.nonce, id);
+  const auto refused = [&](const seat_votes::refusal& r) {
+    if (r) return fail(c, id, r->code, r->message);
+    broadcast({});
+  };
+  if (m.what == kind::rematch) {
+    if (!table_.game->finished)
+      return fail(c, id, "game_not_over", "a rematch is offered once the game is over");
+    return refused(votes_.answer_rematch(seat, m.accept, m.nonce, [&] {
+      send(c,
+           protocol::reply("rematch_answered", id, {{"room", settings_.id}, {"accept", m.accept}}));
+    }));
+  }
   if (table_.game->finished) return fail(c, id, "game_over", "the game is over");
   if (writes_.stopped())
     return fail(c, id, "storage_failed",
                 "the server could not store this room's last change: it takes no more moves");
-  if (m.what == kind::undo) return request_undo(c, seat, id);
-  if (m.what == kind::undo_answer) return answer_undo(c, seat, m.accept, id);
+  if (m.what == kind::undo)
+    return refused(votes_.ask_undo(seat, undo_ask_of(table_, members_.seats, seat, writes_.rows()),
+                                   [&](const char* type) {
+                                     send(c, protocol::reply(type, id, {{"room", settings_.id}}));
+                                   }));
+  if (m.what == kind::undo_answer)
+    return refused(votes_.answer_undo(seat, m.accept, [&] {
+      send(c, protocol::reply("undo_answered", id, {{"room", settings_.id}, {"accept", m.accept}}));
+    }));
   if (has_forfeited(*table_.game, static_cast<seat_t>(seat)))
     return fail(c, id, "already_forfeited", "you have already left this game");
   // journaled first: the answer waits for the write

@@ -28,7 +28,8 @@ void room::attach_store(store* s, poster post) {
 }
 
 save_source room::saving() const {
-  return {settings_, members_, table_, clocks_, timer_.get(), bots_.settings(), rematch_, seq_};
+  return {settings_,    members_,         table_,           clocks_,
+          timer_.get(), bots_.settings(), votes_.rematch(), seq_};
 }
 
 std::string room::stored_meta() const {
@@ -52,7 +53,7 @@ std::unique_ptr<room> room::restore(const stored_room& stored, metrics* m, std::
     if (read->has_bots)
       r->bots_.set_settings(read->bots.pause_ms, read->bots.takeover_after,
                             read->bots.takeover_level);
-    r->rematch_.restore(meta, static_cast<int>(r->members_.seats.size()));
+    r->votes_.rematch().restore(meta, static_cast<int>(r->members_.seats.size()));
     r->seq_ = read->seq;
 
     const json& setup = meta.at("record_setup");
