@@ -63,7 +63,8 @@ struct saves_room {
   }
   // The game of a recorded three-player game, played to its end.
   void finish_game() {
-    std::ifstream in(std::string(CARCASSONNE_SOURCE_DIR) + "/tests/records/ex03_final_scoring.json");
+    std::ifstream in(std::string(CARCASSONNE_SOURCE_DIR) +
+                     "/tests/records/ex03_final_scoring.json");
     const auto r = json::parse(in);
     auto g = game_at_start(r.at("setup"));
     REQUIRE(g);
