@@ -114,8 +114,11 @@ void room::broadcast(const event_log& events) {
   // seq_reserve numbers ahead, once every seq_reserve changes.
   if (writes_.writing() && seq_ + 1 > writes_.claimed()) saves_.meta(saving());
   ++seq_;
-  std::string room_ops;
-  const bool info_changed = update_room_part(room_ops);
+  std::string room_ops;  // the room part's operations since the last patch (mostly none)
+  room_part::clock_span clock;
+  auto info = room_info_now(&clock);
+  const bool info_changed =
+      part_.update(std::move(info), clock, clock_read_now(clocks_, table_, timer_), room_ops);
   std::string game_events;
   protocol::append_events_text(game_events, events);
   const auto events_now = events_text(room_events_, std::move(game_events));
@@ -136,13 +139,6 @@ void room::broadcast(const event_log& events) {
     for (const auto& c : members_.spectators) out(c, frame);
   }
   schedule_bots();
-}
-
-// The room part's operations since the last patch (most moves change nothing in it).
-bool room::update_room_part(std::string& ops) {
-  room_part::clock_span clock;
-  auto text = room_info_now(&clock);
-  return part_.update(std::move(text), clock, clock_read_now(clocks_, table_, timer_), ops);
 }
 
 void room::publish_summary() {

@@ -45,10 +45,9 @@ class room {
                                             const std::vector<seat_init>& seats, metrics* m);
   void start_rematch();
 
-  // What the room uses (each optional). The store makes it durable: every change is written
-  // before any frame showing it leaves. The timer gives it time (bot pauses, clocks, takeovers;
-  // clocks start or resume once it is in). Bots think on `runner`, never on the strand. `post`
-  // runs a function on the room's strand.
+  // What the room uses (each optional): the store (every change durable before a frame shows
+  // it), the timer (bot pauses, clocks, takeovers), the bots' runner (never the room's strand);
+  // `post` runs a function on the room's strand.
   using poster = std::function<void(std::function<void()>)>;
   void attach_store(store* s, poster post);
   void attach_timer(room_timer_ptr t);
@@ -81,19 +80,17 @@ class room {
   void vacation_changed(const std::string& player, std::optional<std::chrono::milliseconds> left);
   bool vacation_applies() const { return settings_.match.vacation_applies(); }  // thread-safe
 
-  // A cluster (docs/scaling.md): every write carries the lease generation `g` (thread-safe, set
-  // right after the lease is taken). lease_lost: another instance owns the room; it stops
-  // without writing again and tells every connection `room_moved`. storage_lost: a write failed;
-  // hooks.storage_lost, held answers become storage_failed refusals, then the same stop.
+  // A cluster (docs/scaling.md): every write carries the lease generation (set right after the
+  // lease is taken). lease_lost: another instance owns the room: it stops writing and tells every
+  // connection `room_moved`; storage_lost: a write failed: held answers become storage_failed.
   void set_lease_generation(std::uint64_t g) { writes_.set_generation(g); }
   std::uint64_t lease_generation() const { return writes_.generation(); }
   void lease_lost();
   void storage_lost();
   bool moved_away() const { return writes_.stopped(); }
   void save_clock();  // the running clock written (server stop), for a restart to resume
-  // The public stream relayed to other instances (room_relay.cpp, docs/scaling.md "Spectators
-  // on every instance"): `link` gets what a spectator here gets, from a snapshot on (a new link
-  // replaces the old; it counts as no spectator); `spectators` watch through it elsewhere.
+  // The public stream relayed to other instances (room_relay.cpp): `link` gets what a spectator
+  // gets (a new link replaces the old); `spectators` watch through it elsewhere.
   void attach_relay(const client_ptr& link);
   void detach_relay(const client_ptr& link);  // only if it is still the room's link
   void set_relayed_spectators(int spectators);
@@ -120,7 +117,6 @@ class room {
   // One change: its patch carries the room's queued events (room_event), then the game's.
   void broadcast(const event_log& events);
   void room_event(const json& e) { room_events_.push_back(e.dump()); }
-  bool update_room_part(std::string& ops);  // false: the room part did not change
   std::string room_info_now(room_part::clock_span* clock = nullptr) const;
   void reset_room_part();  // anew, where the clock is not known: the next change diffs it whole
   void publish_summary();
@@ -132,15 +128,11 @@ class room {
   save_source saving() const;  // the room as saves_ reads it (room_store.cpp)
   // Bots (room_bots.cpp).
   bot_turns::hooks bot_hooks();
-  void schedule_bots();                       // after every change: tells bots_ the position
-  void take_over(int seat, bot_level level);  // a bot plays for the absent owner of `seat`
-  void release_takeover(int seat);
-  bool can_manage_bots(const client_ptr& c, const json& id);
+  void schedule_bots();  // after every change: tells bots_ the position
   // Match (room_match.cpp, room_undo.cpp): clocks, presence, forfeits, the seats' votes.
   seat_clocks::hooks clock_hooks();
   void time_out(int seat);
   void note_presence();
-  void check_away();
   void forfeit_seats(std::uint8_t seats, const char* reason, bool on_timeout);
   seat_votes::hooks vote_hooks();
   void take_back();  // the last move goes: the journal replayed without it (room_undo.cpp)

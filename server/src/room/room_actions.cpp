@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <utility>
 
 #include "base/random_ids.hpp"
 #include "base/sha256.hpp"
@@ -109,7 +110,8 @@ void room::resume(const client_ptr& c, const protocol::resume_msg& m, const json
   std::erase_if(members_.spectators, [&](const client_ptr& s) { return s == c; });
   it->client = c;
   if (!m.token.empty()) it->token = m.token;  // a resume by player shows none
-  release_takeover(seat);
+  if (std::exchange(it->played_by, std::nullopt))
+    spdlog::info("room {} seat {}: back, the bot stops playing for it", settings_.id, seat);
   c->set_room(settings_.id, true);
   spdlog::info("room {} seat {}: resumed", settings_.id, seat);
   it->missed = 0;

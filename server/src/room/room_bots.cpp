@@ -4,6 +4,7 @@
 #include <spdlog/spdlog.h>
 
 #include <cctype>
+#include <optional>
 #include <string>
 
 #include "carcassonne/protocol/view_doc.hpp"
@@ -18,6 +19,17 @@ std::string bot_name(bot_level level, int seat) {
   std::string n(name_of(level));
   n[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(n[0])));
   return n + " bot " + std::to_string(seat + 1);
+}
+
+// Why connection `c` may not add or remove a bot now, if it may not.
+std::optional<protocol::proto_error> bots_refusal(const room_members& members,
+                                                  const game_table& table, const client_link* c) {
+  const int seat = members.seat_of(c);
+  if (!members.is_creator(c) && (seat < 0 || seat != members.creator_seat))
+    return protocol::proto_error{"not_creator", "only the room's creator adds or removes bots"};
+  if (table.game)
+    return protocol::proto_error{"already_started", "bots are added or removed before the start"};
+  return std::nullopt;
 }
 
 }  // namespace
@@ -54,15 +66,14 @@ bot_turns::hooks room::bot_hooks() {
                     e->code, e->message);
     }
   };
-  h.take_over = [this](int seat, bot_level level) { take_over(seat, level); };
+  h.take_over = [this](int seat, bot_level level) {  // its owner is away: a bot plays for it
+    members_.seats[seat].played_by = level;
+    if (metrics_) metrics_->bot_takeovers.fetch_add(1, std::memory_order_relaxed);
+    spdlog::info("room {} seat {}: away, a {} bot plays for it", settings_.id, seat,
+                 name_of(level));
+    broadcast({});  // the view says who plays for the seat; then its turn starts
+  };
   return h;
-}
-
-void room::take_over(int seat, bot_level level) {
-  members_.seats[seat].played_by = level;
-  if (metrics_) metrics_->bot_takeovers.fetch_add(1, std::memory_order_relaxed);
-  spdlog::info("room {} seat {}: away, a {} bot plays for it", settings_.id, seat, name_of(level));
-  broadcast({});  // the view says who plays for the seat; then its turn starts
 }
 
 void room::schedule_bots() {
@@ -81,27 +92,9 @@ void room::play_for_seat(int seat, bot_level level) {
   bots_.play_now(seat, level, table_.journal.moves.size());
 }
 
-void room::release_takeover(int seat) {
-  if (!members_.seats[seat].played_by) return;
-  members_.seats[seat].played_by.reset();
-  spdlog::info("room {} seat {}: back, the bot stops playing for it", settings_.id, seat);
-}
-
-bool room::can_manage_bots(const client_ptr& c, const json& id) {
-  const int seat = members_.seat_of(c.get());
-  if (!members_.is_creator(c.get()) && (seat < 0 || seat != members_.creator_seat)) {
-    fail(c, id, "not_creator", "only the room's creator adds or removes bots");
-    return false;
-  }
-  if (table_.game) {
-    fail(c, id, "already_started", "bots are added or removed before the start");
-    return false;
-  }
-  return true;
-}
-
 void room::add_bot(const client_ptr& c, const protocol::add_bot_msg& m, const json& id) {
-  if (!can_manage_bots(c, id)) return;
+  if (auto refused = bots_refusal(members_, table_, c.get()))
+    return fail(c, id, std::move(refused->code), std::move(refused->message));
   auto chosen = choose_seat(members_.seats, settings_.seats, m.seat);
   if (auto* refused = std::get_if<protocol::proto_error>(&chosen))
     return fail(c, id, std::move(refused->code), std::move(refused->message));
@@ -121,7 +114,8 @@ void room::add_bot(const client_ptr& c, const protocol::add_bot_msg& m, const js
 }
 
 void room::remove_bot(const client_ptr& c, const protocol::remove_bot_msg& m, const json& id) {
-  if (!can_manage_bots(c, id)) return;
+  if (auto refused = bots_refusal(members_, table_, c.get()))
+    return fail(c, id, std::move(refused->code), std::move(refused->message));
   if (m.seat >= settings_.seats) return fail(c, id, "no_such_seat", "the room has no such seat");
   if (!members_.seats[m.seat].bot) return fail(c, id, "not_a_bot", "no bot sits on that seat");
   members_.seats[m.seat] = seat_slot{};

@@ -9,6 +9,7 @@
 #include "carcassonne/engine/forfeit.hpp"
 #include "carcassonne/protocol/json_codec.hpp"
 #include "fairness/fairness.hpp"
+#include "room/presence.hpp"
 #include "room/room.hpp"
 #include "room/room_events.hpp"
 
@@ -21,21 +22,6 @@ std::uint64_t timeout_seed(const std::string& room_seed, std::size_t moves) {
   std::uint64_t h = 1469598103934665603ULL;  // FNV-1a
   for (const char ch : room_seed) h = (h ^ static_cast<unsigned char>(ch)) * 1099511628211ULL;
   return h ^ (moves * 0x9E3779B97F4A7C15ULL);
-}
-
-// The seats leaving, and with them the bots when no person would be left in play.
-std::uint8_t with_bots_if_no_person_left(const game_state& g, const std::vector<seat_slot>& seats,
-                                         std::uint8_t leaving) {
-  // When the last person leaves, the bots leave with them: a game of bots alone is only played
-  // when it started as one: every person gone ends the game.
-  std::uint8_t bots = 0;
-  for (std::size_t i = 0; i < seats.size(); ++i) {
-    const auto bit = static_cast<std::uint8_t>(1u << i);
-    if (has_forfeited(g, static_cast<seat_t>(i)) || (leaving & bit)) continue;
-    if (!seats[i].bot) return leaving;  // a person stays
-    bots = static_cast<std::uint8_t>(bots | bit);
-  }
-  return static_cast<std::uint8_t>(leaving | bots);
 }
 
 }  // namespace
@@ -68,7 +54,13 @@ seat_clocks::hooks room::clock_hooks() {
   h.moves = [this] { return table_.journal.moves.size(); };
   h.time_out = [this](int seat) { time_out(seat); };
   h.save = [this] { saves_.clock(saving()); };
-  h.away = [this] { check_away(); };
+  h.away = [this] {  // every seat still in play is away: they all forfeit, the game ends
+    if (!table_.game || table_.game->finished) return;
+    if (const auto away = all_away(*table_.game, members_.seats))
+      forfeit_seats(with_bots_if_no_person_left(*table_.game, members_.seats, away), "away", false);
+    if (table_.game->finished)
+      spdlog::info("room {}: every seat is gone, the game ends", settings_.id);
+  };
   h.held = [this](int seat, bool on) {
     room_event(room_events::seat_event(on ? "vacation_started" : "vacation_ended", seat));
   };
@@ -156,42 +148,9 @@ void room::forfeit_seats(std::uint8_t seats, const char* reason, bool on_timeout
 
 void room::note_presence() {
   if (!timer_ || !table_.game || table_.game->finished) return;
-  const auto now = timer_->now();
-  for (auto& s : members_.seats) {
-    if (s.client)
-      s.away_since.reset();
-    else if (!s.away_since)
-      s.away_since = now;
-  }
+  carcassonne::server::note_presence(members_.seats, timer_->now());
   // The check falls due when the last seat to leave has been away for the limit.
-  clocks_.away_at([&]() -> std::optional<room_timer::clock::time_point> {
-    if (settings_.match.away_limit.count() == 0) return std::nullopt;
-    std::optional<room_timer::clock::time_point> latest;
-    for (std::size_t i = 0; i < members_.seats.size(); ++i) {
-      // A bot's seat is never away: the game ends when every person is gone (issue 19).
-      if (has_forfeited(*table_.game, static_cast<seat_t>(i)) || members_.seats[i].bot) continue;
-      if (!members_.seats[i].away_since) return std::nullopt;  // someone is here
-      if (!latest || *members_.seats[i].away_since > *latest) latest = members_.seats[i].away_since;
-    }
-    if (!latest) return std::nullopt;
-    return *latest + settings_.match.away_limit;
-  }());
-}
-
-void room::check_away() {
-  if (!table_.game || table_.game->finished) return;
-  // Every seat still in play is away: they all forfeit together, and the game ends
-  // (forfeit.hpp).
-  std::uint8_t away = 0;
-  for (std::size_t i = 0; i < members_.seats.size(); ++i) {
-    if (has_forfeited(*table_.game, static_cast<seat_t>(i)) || members_.seats[i].bot) continue;
-    if (!members_.seats[i].away_since) return;
-    away = static_cast<std::uint8_t>(away | 1u << i);
-  }
-  if (away)
-    forfeit_seats(with_bots_if_no_person_left(*table_.game, members_.seats, away), "away", false);
-  if (table_.game->finished)
-    spdlog::info("room {}: every seat is gone, the game ends", settings_.id);
+  clocks_.away_at(all_away_at(*table_.game, members_.seats, settings_.match.away_limit));
 }
 
 bool room::resign_player(const std::string& player) {
