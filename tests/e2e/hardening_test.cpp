@@ -48,7 +48,7 @@ double refused(std::uint16_t port, const std::string& reason) {
 
 std::size_t connections_in(test_server& server, const std::string& room) {
   auto e = server.get().rooms().find(room);
-  return e ? static_cast<std::size_t>(e->game_room->summary().connections) : 0;
+  return e ? static_cast<std::size_t>(e->game_room->listing().summary().connections) : 0;
 }
 
 const std::vector<std::string> short_deck{"BA/L", "BA/RRRR", "BA/Rr", "BA/C"};

@@ -110,7 +110,7 @@ TEST_CASE("a bot seat is named and marked, plays after the pause, and its move i
   CHECK(seat1["connected"] == true);
   CHECK(ann->view["room"]["bots"]["pause_ms"] == 1000);
   CHECK_FALSE(ann->view["room"]["seats"][0].contains("bot"));
-  const auto summary = r.summary().to_json();
+  const auto summary = r.listing().summary().to_json();
   CHECK(summary["taken"] == 2);
   CHECK(summary["players"] == json::array({"Ann", "Random bot 2"}));
   CHECK(summary["bots"] ==
@@ -163,7 +163,7 @@ TEST_CASE("a bots-only game runs to the end while a spectator watches") {
                creator);
     auto& r = *b.r;
     r.spectate(creator, nullptr);
-    CHECK(r.summary().taken == 4);
+    CHECK(r.listing().summary().taken == 4);
     r.start(creator, "s");
     REQUIRE(r.game());
     const int moves = run_bots(b);
@@ -278,11 +278,11 @@ TEST_CASE("bot refusals: clear errors, nothing changed") {
   const auto unchanged = [&](const char* code, const std::shared_ptr<fake_client>& who,
                              auto&& act) {
     const auto seq = r.seq();
-    const auto summary = r.summary().to_json();
+    const auto summary = r.listing().summary().to_json();
     act();
     CHECK_MESSAGE(who->last_error() == code, who->raw.back());
     CHECK(r.seq() == seq);
-    CHECK(r.summary().to_json() == summary);
+    CHECK(r.listing().summary().to_json() == summary);
   };
   protocol::add_bot_msg add;
   add.level = bot_level::greedy;

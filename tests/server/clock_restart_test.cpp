@@ -160,7 +160,7 @@ TEST_CASE(
     CHECK(a->last("snapshot")["view"] == patched);
     CHECK(patched["room"]["clock"]["remaining_ms"].size() == 2);
     // The room's summary (published with every clocked move) keeps its match.
-    CHECK(r->summary().match["clock"] == "fischer");
-    CHECK(r->summary().match["increment_s"] == 20);
+    CHECK(r->listing().summary().match["clock"] == "fischer");
+    CHECK(r->listing().summary().match["increment_s"] == 20);
   }
 }

@@ -122,7 +122,7 @@ TEST_CASE("a room whose write is fenced off stops with room_moved and acknowledg
   CHECK(mover->room.empty());  // told to go, and out of the room
   CHECK(a->last_error() == "room_moved");
   CHECK(b->last_error() == "room_moved");
-  CHECK(r.moved_away());
+  CHECK(r.writes().stopped());
 
   auto stored = adopter->load("fenced1", error);
   REQUIRE(stored);

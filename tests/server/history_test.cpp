@@ -1,5 +1,5 @@
 // The `history` request: the events of the game so far, rebuilt from the room's journal, equal
-// to the events every seat heard in its patches, in pages of at most room::history_page moves;
+// to the events every seat heard in its patches, in pages of at most protocol::history_page moves;
 // refused outside the room, before the start and, mid-game, to a delayed spectator.
 #include <doctest/doctest.h>
 
@@ -42,7 +42,7 @@ json told(room& r, const std::shared_ptr<fake_client>& c, std::size_t& pages) {
     REQUIRE(a["id"] == json(static_cast<int>(pages)));
     ++pages;
     CHECK(a["from"] == json(m.from));
-    CHECK(a["entries"].size() <= static_cast<std::size_t>(room::history_page));
+    CHECK(a["entries"].size() <= static_cast<std::size_t>(carcassonne::protocol::history_page));
     CHECK(a["entries"].size() == a["to"].get<std::size_t>() - a["from"].get<std::size_t>());
     for (const auto& entry : a["entries"]) {
       CHECK(entry["move"] == json(m.from++));

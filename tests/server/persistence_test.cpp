@@ -267,7 +267,7 @@ TEST_CASE("a room holds every frame until its write is durable, and comes back f
     back->attach_store(db.get(), q.poster());
     CHECK(back->record() == record);
     CHECK(back->game()->players[0].score == scores0);
-    CHECK(back->summary().taken == 2);
+    CHECK(back->listing().summary().taken == 2);
 
     // A wrong token is refused; the right ones resume with a snapshot of the restored game.
     auto intruder = make_client(), a2 = make_client(), b2 = make_client();
@@ -294,8 +294,8 @@ TEST_CASE("a room holds every frame until its write is durable, and comes back f
       play_one(*back, seats2, chooser, q, *db, json(std::string("n").append(std::to_string(i))));
     REQUIRE(back->game()->finished);
     CHECK_FALSE(a2->gap);
-    REQUIRE(back->finished_record());
-    CHECK(*back->finished_record() == back->record());
+    REQUIRE(back->listing().finished_record());
+    CHECK(*back->listing().finished_record() == back->record());
     auto done = db->load("persist1", error);
     REQUIRE(done);
     CHECK(done->state == room_state::finished);
@@ -413,7 +413,7 @@ TEST_CASE("a commit that fails acknowledges nothing: the move is refused and the
       for (const auto& f : c->frames)
         CHECK_FALSE((f["type"] == "patch" && f["seq"].get<std::uint64_t>() > seq_before));
     }
-    CHECK(r.moved_away());
+    CHECK(r.writes().stopped());
     // The room's later writes are refused untried, until it is readmitted (rebuilt).
     bool later = true;
     db->submit(save_room_write{"persist1", room_state::playing, "{}"},

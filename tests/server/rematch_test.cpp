@@ -86,7 +86,7 @@ TEST_CASE(
 
   rematch_play_out(next, {t.seats[0]->last("rematch_ready")["token"].get<std::string>(),
                           t.seats[2]->last("rematch_ready")["token"].get<std::string>()});
-  const json record = *next.finished_record();
+  const json record = *next.listing().finished_record();
   CHECK(record["fairness"]["commitment"] == shown);
   CHECK(record["fairness"]["nonces"] == json::array({"n0", "Zm9vYmFy+/=="}));
   bool malformed = false;

@@ -35,7 +35,7 @@ TEST_CASE("a whole game through the room: every client's patched view equals its
   CHECK(a->last("joined")["id"] == "j1");
   CHECK(b->last("joined")["seat"] == 1);
   CHECK(a->room == "r1");
-  CHECK(r.summary().taken == 3);
+  CHECK(r.listing().summary().taken == 3);
   r.start(a, "s");
   REQUIRE(r.game() != nullptr);
   CHECK(a->view["room"]["state"] == "playing");
@@ -212,7 +212,7 @@ TEST_CASE("leave, disconnect and resume: the seat stays its owner's") {
   r.start(a, nullptr);
   r.disconnected(b);
   CHECK(a->view["room"]["seats"][1]["connected"] == false);
-  CHECK(r.summary().connections == 1);
+  CHECK(r.listing().summary().connections == 1);
 
   protocol::resume_msg bad;
   bad.token = "nope";
@@ -246,7 +246,7 @@ TEST_CASE("leave, disconnect and resume: the seat stays its owner's") {
   CHECK(b2->room.empty());
   r.leave(b3, 4);
   CHECK(b3->last("left")["room"] == "r1");
-  CHECK(r.summary().taken == 2);  // after the start the seat stays reserved
+  CHECK(r.listing().summary().taken == 2);  // after the start the seat stays reserved
 }
 
 TEST_CASE("a spectator with a delay sees the game some moves behind, and everything at the end") {
@@ -347,7 +347,7 @@ TEST_CASE("the start patch carries the first turn's events; one connection holds
   m.token = token_b;
   r.resume(a, m, "r");
   CHECK(a->last_error() == "already_in_room");
-  CHECK(r.summary().connections == 2);
+  CHECK(r.listing().summary().connections == 2);
 }
 
 namespace {
@@ -358,7 +358,8 @@ struct record_watch : fake_client {
   const server::room* watched = nullptr;  // (`room` alone is fake_client's member)
   int early = 0;
   void deliver(frame_ptr f) override {
-    if (watched && watched->game() && watched->game()->finished && !watched->finished_record())
+    if (watched && watched->game() && watched->game()->finished &&
+        !watched->listing().finished_record())
       ++early;
     fake_client::deliver(std::move(f));
   }
@@ -381,8 +382,8 @@ TEST_CASE("a finished game's record is readable before any frame tells of the en
     REQUIRE(r.game()->finished);
     CHECK(a->last("move_accepted").is_object());
     CHECK(a->early + b->early == 0);
-    REQUIRE(r.finished_record());
-    CHECK(*r.finished_record() == r.record());
+    REQUIRE(r.listing().finished_record());
+    CHECK(*r.listing().finished_record() == r.record());
   }
   SUBCASE("a seat resigns, one is left") {
     room r(settings(2), &stats, a);
@@ -396,6 +397,6 @@ TEST_CASE("a finished game's record is readable before any frame tells of the en
     REQUIRE(r.game()->finished);
     CHECK(a->last("resigned")["id"] == "bye");
     CHECK(a->early + b->early == 0);
-    REQUIRE(r.finished_record());
+    REQUIRE(r.listing().finished_record());
   }
 }

@@ -196,9 +196,9 @@ TEST_CASE("every seat away longer than the room's limit: the game ends and the r
   t.timer->advance(1s);
   REQUIRE(t.game().finished);
   CHECK(t.game().forfeited == 0b11);
-  CHECK(t.r->summary().state == room_state::finished);
-  CHECK(t.r->abandoned());
-  REQUIRE(t.r->finished_record());
+  CHECK(t.r->listing().summary().state == room_state::finished);
+  CHECK(t.r->listing().abandoned());
+  REQUIRE(t.r->listing().finished_record());
   check_replays(*t.r);
 }
 

@@ -139,7 +139,7 @@ std::shared_ptr<room_entry> lobby::add(std::shared_ptr<room> r) {
   });
   entry->lobby_timer = make_asio_room_timer(entry->strand);
   entry->order = next_order_++;
-  entry->is_public = entry->game_room->summary().is_public;
+  entry->is_public = entry->game_room->listing().summary().is_public;
   auto& slot = rooms_[id];
   if (slot) slot->dropped = true;
   slot = entry;
@@ -272,7 +272,7 @@ bool lobby::restore(std::string& error) {
 
 lobby::record_status lobby::finished_record(const std::string& id, nlohmann::json& record) const {
   if (auto e = find(id)) {
-    if (auto r = e->game_room->finished_record())
+    if (auto r = e->game_room->listing().finished_record())
       return record = std::move(*r), record_status::found;
     return record_status::not_finished;
   }
@@ -324,8 +324,8 @@ std::shared_ptr<room_entry> lobby::find_or_load(const std::string& id, bool* unf
 }
 
 void lobby::forget_stored(const room& r) {
-  if (store_ && r.summary().state != room_state::finished)
-    store_->submit(delete_room_write{r.id(), r.lease_generation()}, nullptr);
+  if (store_ && r.listing().summary().state != room_state::finished)
+    store_->submit(delete_room_write{r.id(), r.writes().generation()}, nullptr);
 }
 
 bool lobby::make_space() {
@@ -337,7 +337,7 @@ bool lobby::make_space() {
     finished_.pop_front();
     if (!e || !rooms_.count(e->game_room->id())) continue;
     e->queued_finished = false;
-    if (e->game_room->abandoned()) {
+    if (e->game_room->listing().abandoned()) {
       drop(e->game_room->id(), "dropped to make space (finished)");
       return true;
     }
@@ -345,8 +345,9 @@ bool lobby::make_space() {
   int looked = 0;
   for (auto it = order_.begin(); it != order_.end() && looked < eviction_look; ++it, ++looked) {
     auto r = rooms_.find(it->second);
-    if (r == rooms_.end() || r->second->game_room->summary().connections != 0) continue;
-    if (r->second->arranged && r->second->game_room->summary().state != room_state::finished)
+    if (r == rooms_.end() || r->second->game_room->listing().summary().connections != 0) continue;
+    if (r->second->arranged &&
+        r->second->game_room->listing().summary().state != room_state::finished)
       continue;
     forget_stored(*r->second->game_room);
     drop(it->second, "dropped to make space");
@@ -371,7 +372,7 @@ lobby::page lobby::list(const protocol::room_filter& filter) const {
   }
   page out;
   for (const auto& e : entries) {
-    auto s = e->game_room->summary();
+    auto s = e->game_room->listing().summary();
     if (!filter.state.empty() && to_string(s.state) != filter.state) continue;
     const bool has_all =
         std::all_of(filter.expansions.begin(), filter.expansions.end(), [&](const std::string& x) {
@@ -392,7 +393,7 @@ void lobby::room_left(const std::string& id) {
 
 void lobby::check_idle(const std::shared_ptr<room_entry>& e) {
   const room& r = *e->game_room;
-  const auto s = r.summary();
+  const auto s = r.listing().summary();
   if (s.connections != 0) return;
   std::lock_guard lock(mutex_);
   if (!rooms_.count(r.id())) return;
@@ -405,7 +406,7 @@ void lobby::check_idle(const std::shared_ptr<room_entry>& e) {
       arm_expiry(e);
     }
   } else if (s.state == room_state::finished) {
-    if (store_ && !r.writes_pending()) {
+    if (store_ && !r.writes().writes_pending()) {
       // Its record is in the store, which serves it from now on (record, replay, resume).
       drop(r.id(), "left memory (finished, stored)");
     } else if (store_) {
@@ -427,7 +428,7 @@ void lobby::arm_expiry(const std::shared_ptr<room_entry>& e) {
         auto x = weak.lock();
         if (!x) return;
         x->expiry = 0;
-        const auto s = x->game_room->summary();
+        const auto s = x->game_room->listing().summary();
         if (s.connections != 0 || s.state != room_state::waiting) return;
         std::lock_guard lock(mutex_);
         forget_stored(*x->game_room);

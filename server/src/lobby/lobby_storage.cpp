@@ -25,7 +25,7 @@ void lobby::storage_lost(const std::shared_ptr<room_entry>& e) {
   {
     std::lock_guard lock(mutex_);
     const auto& id = e->game_room->id();
-    awaiting_store_[id] = e->game_room->lease_generation();
+    awaiting_store_[id] = e->game_room->writes().generation();
     if (auto it = rooms_.find(id); it != rooms_.end() && it->second == e)
       drop(id, "stopped: a change could not be stored");
   }

@@ -81,12 +81,6 @@ void room::send(const client_ptr& c, const json& message) {
   out(c, std::make_shared<const std::string>(message.dump()));
 }
 
-void room::answer(const client_ptr& c, int seat, const json& id, std::string message_text) {
-  auto frame = std::make_shared<const std::string>(std::move(message_text));
-  if (seat >= 0 && !id.is_null()) remember_answer(members_.seats[seat], id, frame);
-  out(c, std::move(frame));
-}
-
 void room::fail(const client_ptr& c, const json& id, std::string code, std::string message) {
   if (metrics_) metrics_->rejected(code);
   send(c, protocol::error_message({std::move(code), std::move(message)}, id));

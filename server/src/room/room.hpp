@@ -37,8 +37,7 @@ using json = nlohmann::json;
 class room {
  public:
   room(room_settings settings, metrics* m, std::weak_ptr<const client_link> creator);
-  // Rebuilds a stored room by replaying its journal (server start); nothing, with a message
-  // naming the room and the move, when the stored game does not replay.
+  // A stored room rebuilt by replaying its journal; nothing, with `error`, if it does not replay.
   static std::unique_ptr<room> restore(const stored_room& stored, metrics* m, std::string& error);
   // A rematch's room, its seats taken; start_rematch() starts it once store and timer are in.
   static std::unique_ptr<room> rematch_room(room_settings settings,
@@ -68,7 +67,6 @@ class room {
   void snapshot(const client_ptr& c, const json& id);
   void nonce(const client_ptr& c, const protocol::nonce_msg& m, const json& id);
   void history(const client_ptr& c, const protocol::history_msg& m, const json& id);
-  static constexpr int history_page = 40;  // moves of history per answer at most
   void add_bot(const client_ptr& c, const protocol::add_bot_msg& m, const json& id);
   void remove_bot(const client_ptr& c, const protocol::remove_bot_msg& m, const json& id);
   void match_action(const client_ptr& c, const protocol::match_msg& m, const json& id);
@@ -80,38 +78,32 @@ class room {
   void vacation_changed(const std::string& player, std::optional<std::chrono::milliseconds> left);
   bool vacation_applies() const { return settings_.match.vacation_applies(); }  // thread-safe
 
-  // A cluster (docs/scaling.md): every write carries the lease generation (set right after the
-  // lease is taken). lease_lost: another instance owns the room: it stops writing and tells every
-  // connection `room_moved`; storage_lost: a write failed: held answers become storage_failed.
+  // A cluster (docs/scaling.md): every write carries the lease generation (thread-safe, set once
+  // the lease is taken). The room stops (room_writes stopped) when another instance owns it
+  // (lease_lost) or a write failed (storage_lost: held answers become storage_failed).
   void set_lease_generation(std::uint64_t g) { writes_.set_generation(g); }
-  std::uint64_t lease_generation() const { return writes_.generation(); }
   void lease_lost();
   void storage_lost();
-  bool moved_away() const { return writes_.stopped(); }
   void save_clock();  // the running clock written (server stop), for a restart to resume
-  // The public stream relayed to other instances (room_relay.cpp): `link` gets what a spectator
-  // gets (a new link replaces the old); `spectators` watch through it elsewhere.
-  void attach_relay(const client_ptr& link);
-  void detach_relay(const client_ptr& link);  // only if it is still the room's link
-  void set_relayed_spectators(int spectators);
+  // The stream relayed to other instances (room_relay.cpp): `link` gets what a spectator gets.
+  void attach_relay(const client_ptr& link);    // a new link replaces the old
+  void detach_relay(const client_ptr& link);    // only if it is still the room's link
+  void set_relayed_spectators(int spectators);  // watching through it elsewhere
 
-  // Thread-safe (room_listing.hpp).
-  room_summary summary() const { return listing_.summary(); }
+  // Thread-safe: the summary and the finished record (room_listing.hpp), settings never changed.
+  const room_listing& listing() const { return listing_; }
   const std::string& id() const { return settings_.id; }
   bool arranged() const { return settings_.arranged; }
-  bool abandoned() const { return listing_.abandoned(); }
-  std::optional<json> finished_record() const { return listing_.finished_record(); }
   // Room-strand reads, for tests and the record endpoint.
   const game_state* game() const { return table_.game ? &*table_.game : nullptr; }
   std::uint64_t seq() const { return seq_; }
-  bool writes_pending() const { return writes_.writes_pending(); }  // the lobby waits for them
+  const room_writes& writes() const { return writes_; }  // the lobby waits for pending writes
   json record() const;  // setup + moves (game-record.md); the seed inside: finished games only
   std::string stored_meta() const;  // what the store keeps besides the journal (JSON text)
 
  private:
   void out(const client_ptr& c, frame_ptr frame);  // held while a write it may show is not durable
   void send(const client_ptr& c, const json& message);
-  void answer(const client_ptr& c, int seat, const json& id, std::string message_text);
   void fail(const client_ptr& c, const json& id, std::string code, std::string message);
   void send_snapshot(const client_ptr& c, int seat, const json& id);
   // One change: its patch carries the room's queued events (room_event), then the game's.
@@ -125,19 +117,15 @@ class room {
                                                  const json& id, const client_ptr& c);
   void after_move(const carcassonne::move& m, const event_log& events);  // history, clocks
   void journal_entry(const json& entry, const json& id, const event_log& events);
-  save_source saving() const;  // the room as saves_ reads it (room_store.cpp)
-  // Bots (room_bots.cpp).
-  bot_turns::hooks bot_hooks();
-  void schedule_bots();  // after every change: tells bots_ the position
-  // Match (room_match.cpp, room_undo.cpp): clocks, presence, forfeits, the seats' votes.
-  seat_clocks::hooks clock_hooks();
+  save_source saving() const;        // the room as saves_ reads it (room_store.cpp)
+  bot_turns::hooks bot_hooks();      // bots (room_bots.cpp)
+  void schedule_bots();              // after every change: tells bots_ the position
+  seat_clocks::hooks clock_hooks();  // match: room_match.cpp, room_undo.cpp
   void time_out(int seat);
   void note_presence();
   void forfeit_seats(std::uint8_t seats, const char* reason, bool on_timeout);
   seat_votes::hooks vote_hooks();
   void take_back();  // the last move goes: the journal replayed without it (room_undo.cpp)
-  void stop_here(const protocol::proto_error& why);        // lease_lost and storage_lost
-  void refuse_moved(const client_ptr& c, const json& id);  // stopped: room_moved, not held
 
   room_settings settings_;
   std::string commitment_;  // SHA-256 of settings_.secret (docs/fairness.md), or empty

@@ -19,6 +19,13 @@ namespace carcassonne::server {
 
 namespace {
 
+// A mover's answer, kept for a duplicate of the request (seat_slot answered) before it is sent.
+frame_ptr kept_answer(std::vector<seat_slot>& seats, int seat, const json& id, std::string text) {
+  auto frame = std::make_shared<const std::string>(std::move(text));
+  if (seat >= 0 && !id.is_null()) remember_answer(seats[static_cast<std::size_t>(seat)], id, frame);
+  return frame;
+}
+
 // A move named for a bot's seat: only its bot moves there.
 std::optional<protocol::proto_error> bot_seat_refusal(const std::vector<seat_slot>& seats,
                                                       std::optional<long long> named) {
@@ -33,7 +40,7 @@ std::optional<protocol::proto_error> bot_seat_refusal(const std::vector<seat_slo
 
 void room::join(const client_ptr& c, const protocol::join_msg& m, const json& id,
                 const std::string& player) {
-  if (writes_.stopped()) return refuse_moved(c, id);
+  if (writes_.stopped()) return fail(c, id, "room_moved", moved_message(settings_.id));
   if (members_.seat_of(c.get()) >= 0 || members_.is_spectator(c.get()))
     return fail(c, id, "already_in_room", "you are already in this room");
   if (!player.empty() &&
@@ -71,7 +78,7 @@ void room::join(const client_ptr& c, const protocol::join_msg& m, const json& id
 }
 
 void room::spectate(const client_ptr& c, const json& id) {
-  if (writes_.stopped()) return refuse_moved(c, id);
+  if (writes_.stopped()) return fail(c, id, "room_moved", moved_message(settings_.id));
   if (members_.seat_of(c.get()) >= 0 || members_.is_spectator(c.get()))
     return fail(c, id, "already_in_room", "you are already in this room");
   if (members_.local_spectators() >= settings_.max_spectators)
@@ -85,7 +92,7 @@ void room::spectate(const client_ptr& c, const json& id) {
 
 void room::resume(const client_ptr& c, const protocol::resume_msg& m, const json& id,
                   const std::string& player) {
-  if (writes_.stopped()) return refuse_moved(c, id);
+  if (writes_.stopped()) return fail(c, id, "room_moved", moved_message(settings_.id));
   const std::string hash = m.token.empty() ? std::string() : sha256_hex(m.token);
   auto it = std::find_if(members_.seats.begin(), members_.seats.end(), [&](const seat_slot& s) {
     if (!s.taken) return false;
@@ -230,7 +237,7 @@ void room::move(const client_ptr& c, protocol::move_msg m, const json& id) {
                 "the server could not store this room's last change: it takes no more moves");
   const auto refuse = [&](const protocol::proto_error& e) {
     if (metrics_) metrics_->rejected(e.code);
-    answer(c, seat, id, protocol::error_message(e, id).dump());
+    out(c, kept_answer(members_.seats, seat, id, protocol::error_message(e, id).dump()));
   };
   if (m.seq && *m.seq != seq_)
     return refuse({"stale_sequence", "your view is at " + std::to_string(*m.seq) +
@@ -294,7 +301,7 @@ std::optional<protocol::proto_error> room::play_move(int seat, const carcassonne
   protocol::object_writer w(accepted);
   if (!id.is_null()) w.dumped("id", id);
   w.number("seq", static_cast<long long>(seq_ + 1)).string("type", "move_accepted").close();
-  answer(c, seat, id, std::move(accepted));
+  out(c, kept_answer(members_.seats, seat, id, std::move(accepted)));
   broadcast(events);
   return std::nullopt;
 }

@@ -25,7 +25,7 @@ void room::history(const client_ptr& c, const protocol::history_msg& m, const js
                 "with a spectator delay, the game's events are told once it is over");
   const std::size_t total = table_.journal.moves.size() + 1;  // the start, then one entry per move
   const std::size_t from = std::min(static_cast<std::size_t>(m.from), total);
-  const std::size_t to = std::min(total, from + static_cast<std::size_t>(history_page));
+  const std::size_t to = std::min(total, from + static_cast<std::size_t>(protocol::history_page));
 
   auto parsed = protocol::parse_setup(table_.setup());
   if (!parsed.ok()) return fail(c, id, parsed.error.code, parsed.error.message);

@@ -3,23 +3,34 @@
 // server, when a change of it could not be stored (docs/hosting.md "When the database fails").
 #include <spdlog/spdlog.h>
 
+#include <memory>
+#include <utility>
+#include <vector>
+
 #include "room/room.hpp"
 
 namespace carcassonne::server {
 
 namespace {
-protocol::proto_error moved_error(const std::string& room) {
-  return {"room_moved",
-          "another instance serves room " + room + " now: reconnect and resume with your token"};
-}
-}  // namespace
 
-void room::refuse_moved(const client_ptr& c, const json& id) {
-  if (metrics_) metrics_->rejected("room_moved");
-  if (c)
-    c->deliver(std::make_shared<const std::string>(
-        protocol::error_message(moved_error(settings_.id), id).dump()));
+// Every connection of a stopped room told `why`, and out of it; the relay's link too (it drops
+// the error: the next owner's snapshot fills the gap).
+void send_away(room_members& members, const std::string& room_id,
+               const protocol::proto_error& why) {
+  const auto frame = std::make_shared<const std::string>(protocol::error_message(why).dump());
+  std::vector<client_ptr> gone;
+  for (auto& s : members.seats)
+    if (s.client) gone.push_back(std::exchange(s.client, nullptr));
+  for (auto& c : members.spectators) gone.push_back(c);
+  members.spectators.clear();
+  members.relay = nullptr;
+  for (const auto& c : gone) {
+    c->deliver(frame);
+    c->set_room(room_id, false);
+  }
 }
+
+}  // namespace
 
 void room::lease_lost() {
   if (writes_.stopped()) return;
@@ -27,7 +38,10 @@ void room::lease_lost() {
                settings_.id);
   // Frames held for writes that were not stored (or not yet): nobody sees them.
   writes_.stop([](const client_ptr&, const frame_ptr&) {});
-  stop_here(moved_error(settings_.id));
+  // The room takes no more moves, its bots and clocks stop acting, it writes nothing more.
+  bots_.cancel_turn();
+  send_away(members_, settings_.id, {"room_moved", moved_message(settings_.id)});
+  publish_summary();
 }
 
 void room::storage_lost() {
@@ -55,27 +69,11 @@ void room::storage_lost() {
   writes_.stop([&](const client_ptr& c, const frame_ptr& held) {
     if (auto f = refusal(*held)) c->deliver(std::move(f));
   });
-  stop_here({"room_moved", "room " + settings_.id +
+  bots_.cancel_turn();
+  send_away(members_, settings_.id,
+            {"room_moved", "room " + settings_.id +
                                " stopped: the server could not store its last change. Resume "
                                "with your token: room_unavailable until its database answers"});
-}
-
-void room::stop_here(const protocol::proto_error& why) {
-  // The callers have stopped the writes (the held frames dropped, or answers turned into
-  // refusals): the room takes no more moves, bots and clocks stop acting, and it writes nothing
-  // more (what is stored is the truth).
-  bots_.cancel_turn();
-  const auto frame = std::make_shared<const std::string>(protocol::error_message(why).dump());
-  std::vector<client_ptr> gone;
-  for (auto& s : members_.seats)
-    if (s.client) gone.push_back(std::exchange(s.client, nullptr));
-  for (auto& c : members_.spectators) gone.push_back(c);
-  members_.spectators.clear();
-  members_.relay = nullptr;  // its link drops the error (the next owner's snapshot fills the gap)
-  for (const auto& c : gone) {
-    c->deliver(frame);
-    c->set_room(settings_.id, false);
-  }
   publish_summary();
 }
 

@@ -8,6 +8,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <string>
 #include <utility>
 
 #include "room/client_link.hpp"
@@ -15,6 +16,14 @@
 #include "store/store.hpp"
 
 namespace carcassonne::server {
+
+// What a connection is told of a room that stopped here for another instance to serve it.
+inline std::string moved_message(const std::string& room_id) {
+  std::string m("another instance serves room ");  // in place: GCC 12's false -Wrestrict
+  m += room_id;
+  m += " now: reconnect and resume with your token";
+  return m;
+}
 
 class room_writes {
  public:

@@ -112,7 +112,7 @@ void address_limits::prune_some(clock::time_point now) {
       std::lock_guard bucket(u->mutex);
       std::erase_if(u->public_rooms, [](const std::weak_ptr<const room>& w) {
         const auto r = w.lock();
-        return !r || r->summary().state != room_state::waiting;
+        return !r || r->listing().summary().state != room_state::waiting;
       });
       idle = u->connection_rate.full(now) && u->rooms.full(now) && u->public_rooms.empty() &&
              u->shunned_until <= now;
@@ -149,7 +149,7 @@ bool address_limits::lease::may_open_public_room() {
   auto& list = usage_->public_rooms;
   std::erase_if(list, [](const std::weak_ptr<const room>& w) {
     const auto r = w.lock();
-    return !r || r->summary().state != room_state::waiting;
+    return !r || r->listing().summary().state != room_state::waiting;
   });
   return list.size() < owner_->config_.max_public_rooms_per_address;
 }

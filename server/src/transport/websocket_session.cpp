@@ -919,7 +919,7 @@ void websocket_session::create_room(const protocol::create_room_msg& m, const nl
   if (m.is_public) {
     std::erase_if(public_rooms_, [](const std::weak_ptr<const room>& w) {
       const auto r = w.lock();
-      return !r || r->summary().state != room_state::waiting;
+      return !r || r->listing().summary().state != room_state::waiting;
     });
     if (public_rooms_.size() >= state_->cfg.max_public_rooms_per_connection ||
         !address_->may_open_public_room())

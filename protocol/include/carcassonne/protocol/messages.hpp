@@ -91,6 +91,7 @@ struct replay_msg {  // a finished game's spectator view after `move` moves
 struct history_msg {  // the events of the room's game so far, a page from move `from` on
   int from = 0;
 };
+inline constexpr int history_page = 40;  // moves of history per answer at most
 
 // Quick play, series and tournaments (docs/protocol.md §24): seek, cancel_seek,
 // create_tournament, tournament, get_tournament, get_series. The server's competition part reads
