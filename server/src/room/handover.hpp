@@ -1,5 +1,5 @@
 // The hand-over of a room's frames to its connections, in bounded steps. A patch to thousands of
-// spectators leaves a few hundred connections at a time; the rest is continued by a step posted
+// spectators leaves 64 connections at a time; the rest is continued by a step posted
 // on the room's strand, so that the players' reads and the room's other work run in between
 // instead of waiting behind one handler per spectator. Owns the frames that are ready to leave
 // but not handed over yet. Per connection they keep their order: a frame for a connection whose

@@ -1,7 +1,7 @@
 // The room's outbox: no frame leaves before the writes it may show are durable. Every write gets
 // a number when issued; a frame sent while any write is not yet durable waits behind it, and
 // frames leave in the order they were sent. What may leave goes through the hand-over
-// (handover.hpp), a few hundred connections per step. Room-strand only.
+// (handover.hpp), 64 connections per step. Room-strand only.
 #pragma once
 #include <cstdint>
 #include <vector>
