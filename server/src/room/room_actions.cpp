@@ -316,7 +316,7 @@ void room::chat(const client_ptr& c, const protocol::chat_msg& m, const json& id
       {"name", members_.seats[seat].name},
       {"text", m.text}}.dump());
   for (const auto& s : members_.seats) out(s.client, frame);
-  for (const auto& s : members_.spectators) out(s, frame);
+  writes_.send_all(members_.spectators, frame);
   if (!id.is_null()) send(c, protocol::reply("chat_sent", id));
 }
 

@@ -9,6 +9,7 @@ void room_writes::attach(submitter submit, poster post, outcomes on) {
   submit_ = std::move(submit);
   post_ = std::move(post);
   on_ = std::move(on);
+  outbox_.pace(post_);
 }
 
 void room_writes::write(store_write w) {

@@ -10,6 +10,7 @@
 #include <functional>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "room/client_link.hpp"
 #include "room/outbox.hpp"
@@ -37,7 +38,8 @@ class room_writes {
     std::function<std::size_t()> connections;
   };
 
-  // From now on every change is written through `submit`; its answers come back through `post`.
+  // From now on every change is written through `submit`; its answers come back through `post`,
+  // and so do the later steps of a hand-over to many connections (handover.hpp).
   void attach(submitter submit, poster post, outcomes on);
   void attach(store* s, poster post, outcomes on) {
     attach([s](store_write w, store::done_fn done) { s->submit(std::move(w), std::move(done)); },
@@ -50,6 +52,9 @@ class room_writes {
   void write(store_write w);
   // Frames leave through here: held while a write issued before them is not yet durable.
   void send(const client_ptr& c, frame_ptr frame) { outbox_.send(c, std::move(frame)); }
+  void send_all(const std::vector<client_ptr>& cs, const frame_ptr& frame) {
+    outbox_.send_all(cs, frame);
+  }
   bool writes_pending() const { return outbox_.writes_pending(); }
 
   // The highest seq the store holds a claim to (a stored meta's seq, a journaled move's): a room
@@ -61,8 +66,9 @@ class room_writes {
   std::int64_t rows() const { return rows_; }
   std::int64_t next_row() { return rows_++; }
 
-  // The room stops here (its lease lost, or a write failed): the frames held are handed to
-  // `each(client, frame)`, oldest first, and nothing is written or held again.
+  // The room stops here (its lease lost, or a write failed): the frames free to leave are handed
+  // over, the frames held are handed to `each(client, frame)`, oldest first, and nothing is
+  // written or held again.
   template <class F>
   void stop(F&& each) {
     stopped_ = true;
