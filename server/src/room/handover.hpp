@@ -43,7 +43,7 @@ class handover {
 
   // Groups of frames waiting, and whether `c` has any among them.
   std::size_t waiting() const { return queue_.size(); }
-  bool waits(const client_link* c) const { return waiting_.count(c) != 0; }
+  bool waits(const client_link* c) const { return !waiting_.empty() && waiting_.count(c) != 0; }
 
  private:
   void queue(group g);
