@@ -43,14 +43,16 @@ async function checkPhoneSizes(page, where) {
 const roomOf = (page) => page.evaluate(() => /room=([^&]+)/.exec(location.hash)?.[1] ?? null);
 const seatOf = (page) => page.evaluate(() => ({ room: window.carcassonne.conn.room, mode: window.carcassonne.conn.mode, seat: window.carcassonne.conn.seat }));
 
-// Chooses blitz, two players, best of 3 in the open chooser and asks for a game.
-async function seekBlitzSeries(page) {
+// Chooses blitz, two players, best of 3 in the open chooser and asks for a game. The search is
+// shown unless `matched`: a seeker who completes a waiting search may be sent to the room before
+// the page ever draws "Looking for opponents".
+async function seekBlitzSeries(page, { matched = false } = {}) {
   if (!(await page.locator('#play-now-form').count())) await page.click('#play-now');
   await page.selectOption('#qp-time', 'blitz');
   await page.selectOption('#qp-seats', '2');
   await page.selectOption('#qp-best-of', '3');
   await page.click('#find-game');
-  await page.locator('#seeking', { hasText: /Looking for opponents… \(0:0\d\)/ }).waitFor();
+  if (!matched) await page.locator('#seeking', { hasText: /Looking for opponents… \(0:0\d\)/ }).waitFor();
 }
 
 // The game of `room` is shown: the board, and both names in the players' list.
@@ -100,7 +102,7 @@ async function main() {
 
   // ---- Two seekers, one room: opposite seats, the series in the header.
   await seekBlitzSeries(ann);
-  await seekBlitzSeries(bob);
+  await seekBlitzSeries(bob, { matched: true });
   await ann.waitForFunction(() => /room=/.test(location.hash));
   await bob.waitForFunction(() => /room=/.test(location.hash));
   const room1 = await roomOf(ann);
