@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 
+#include <chrono>
 #include <string>
 #include <vector>
 
@@ -26,4 +27,38 @@ TEST_CASE("featured games: the games being played with the most spectators, most
   CHECK(ids(pick_featured(rooms, 5)) == std::vector<std::string>{"g", "c", "a", "e", "f"});
   CHECK(ids(pick_featured(rooms, 2)) == std::vector<std::string>{"g", "c"});
   CHECK(pick_featured(nlohmann::json::array(), 5).empty());
+}
+
+TEST_CASE("featured games: worked out at most once a second, however many ask") {
+  using namespace std::chrono_literals;
+  featured_cache cache;
+  const featured_cache::clock::time_point t0{};
+  int listed = 0;
+  nlohmann::json rooms = nlohmann::json::array();
+  for (int i = 0; i < 25; ++i)
+    rooms.push_back({{"id", std::to_string(i)}, {"state", "playing"}, {"spectators", i}});
+  const auto list = [&] {
+    ++listed;
+    return rooms;
+  };
+  const auto first = cache.get(3, t0, list);
+  REQUIRE(first.size() == 3);
+  CHECK(first[0]["id"] == "24");
+  CHECK(first[2]["id"] == "22");
+  // Within the second: the same answer, from the one listing, whatever the limit (up to 20).
+  rooms[0]["spectators"] = 1000;
+  const auto later = cache.get(20, t0 + 999ms, list);
+  CHECK(listed == 1);
+  REQUIRE(later.size() == 20);
+  CHECK(later[0]["id"] == "24");
+  CHECK(later[19]["id"] == "5");
+  // A second on, the rooms are listed again: the newly watched room leads.
+  const auto fresh = cache.get(1, t0 + 1s, list);
+  CHECK(listed == 2);
+  REQUIRE(fresh.size() == 1);
+  CHECK(fresh[0]["id"] == "0");
+  CHECK(fresh[0]["spectators"] == 1000);
+  // A caller whose time was read before that computation took the lock: the fresh answer.
+  CHECK(cache.get(1, t0 + 900ms, list)[0]["id"] == "0");
+  CHECK(listed == 2);
 }

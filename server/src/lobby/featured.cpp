@@ -17,4 +17,17 @@ nlohmann::json pick_featured(const nlohmann::json& rooms, std::size_t n) {
   return out;
 }
 
+nlohmann::json featured_cache::get(std::size_t n, clock::time_point now,
+                                   const std::function<nlohmann::json()>& public_rooms) {
+  std::lock_guard lock(mutex_);
+  // A `now` before the last computation (read before another caller took the lock) is fresh.
+  if (!computed_ || now - *computed_ >= max_age_) {
+    top_ = pick_featured(public_rooms(), featured_max);
+    computed_ = now;
+  }
+  auto out = nlohmann::json::array();
+  for (std::size_t i = 0; i < top_.size() && i < n; ++i) out.push_back(top_[i]);
+  return out;
+}
+
 }  // namespace carcassonne::server

@@ -235,7 +235,7 @@ class http_session : public std::enable_shared_from_this<http_session> {
 
   // GET /api/featured?limit=N (1..20, 5 by default): the public games being played with the most
   // spectators (lobby/featured.hpp), from every page of the public rooms (the cluster's with
-  // --redis), each with the list's fields.
+  // --redis), each with the list's fields; worked out at most once a second (featured_cache).
   http::response<http::string_body> featured(const http::request<http::string_body>& req,
                                              std::string_view query) {
     std::size_t limit = featured_default;
@@ -254,17 +254,20 @@ class http_session : public std::enable_shared_from_this<http_session> {
             nlohmann::json{{"error", "bad_message"}, {"message", "'limit' is 1..20"}}.dump(),
             "application/json");
     }
-    protocol::room_filter filter;
-    filter.state = "playing";
-    auto all = nlohmann::json::array();
-    for (;;) {
-      auto page = list_public_rooms(*state_, filter);
-      for (auto& r : page.rooms) all.push_back(std::move(r));
-      filter.offset += protocol::max_room_page;
-      if (page.rooms.empty() || static_cast<std::size_t>(filter.offset) >= page.total) break;
-    }
-    return text(req, http::status::ok, nlohmann::json{{"rooms", pick_featured(all, limit)}}.dump(),
-                "application/json");
+    const auto public_playing = [this] {
+      protocol::room_filter filter;
+      filter.state = "playing";
+      auto all = nlohmann::json::array();
+      for (;;) {
+        auto page = list_public_rooms(*state_, filter);
+        for (auto& r : page.rooms) all.push_back(std::move(r));
+        filter.offset += protocol::max_room_page;
+        if (page.rooms.empty() || static_cast<std::size_t>(filter.offset) >= page.total) break;
+      }
+      return all;
+    };
+    const auto rooms = state_->featured.get(limit, featured_cache::clock::now(), public_playing);
+    return text(req, http::status::ok, nlohmann::json{{"rooms", rooms}}.dump(), "application/json");
   }
 
   // The process's counters, then the store's when the journal is on.

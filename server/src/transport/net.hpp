@@ -20,6 +20,7 @@
 #include "cluster/cluster_member.hpp"
 #include "cluster/spectator_relay.hpp"
 #include "competition/competitions.hpp"
+#include "lobby/featured.hpp"
 #include "lobby/lobby.hpp"
 #include "notify/service.hpp"
 #include "notify/worker.hpp"
@@ -55,6 +56,7 @@ struct shared_state {
   std::unique_ptr<notify::service> notifications;
   std::unique_ptr<notify::worker> notify_worker;
   lobby rooms;
+  featured_cache featured;                    // GET /api/featured's answer, shared for a second
   std::unique_ptr<cluster_member> cluster;    // with --redis: this instance in the room directory
   std::unique_ptr<cluster_lobby> lobby_view;  // with --redis: every instance's public rooms
   // With --redis: spectators here of rooms other instances hold, and this instance's rooms
