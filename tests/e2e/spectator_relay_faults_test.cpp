@@ -116,11 +116,13 @@ struct cluster {
     g.sync(0);  // each seat's snapshot
   }
 
+  // Every instance still running stopped with SIGTERM: each exits 0.
   void stop_all() {
+    std::vector<node*> running;
     for (auto& n : nodes)
-      if (n.process) n.process->signal(SIGTERM);
-    for (auto& n : nodes)
-      if (n.process) CHECK_MESSAGE(n.process->wait(std::chrono::seconds(20)) == 0, n.id);
+      if (n.process && !n.process->wait(milliseconds(0))) running.push_back(&n);
+    for (auto* n : running) n->process->signal(SIGTERM);
+    for (auto* n : running) CHECK_MESSAGE(n->process->wait(std::chrono::seconds(20)) == 0, n->id);
   }
 };
 
@@ -248,6 +250,7 @@ TEST_CASE("e2e spectator relay faults: the owner stopped gracefully, the room go
   near.wait_type("goodbye");
   CHECK(near.wait_end());
   CHECK(near.close_code() == 1001);
+  g.clients.clear();  // the players too are going away (they resume below)
   REQUIRE(c.nodes[0].process->wait(std::chrono::seconds(20)) == 0);
   c.resume_players(g, 2, 0);
   for (int i = 0; i < 4 && !g.finished(); ++i) g.step(rng);
@@ -316,5 +319,128 @@ TEST_CASE("e2e spectator relay faults: the owner loses the lease without dying")
   CHECK_FALSE(again.gap);
   far.wait_view([](const json& v) { return v["room"]["spectators"] == 2; }, "2 spectators");
   check_view_is_snapshot(far);
+  c.stop_all();
+}
+TEST_CASE("e2e spectator relay faults: a finished room leaves its owner while watched elsewhere") {
+  relay_faults::cluster c;
+  if (!c.start("relayend")) return;
+  seated_game g;
+  g.seat_two_at(c.nodes[0].port, "relay-end");
+  ws_client far(c.nodes[1].port);
+  spectate(far, g.room);
+  far.wait_type("snapshot");
+  sse_client stream(c.nodes[1].port, "/api/rooms/" + g.room + "/events");
+  REQUIRE(stream.status == 200);
+  REQUIRE(stream.read_event()->name == "snapshot");
+  g.start();
+  std::mt19937_64 rng(53);
+  for (int i = 0; i < 2000 && !g.finished(); ++i) g.step(rng);
+  REQUIRE(g.finished());
+  REQUIRE(g.clients[0]->request({{"type", "chat"}, {"text", "gg"}})["type"] == "chat_sent");
+  far.wait_type("chat");
+  stream.wait_event("chat");
+  const json final_view = far.view;
+  CHECK(relay_faults::same_game(final_view, g.clients[0]->view));
+  CHECK(stream.view == final_view);
+  g.clients.clear();  // the players leave; the relay keeps the finished room at its owner
+
+  // The owner stops: finished rooms are not adopted, so nobody will publish this room again.
+  c.nodes[0].process->signal(SIGTERM);
+  REQUIRE(c.nodes[0].process->wait(std::chrono::seconds(20)) == 0);
+  // The relayed spectators are told, as a room's spectators are when it stops being served
+  // there, and keep the final view they hold; the stream ends.
+  const auto moved =
+      far.wait_for([](const json& f) { return f["type"] == "error" && f["code"] == "room_moved"; },
+                   "room_moved");
+  CHECK_FALSE(moved.contains("id"));
+  CHECK(far.view["game"] == final_view["game"]);
+  CHECK(stream.wait_event("error")["code"] == "room_moved");
+  CHECK(stream.wait_end());
+  CHECK(stream.view["game"] == final_view["game"]);
+  // Spectating again at the same instance shows the finished game (from the store).
+  auto r = far.request({{"type", "spectate"}, {"room", g.room}});
+  REQUIRE_MESSAGE(r["type"] == "spectating", r.dump());
+  far.wait_type("snapshot");
+  CHECK(far.view["game"] == final_view["game"]);
+  CHECK_FALSE(far.gap);
+  CHECK_FALSE(stream.gap);
+  far.wait_view([](const json& v) { return v["room"]["spectators"] == 1; }, "1 spectator");
+  check_view_is_snapshot(far);
+  c.stop_all();
+}
+
+TEST_CASE(
+    "e2e spectator relay faults: a finished room that left its owner's memory, watched anew") {
+  relay_faults::cluster c;
+  if (!c.start("relaygone")) return;
+  seated_game g;
+  g.seat_two_at(c.nodes[0].port, "relay-gone");
+  g.start();
+  std::mt19937_64 rng(59);
+  for (int i = 0; i < 2000 && !g.finished(); ++i) g.step(rng);
+  REQUIRE(g.finished());
+  const json final_view = g.clients[0]->view;
+  g.clients.clear();
+  // Nobody left in it: the finished room leaves its owner's memory and its lease is given up.
+  std::string error;
+  auto directory = room_directory::open({c.redis->url(), "watcher", "ws://watcher/ws"}, error);
+  REQUIRE_MESSAGE(directory, error);
+  REQUIRE(eventually([&] { return !directory->lease_of(g.room, error) && error.empty(); }));
+  // Any instance shows it (from the store), the owner's as another.
+  for (int n : {1, 0}) {
+    ws_client late(c.nodes[n].port);
+    spectate(late, g.room);
+    late.wait_type("snapshot");
+    CHECK(relay_faults::same_game(late.view, final_view));
+    sse_client stream(c.nodes[n].port, "/api/rooms/" + g.room + "/events");
+    REQUIRE(stream.status == 200);
+    REQUIRE(stream.read_event()->name == "snapshot");
+    CHECK(stream.view["game"] == late.view["game"]);
+  }
+  c.stop_all();
+}
+
+TEST_CASE("e2e spectator relay faults: the owner of a finished relayed room killed") {
+  relay_faults::cluster c;
+  if (!c.start("relaykill")) return;
+  seated_game g;
+  g.seat_two_at(c.nodes[0].port, "relay-kill");
+  ws_client far(c.nodes[1].port);
+  spectate(far, g.room);
+  far.wait_type("snapshot");
+  g.start();
+  std::mt19937_64 rng(61);
+  for (int i = 0; i < 2000 && !g.finished(); ++i) g.step(rng);
+  REQUIRE(g.finished());
+  far.wait_seq(g.clients[0]->seq);
+  REQUIRE(relay_faults::same_game(far.view, g.clients[0]->view));
+  const json final_game = far.view["game"];
+  g.clients.clear();
+
+  // No end mark from a killed owner: the spectator in step keeps its final view, silent; one
+  // arriving at the same instance waits for a snapshot nobody sends, and after the relay's
+  // patience (3 lease TTLs + 1 s) both are let go.
+  c.nodes[0].process->signal(SIGKILL);
+  REQUIRE(c.nodes[0].process->wait(std::chrono::seconds(10)) == 128 + SIGKILL);
+  ws_client late(c.nodes[1].port);
+  spectate(late, g.room);
+  const auto t0 = steady::now();
+  const auto is_moved = [](const json& f) {
+    return f["type"] == "error" && f["code"] == "room_moved";
+  };
+  // Longer than a read's usual deadline: one read with its own.
+  std::optional<json> first;
+  while (!first || !is_moved(*first)) {
+    first = late.read_frame(milliseconds(20'000));
+    REQUIRE_MESSAGE(first, "no room_moved within 20 s");
+  }
+  CHECK(seconds_since(t0) > 5.0);
+  CHECK_FALSE(late.has_view);
+  far.wait_for(is_moved, "room_moved");
+  CHECK(far.view["game"] == final_game);
+  // Spectating again finds the finished game in the store (the dead owner's lease has lapsed).
+  spectate(late, g.room);
+  late.wait_type("snapshot");
+  CHECK(late.view["game"] == final_game);
   c.stop_all();
 }
