@@ -1,8 +1,9 @@
 // The spectator relay under faults (docs/scaling.md "Spectators on every instance"): Redis
 // down while a room is relayed, the owner losing the room without dying (a graceful stop, its
-// lease taken), and a finished room leaving its owner while spectators elsewhere watch it. In
-// each, the relayed spectators' views are checked the way the relay tests do: every patch applied
-// by the client in seq order, then compared with the owner's view and a fresh snapshot.
+// lease taken), and a finished room leaving its owner while spectators elsewhere watch it (its
+// owner stopped or killed), or before anyone watches it elsewhere. In each, the relayed
+// spectators' views are checked the way the relay tests do: every patch applied by the client in
+// seq order, then compared with the owner's view and a fresh snapshot.
 #include <unistd.h>
 
 #include "../server/private_postgres.hpp"
