@@ -188,8 +188,11 @@ struct spectator_relay::impl {
   // (room_moved, with `why`), and let go; spectating it again finds where it is now.
   void end_watch(std::map<std::string, watched>::iterator it, const std::string& why) {
     const auto room = it->first;
+    std::string message = "room ";
+    message += room;
+    message += why;
     const auto moved = std::make_shared<const std::string>(
-        protocol::error_message({"room_moved", "room " + room + why}).dump());
+        protocol::error_message({"room_moved", std::move(message)}).dump());
     auto& w = it->second;
     std::vector<client_ptr> gone = std::move(w.live);
     for (auto& one : w.waiting) gone.push_back(std::move(one.c));
