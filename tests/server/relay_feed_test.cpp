@@ -65,4 +65,8 @@ TEST_CASE("relay feed: snapshot, patches in order, duplicates dropped, a gap ask
   f.lost();  // the subscription was lost: wait for a snapshot, whatever its seq
   CHECK(f.take(patch(77)) == action::drop);
   CHECK(f.take(snapshot(76)) == action::snapshot_all);
+  // The owner lets the finished room go: the end, and nothing passed after it.
+  CHECK(f.take(head_of(relay_feed::end_mark)) == action::end);
+  CHECK_FALSE(f.in_step());
+  CHECK(f.take(patch(77)) == action::drop);
 }

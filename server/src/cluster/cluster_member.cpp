@@ -15,12 +15,32 @@ cluster_member::cluster_member(room_directory::options o, std::function<std::int
 }
 
 cluster_member::~cluster_member() {
+  stop();
+}
+
+void cluster_member::stop() {
   {
     std::lock_guard lock(wait_mutex_);
     stopping_ = true;
   }
   wake_.notify_all();
   if (thread_.joinable()) thread_.join();
+}
+
+void cluster_member::release(const std::string& room) {
+  std::lock_guard lock(release_mutex_);
+  to_release_.push_back(room);
+}
+
+void cluster_member::leave() {
+  stop();
+  std::lock_guard lock(mutex_);
+  std::string error;
+  if (!directory_ || !reachable_) return;
+  if (directory_->release_owned(error))
+    spdlog::info("cluster: every lease of instance {} given up", options_.instance_id);
+  else
+    spdlog::warn("cluster: leases not given up ({}): they lapse after the TTL", error);
 }
 
 void cluster_member::loop() {
@@ -42,6 +62,12 @@ void cluster_member::beat() {
   if (ok && hooks_.lost && !released_) released_ = ok = directory_->release_owned(error);
   std::vector<std::string> lost;
   if (ok) {
+    std::vector<std::string> gone;
+    {
+      std::lock_guard release_lock(release_mutex_);
+      gone.swap(to_release_);
+    }
+    for (const auto& room : gone) directory_->release(room);
     lost = directory_->heartbeat(load_(), error);
     for (const auto& room : lost)
       spdlog::error("cluster: the lease of room {} was taken by another instance", room);

@@ -10,6 +10,7 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "cluster/directory.hpp"
 
@@ -31,7 +32,7 @@ class cluster_member {
   };
   cluster_member(room_directory::options o, std::function<std::int64_t()> load,
                  failover_hooks hooks);
-  ~cluster_member();  // stops the heartbeat and releases nothing: leases lapse by themselves
+  ~cluster_member();  // stops the heartbeat; leases not given up (leave()) lapse by themselves
   cluster_member(const cluster_member&) = delete;
   cluster_member& operator=(const cluster_member&) = delete;
 
@@ -42,6 +43,15 @@ class cluster_member {
   const std::string& instance_id() const { return options_.instance_id; }
   // The live instances' ids (empty when Redis cannot say now).
   std::vector<std::string> live_instances();
+  // A room that left this instance's memory for good (finished and stored, closed, expired): its
+  // lease is given up at the next heartbeat, so that no instance takes this one for its owner.
+  // Never blocks (any thread, under any lock).
+  void release(const std::string& room);
+  // A graceful stop: stop() ends the heartbeats (no renewal or adoption any more); leave(), once
+  // everything the rooms wrote is stored, gives every lease this instance holds up at once (other
+  // instances adopt its unfinished rooms at their next heartbeat instead of after the TTL).
+  void stop();
+  void leave();
 
  private:
   void beat();  // one heartbeat: (re)connects, registers, renews
@@ -55,6 +65,8 @@ class cluster_member {
   bool first_beat_ = true;  // under mutex_
   failover_hooks hooks_;
   bool released_ = false;  // the leases of a previous life given up (with hooks)
+  std::mutex release_mutex_;
+  std::vector<std::string> to_release_;  // release(), under release_mutex_
   std::mutex wait_mutex_;
   std::condition_variable wake_;
   bool stopping_ = false;

@@ -40,6 +40,10 @@ relay_feed::action relay_feed::take(const frame_head& frame) {
     in_step_ = false;
     return action::restart;
   }
+  if (frame.type == "relay_end") {
+    in_step_ = false;
+    return action::end;
+  }
   if (frame.type == "snapshot" && frame.seq) {
     const auto s = *frame.seq;
     // Of one owner, a snapshot older than what was shown is stale (a new owner starts with

@@ -32,10 +32,14 @@ class relay_feed {
     snapshot_new,  // the view everyone in step has: only those waiting for one get it
     ask_snapshot,  // a gap: nobody gets it, everyone waits for a snapshot, ask for one
     restart,       // a new link (a new owner): everyone waits for its first snapshot
+    end,           // the owner let a finished room go: nobody will relay it again
   };
   // The mark a new link publishes before its first snapshot: what came before may have been
   // another owner's stream (failover), whose seq the new one's may not follow.
   static constexpr std::string_view start_mark = R"({"type":"relay_start"})";
+  // The mark an owner publishes when a finished room it relayed leaves it (its instance stops):
+  // finished rooms are not adopted, the store serves them to whichever instance is asked.
+  static constexpr std::string_view end_mark = R"({"type":"relay_end"})";
   action take(const frame_head& frame);
   // The connection carrying the stream was lost (messages may be missing): wait for a snapshot.
   void lost() { in_step_ = false; }

@@ -79,6 +79,15 @@ const frame_ptr& start_mark() {
   return mark;
 }
 
+const frame_ptr& end_mark() {
+  static const frame_ptr mark = std::make_shared<const std::string>(relay_feed::end_mark);
+  return mark;
+}
+
+bool finished(const room_entry& entry) {
+  return entry.game_room->listing().summary().state == room_state::finished;
+}
+
 // A snapshot as the answer to a request: the same frame with the request's id.
 frame_ptr with_id(const frame_ptr& frame, const json& id) {
   if (id.is_null()) return frame;
@@ -113,6 +122,11 @@ struct spectator_relay::impl {
     std::vector<waiting_one> waiting;  // they get the next snapshot
     bool subscribed = false;
     steady::time_point asked{};
+    steady::time_point since{};  // of the wait for a snapshot (subscribed): opts.give_up
+    // Someone is to wait for a snapshot: when nobody did, the wait starts now.
+    void start_waiting() {
+      if (feed.in_step() && waiting.empty()) since = steady::now();
+    }
     std::size_t size() const { return live.size() + waiting.size(); }
     void forget(const client_ptr& c) {  // live or waiting
       std::erase(live, c);
@@ -126,6 +140,7 @@ struct spectator_relay::impl {
     std::map<std::string, std::pair<int, steady::time_point>> audience;  // instance: count, when
     int shown = -1;
     steady::time_point snapshot_at{};
+    bool finished = false;  // as last seen
   };
 
   std::mutex mutex;  // the maps and the subscription's commands
@@ -168,6 +183,28 @@ struct spectator_relay::impl {
     w.waiting.clear();
   }
 
+  // Under `mutex`: the room is relayed no more (its owner let it go finished, or nobody answers):
+  // each of its spectators here is told so as the spectators of a room that stops are
+  // (room_moved, with `why`), and let go; spectating it again finds where it is now.
+  void end_watch(std::map<std::string, watched>::iterator it, const std::string& why) {
+    const auto room = it->first;
+    std::string message = "room ";
+    message += room;
+    message += why;
+    const auto moved = std::make_shared<const std::string>(
+        protocol::error_message({"room_moved", std::move(message)}).dump());
+    auto& w = it->second;
+    std::vector<client_ptr> gone = std::move(w.live);
+    for (auto& one : w.waiting) gone.push_back(std::move(one.c));
+    watching.erase(it);
+    for (const auto& c : gone) {
+      c->deliver(moved);
+      c->set_room(room, false);
+    }
+    commands.push_back({"UNSUBSCRIBE", channel_of(room)});
+    wake();
+  }
+
   // A frame of a watched room's channel (subscriber thread).
   void on_frame(const std::string& room, const char* data, std::size_t size) {
     std::lock_guard lock(mutex);
@@ -189,13 +226,18 @@ struct spectator_relay::impl {
         release_waiting(w, frame);
         break;
       case relay_feed::action::ask_snapshot:
+        w.since = steady::now();
         for (auto& c : w.live) w.waiting.push_back({std::move(c), nullptr});
         w.live.clear();
         ask(room, w, true);
         break;
       case relay_feed::action::restart:  // the new link's snapshot comes next
+        w.since = steady::now();
         for (auto& c : w.live) w.waiting.push_back({std::move(c), nullptr});
         w.live.clear();
+        break;
+      case relay_feed::action::end:
+        end_watch(it, " is over and its instance let it go: spectate it again to see it");
         break;
     }
   }
@@ -237,17 +279,29 @@ struct spectator_relay::impl {
     std::vector<frame_ptr> out;
     const auto now = steady::now();
     std::lock_guard lock(mutex);
-    for (auto& [room, w] : watching) {
+    for (auto it = watching.begin(); it != watching.end();) {
+      auto& w = it->second;
       const bool awaiting = !w.feed.in_step() || !w.waiting.empty();
+      if (awaiting && w.subscribed && now - w.since > opts.give_up) {
+        spdlog::info("spectator relay: no snapshot of room {} for {} ms: its spectators let go",
+                     it->first, opts.give_up.count());
+        end_watch(it++, ": nobody relays it now; spectate it again");
+        continue;
+      }
       if (awaiting) w.asked = now;
-      out.push_back(audience_message(room, w, awaiting));
+      out.push_back(audience_message(it->first, w, awaiting));
+      ++it;
     }
     for (auto it = owning.begin(); it != owning.end();) {
       auto& o = it->second;
       std::erase_if(o.audience,
                     [&](const auto& a) { return now - a.second.second > opts.audience_ttl; });
       auto entry = o.entry.lock();
+      if (entry) o.finished = finished(*entry);
       if (!entry || rooms.find(it->first) != entry) {
+        // A finished room is adopted by nobody: its watchers are told (an unfinished one goes
+        // on at its adopter, whose link starts with its mark).
+        if (o.finished && !o.audience.empty()) queue->push(channel_of(it->first), end_mark());
         it = owning.erase(it);
         continue;
       }
@@ -280,13 +334,20 @@ struct spectator_relay::impl {
     for (;;) {
       std::deque<std::pair<std::string, frame_ptr>> batch;
       std::size_t dropped = 0;
+      bool last = false;
       {
         std::unique_lock lock(queue->mutex);
         queue->wake.wait_until(lock, next_tick,
                                [&] { return queue->stopping || !queue->items.empty(); });
-        if (queue->stopping) return;
+        last = queue->stopping;
         batch.swap(queue->items);
         dropped = std::exchange(queue->dropped, 0);
+      }
+      if (last) {
+        // The relay stops: what is queued (the end marks among it) goes while Redis answers.
+        for (const auto& [channel, message] : batch)
+          if (!conn.run({"PUBLISH", channel, *message}, error).r) break;
+        return;
       }
       if (dropped) spdlog::warn("spectator relay: {} frames dropped (Redis too slow)", dropped);
       const auto publish = [&](const std::string& channel, const std::string& message) {
@@ -358,6 +419,7 @@ struct spectator_relay::impl {
       const auto room = channel.substr(room_prefix.size());
       if (auto it = watching.find(room); it != watching.end()) {
         it->second.subscribed = true;
+        it->second.since = steady::now();
         ask(room, it->second, true);
       }
     }
@@ -396,6 +458,8 @@ struct spectator_relay::impl {
         {
           std::lock_guard lock(mutex);
           sub = nullptr;
+          // Until subscribed again, no wait counts towards opts.give_up.
+          for (auto& [room, w] : watching) w.subscribed = false;
         }
         if (!stop && !said) spdlog::warn("spectator relay: subscription lost: {}", c->errstr);
         redisFree(c);
@@ -428,6 +492,10 @@ spectator_relay::~spectator_relay() {
   auto& p = *impl_;
   {
     std::lock_guard lock(p.mutex);
+    // The finished rooms relayed from here leave with this instance: their watchers are told.
+    for (const auto& [room, o] : p.owning)
+      if (const auto entry = o.entry.lock(); entry && !o.audience.empty() && finished(*entry))
+        p.queue->push(channel_of(room), end_mark());
     p.stopping = true;
   }
   {
@@ -451,6 +519,7 @@ bool spectator_relay::watch(const std::string& room, const client_ptr& c, const 
   c->set_room(room, true);
   c->deliver(std::make_shared<const std::string>(
       protocol::reply("spectating", id, {{"room", room}}).dump()));
+  w.start_waiting();
   w.waiting.push_back({c, nullptr});
   if (created) {
     p.commands.push_back({"SUBSCRIBE", channel_of(room)});
@@ -487,6 +556,7 @@ void spectator_relay::snapshot(const std::string& room, const client_ptr& c, con
   if (it == p.watching.end()) return;
   auto& w = it->second;
   w.forget(c);
+  w.start_waiting();
   w.waiting.push_back({c, id});
   p.ask(room, w, true);
 }

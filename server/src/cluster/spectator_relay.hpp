@@ -32,6 +32,9 @@ class spectator_relay {
     std::size_t max_spectators = 10000;            // per room and per instance (--max-spectators)
     std::chrono::milliseconds period{1000};        // of the audience messages
     std::chrono::milliseconds audience_ttl{3000};  // an audience not told again goes
+    // Spectators that waited this long for a snapshot, subscribed, are let go (room_moved): no
+    // instance relays the room (its owner died after its end, or holds it no more).
+    std::chrono::milliseconds give_up{10000};
   };
   // Nothing, with a message, for a bad URL; Redis unreachable is retried by the threads.
   static std::unique_ptr<spectator_relay> open(const options& o, lobby& rooms, std::string& error);

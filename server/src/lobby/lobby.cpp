@@ -237,7 +237,8 @@ std::string lobby::spawn_rematch(room_settings s, const std::vector<seat_init>& 
   return entry->game_room->id();
 }
 
-void lobby::drop(const std::string& id, const char* why) {
+void lobby::drop(const std::string& room, const char* why) {
+  const std::string id = room;  // `room` may be a value of order_, erased below
   auto it = rooms_.find(id);
   if (it == rooms_.end()) return;
   order_.erase(it->second->order);
@@ -245,6 +246,12 @@ void lobby::drop(const std::string& id, const char* why) {
   rooms_.erase(it);
   metrics_.rooms.store(static_cast<std::int64_t>(rooms_.size()));
   spdlog::info("room {} {}", id, why);
+}
+
+void lobby::let_go(const std::string& room, const char* why) {
+  const std::string id = room;  // as in drop()
+  drop(id, why);
+  if (release_) release_(id);
 }
 
 bool lobby::restore(std::string& error) {
@@ -338,7 +345,7 @@ bool lobby::make_space() {
     if (!e || !rooms_.count(e->game_room->id())) continue;
     e->queued_finished = false;
     if (e->game_room->listing().abandoned()) {
-      drop(e->game_room->id(), "dropped to make space (finished)");
+      let_go(e->game_room->id(), "dropped to make space (finished)");
       return true;
     }
   }
@@ -350,7 +357,7 @@ bool lobby::make_space() {
         r->second->game_room->listing().summary().state != room_state::finished)
       continue;
     forget_stored(*r->second->game_room);
-    drop(it->second, "dropped to make space");
+    let_go(it->second, "dropped to make space");
     return true;
   }
   return false;
@@ -401,14 +408,14 @@ void lobby::check_idle(const std::shared_ptr<room_entry>& e) {
     if (s.taken == 0) {
       // Emptied waiting rooms go at once.
       forget_stored(r);
-      drop(r.id(), "closed (empty)");
+      let_go(r.id(), "closed (empty)");
     } else {
       arm_expiry(e);
     }
   } else if (s.state == room_state::finished) {
     if (store_ && !r.writes().writes_pending()) {
       // Its record is in the store, which serves it from now on (record, replay, resume).
-      drop(r.id(), "left memory (finished, stored)");
+      let_go(r.id(), "left memory (finished, stored)");
     } else if (store_) {
       e->lobby_timer->call_after(finished_recheck, [this, weak = std::weak_ptr(e)] {
         if (auto x = weak.lock()) check_idle(x);
@@ -432,7 +439,7 @@ void lobby::arm_expiry(const std::shared_ptr<room_entry>& e) {
         if (s.connections != 0 || s.state != room_state::waiting) return;
         std::lock_guard lock(mutex_);
         forget_stored(*x->game_room);
-        drop(x->game_room->id(), "expired (waiting, nobody connected)");
+        let_go(x->game_room->id(), "expired (waiting, nobody connected)");
       });
 }
 

@@ -143,6 +143,12 @@ class lobby {
   void revive_rooms();
   // Takes the lease of a room the lobby makes by itself (a rematch), outside the lobby's lock.
   void set_claimer(std::function<void(const std::string& id)> claim) { claim_ = std::move(claim); }
+  // Gives up the lease of a room that left memory for good (finished and stored, closed, expired,
+  // dropped to make space); not of one another instance took or one awaiting its database. Called
+  // under the lobby's lock: it must not block.
+  void set_releaser(std::function<void(const std::string& id)> release) {
+    release_ = std::move(release);
+  }
   // Stops the bots' workers (server teardown, before clear()).
   void stop_bots() { bots_->stop(); }
   // Every running clock written to the store (server stop, after the I/O threads have stopped).
@@ -173,7 +179,8 @@ class lobby {
   // A finished room's rematch: a new room with those seats, its game started; its id, or empty
   // when the server is full.
   std::string spawn_rematch(room_settings s, const std::vector<seat_init>& seats);
-  void drop(const std::string& id, const char* why);  // under mutex_
+  void drop(const std::string& id, const char* why);    // under mutex_
+  void let_go(const std::string& id, const char* why);  // drop() for good: the lease too
   void forget_stored(const room& r);  // a dropped room that was not finished leaves the store too
   void check_idle(const std::shared_ptr<room_entry>& e);    // on e's strand
   void storage_lost(const std::shared_ptr<room_entry>& e);  // on e's strand
@@ -194,7 +201,8 @@ class lobby {
   // The journal's "durable" callbacks, handed to the I/O threads one batch per commit.
   static std::shared_ptr<completion_queue> make_completion_queue(boost::asio::any_io_executor e);
   std::shared_ptr<completion_queue> durable_;
-  std::function<void(const std::string&)> claim_;  // set_claimer()
+  std::function<void(const std::string&)> claim_;    // set_claimer()
+  std::function<void(const std::string&)> release_;  // set_releaser()
   std::function<void(const std::string&, vacation_reply)> vacation_lookup_;
   // Rooms stopped by a failed write, with the lease generation to rebuild them with.
   std::map<std::string, std::uint64_t> awaiting_store_;

@@ -158,16 +158,21 @@ server::server(config c) : impl_(std::make_unique<impl>(std::move(c))) {}
 
 server::~server() {
   if (impl_->state->db) impl_->state->db->on_notices(nullptr);
-  impl_->state->notify_worker.reset();  // a round under way ends first
-  impl_->state->competitions.reset();   // no more rooms arranged, nobody told
-  impl_->state->relay.reset();          // nothing relayed, no room told of an audience
-  impl_->state->lobby_view.reset();     // nothing published any more
-  impl_->state->cluster.reset();        // no more heartbeats: this instance's leases lapse
-  impl_->state->rooms.stop_bots();      // no search reaches a room or the I/O context after this
+  impl_->state->notify_worker.reset();                       // a round under way ends first
+  impl_->state->competitions.reset();                        // no more rooms arranged, nobody told
+  impl_->state->lobby_view.reset();                          // nothing published any more
+  if (impl_->state->cluster) impl_->state->cluster->stop();  // no more heartbeats or adoptions
+  impl_->state->rooms.stop_bots();  // no search reaches a room or the I/O context after this
   // The clocks as they are now: a restart gives nobody back the time since the last move.
   impl_->state->rooms.save_clocks();
   // Commit what is queued while the rooms its callbacks reach still exist.
   if (impl_->state->db) impl_->state->db->flush();
+  // Everything is stored: the leases are given up (the unfinished rooms are adopted at the
+  // other instances' next heartbeat), and then the relay stops, telling the watchers of each
+  // finished room relayed from here to spectate it again: they find it unleased.
+  if (impl_->state->cluster) impl_->state->cluster->leave();
+  impl_->state->relay.reset();  // nothing relayed, no room told of an audience
+  impl_->state->cluster.reset();
   // Rooms hold their connections and connections hold the shared state (and so the rooms):
   // connections that did not close within the grace period would keep that cycle alive.
   impl_->state->rooms.clear();
@@ -368,10 +373,18 @@ void server::join_cluster() {
                                            : st.cfg.public_url;
   if (st.cfg.lease_ttl_ms > 0) o.ttl = std::chrono::milliseconds(st.cfg.lease_ttl_ms);
   std::string error;
-  st.relay = spectator_relay::open({st.cfg.redis_url, o.instance_id, st.cfg.max_spectators},
-                                   st.rooms, error);
+  spectator_relay::options relayed{st.cfg.redis_url, o.instance_id, st.cfg.max_spectators};
+  // Spectators waiting for a snapshot are let go only well past a failover (the lease's TTL, then
+  // an adoption at a heartbeat).
+  relayed.give_up = 3 * o.ttl + std::chrono::seconds(1);
+  st.relay = spectator_relay::open(relayed, st.rooms, error);
   if (!st.relay) spdlog::warn("spectator relay: {}", error);
   const auto load = [s = impl_->state.get()] { return static_cast<std::int64_t>(s->rooms.size()); };
+  // A room gone from memory for good gives its lease up: no instance sends spectators or players
+  // here for it any more (a finished one is served from the store by whichever instance is asked).
+  st.rooms.set_releaser([s = impl_->state.get()](const std::string& room) {
+    if (s->cluster) s->cluster->release(room);
+  });
   if (!fails_over()) {
     st.cluster = std::make_unique<cluster_member>(o, load);
     st.lobby_view = std::make_unique<cluster_lobby>(o, st.rooms);

@@ -100,6 +100,7 @@ class websocket_session : public client_link,
       } else if (!member && self->room_ == room_id) {
         self->room_.clear();
         self->room_entry_.reset();
+        self->relayed_ = false;  // the relay let it go (docs/scaling.md)
       }
     });
   }
