@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The frames of the C++ end-to-end tests against the wire schema (docs/schema/):
-//   node tests/schema/e2e_frames_test.mjs build/tests/e2e_frames.jsonl
-// The file is e2e_tests' frame log (tests/e2e/frame_log.hpp): every distinct text its clients
+//   node tests/schema/e2e_frames_test.mjs build/tests/e2e_frames.jsonl [more logs...]
+// Each file is a frame log of e2e_tests (tests/e2e/frame_log.hpp): every distinct text its clients
 // sent and received, each frame sent with the server's answer to it when one was read, and each
 // client's last view. Checked with the Node tests' validator (tests/schema/wire_schema.mjs):
 // - every server frame and every view matches the schema;
@@ -33,16 +33,17 @@ const BY_RULE = {
 };
 const byState = (frame, code) => code === 'bad_message' && BY_RULE[frame?.type]?.(frame) === true;
 
-const file = process.argv[2];
-if (!file) {
-  console.error('usage: e2e_frames_test.mjs FRAME_LOG');
+const files = process.argv.slice(2);
+if (!files.length) {
+  console.error('usage: e2e_frames_test.mjs FRAME_LOG...');
   process.exit(2);
 }
 const started = Date.now();
 const wire = loadWireSchema();
 const failures = new Map();  // what failed -> { n, frame }
 const counts = {};
-let totals = null;
+const totals = { server: 0, client: 0 };
+const unfinished = [];  // the logs without their totals line
 const count = (what) => { counts[what] = (counts[what] ?? 0) + 1; };
 const cut = (text, n = 300) => (text.length > n ? `${text.slice(0, n)}… (${text.length} characters)` : text);
 function fail(what, text) {
@@ -77,36 +78,45 @@ function checkClient(text, answer) {
   if (!shape && refusal !== null) fail(`sent ${refusal}; the server answered ${answer}`, text);
 }
 
-const lines = createInterface({ input: createReadStream(file), crlfDelay: Infinity });
-for await (const line of lines) {
-  if (!line) continue;
-  let record;
-  try { record = JSON.parse(line); } catch { fail('a line of the log is cut: e2e_tests did not finish', line); continue; }
-  if (record.d === 'totals') { totals = record; continue; }
-  count(record.d);
-  if (record.d === 'client') { checkClient(record.f, record.a ?? null); continue; }
-  let value;
-  try { value = JSON.parse(record.f); } catch { fail(`a ${record.d} frame is not JSON`, record.f); continue; }
-  const bad = wire.check(record.d === 'view' ? 'view' : 'server', value);
-  if (bad) fail(record.d === 'view' ? `a view patched together: ${bad}` : `received ${bad}`, record.f);
+for (const file of files) {
+  let finished = false;
+  const lines = createInterface({ input: createReadStream(file), crlfDelay: Infinity });
+  for await (const line of lines) {
+    if (!line) continue;
+    let record;
+    try { record = JSON.parse(line); } catch { fail('a line of the log is cut: e2e_tests did not finish', line); continue; }
+    if (record.d === 'totals') {
+      finished = true;
+      totals.server += record.server ?? 0;
+      totals.client += record.client ?? 0;
+      continue;
+    }
+    count(record.d);
+    if (record.d === 'client') { checkClient(record.f, record.a ?? null); continue; }
+    let value;
+    try { value = JSON.parse(record.f); } catch { fail(`a ${record.d} frame is not JSON`, record.f); continue; }
+    const bad = wire.check(record.d === 'view' ? 'view' : 'server', value);
+    if (bad) fail(record.d === 'view' ? `a view patched together: ${bad}` : `received ${bad}`, record.f);
+  }
+  if (!finished) unfinished.push(file);
 }
 
 const summary = Object.entries(counts).map(([k, v]) => `${v} ${k}`).join(', ');
-const seen = totals ? ` (of ${totals.server ?? 0} frames received, ${totals.client ?? 0} sent)` : '';
+const seen = ` (of ${totals.server} frames received, ${totals.client} sent)`;
 if (failures.size) {
   const list = [...failures].slice(0, 40).map(([what, f]) => `- ${what}${f.n > 1 ? ` (${f.n} frames)` : ''}\n    ${f.frame}`);
   console.error(`e2e_wire_schema: FAIL: ${failures.size} kinds of mismatch between e2e_tests' frames and docs/schema/:\n` +
     `${list.join('\n')}${failures.size > 40 ? `\n… and ${failures.size - 40} more` : ''}\n(distinct: ${summary}${seen})`);
   process.exit(1);
 }
-if (!totals) {
-  console.error(`e2e_wire_schema: FAIL: ${file} has no totals: e2e_tests did not finish (${summary})`);
+if (unfinished.length) {
+  console.error(`e2e_wire_schema: FAIL: ${unfinished.join(', ')} has no totals: e2e_tests did not finish (${summary})`);
   process.exit(1);
 }
 // Not vacuous: the suite plays hundreds of games and sends the errors tests' bad input.
 if ((counts.server ?? 0) < 1000 || (counts.client_answered ?? 0) < 300 || (counts.client_refused_for_shape ?? 0) < 5 ||
     (counts.view ?? 0) < 50) {
-  console.error(`e2e_wire_schema: FAIL: too few frames in ${file} (${summary})`);
+  console.error(`e2e_wire_schema: FAIL: too few frames in ${files.join(', ')} (${summary})`);
   process.exit(1);
 }
 console.log(`e2e_wire_schema: ok in ${Date.now() - started} ms: distinct ${summary}${seen}`);
