@@ -1,6 +1,6 @@
 // A room's spectators' connections: added at the end, found and removed in constant time, so
 // that a crowd arriving or leaving costs each of its members the same whatever the crowd's size
-// (a scan per arrival or departure made 10,000 of them cost 50 million steps on the room's
+// (with a scan per arrival or departure, 10,000 of them would cost 50 million steps on the room's
 // strand, 5 billion at the 100,000 --max-spectators allows). A removal moves the last one into
 // the gap: their order is no promise (every spectator gets the same frames). Room-strand only.
 #pragma once
