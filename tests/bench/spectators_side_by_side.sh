@@ -51,8 +51,8 @@ trap 'rm -rf "$data"' EXIT
 serve_pid=$!
 for _ in $(seq 50); do curl -sf "http://127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.1; done
 rss0=$(awk '/VmRSS/{print $2}' "/proc/$serve_pid/status")
-listen_counters() { nstat -asz TcpExtListenOverflows TcpExtListenDrops | awk '/^Tcp/ { s = s $2 " " } END { print s }'; }
-overflows0=$(listen_counters)
+listen_overflows() { nstat -asz TcpExtListenOverflows | awk '/^Tcp/ { print $2 }'; }
+overflows0=$(listen_overflows)
 match=()
 if [[ -n ${DELAY:-} ]]; then match=(--spectator-delay "$DELAY"); fi
 "${client_cpu[@]}" "$bin" loadtest --port "$port" --rooms 1 --clients-per-room 2 --rate "$rate" \
@@ -70,7 +70,7 @@ sleep "$window"
 c1=$(cpu_ticks $serve_pid)
 f1=$(metric carcassonne_messages_out_total)
 wait $load_pid || true
-overflows1=$(listen_counters)
+overflows1=$(listen_overflows)
 kill $serve_pid
 wait $serve_pid 2>/dev/null || true
 load=$(cat "$data/load.json")
@@ -85,8 +85,6 @@ awk -v f=$((f1 - f0)) -v c=$((c1 - c0)) -v t="$tick" -v w="$window" -v n="$n" -v
   printf " players_p99_ms=%s last_spectator_p99_ms=%s kb_per_spectator=%.1f\n", p, q,
     (n > 0 ? rss / n : 0) }'
 if [[ $n -gt 0 ]]; then
-  read -r o0 d0 <<<"$overflows0"
-  read -r o1 d1 <<<"$overflows1"
   python3 -c 'import json, sys
 a = json.loads(sys.argv[1])["spectators"]["admitted"]
 c, u = a["connected_ms"], a["upgraded_ms"]
@@ -94,6 +92,6 @@ print("admit spectators=%d/%d failed=%d+%d p50_ms=%.0f p99_ms=%.0f max_ms=%.0f p
       " connected_p99/max_ms=%.0f/%.0f upgraded_p99/max_ms=%.0f/%.0f listen_overflows=%s" % (
       a["spectators"], a["of"], a["connect_failures"], a["handshake_failures"], a["p50_ms"],
       a["p99_ms"], a["max_ms"], a["per_second"], c["p99"], c["max"], u["p99"], u["max"],
-      sys.argv[2]))' "$load" "$((o1 - o0))"
+      sys.argv[2]))' "$load" "$((overflows1 - overflows0))"
 fi
 echo "load  $load"
