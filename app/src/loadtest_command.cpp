@@ -396,7 +396,15 @@ struct group {
 struct watch_log {
   std::map<std::tuple<int, int, std::uint64_t>, clock_type::time_point> last;
   std::uint64_t frames = 0, bytes = 0, watching = 0, ended = 0;
+  // Admission: from the run's start to each spectator's TCP connection, its WebSocket upgrade
+  // answered, and its first `spectating` answer (ms); the spectators that never got in.
+  clock_type::time_point start{};
+  std::vector<double> connected_ms, upgraded_ms, admitted_ms;
+  std::uint64_t connect_failures = 0, handshake_failures = 0;
   std::string first_error;
+  double since_start() const {
+    return std::chrono::duration<double, std::milli>(clock_type::now() - start).count();
+  }
 };
 
 // A spectator (--spectators): watches its group's room, then the group's next one.
@@ -407,10 +415,18 @@ class watch_client : public std::enable_shared_from_this<watch_client> {
   void start(const tcp::resolver::results_type& endpoints) {
     net::async_connect(ws_.next_layer(), endpoints,
                        [self = shared_from_this()](beast::error_code ec, auto) {
-                         if (ec) return self->fail("spectator connect: " + ec.message());
+                         if (ec) {
+                           ++self->log_.connect_failures;
+                           return self->fail("spectator connect: " + ec.message());
+                         }
+                         self->log_.connected_ms.push_back(self->log_.since_start());
                          self->ws_.next_layer().set_option(tcp::no_delay(true), ec);
                          self->ws_.async_handshake("127.0.0.1", "/ws", [self](beast::error_code e) {
-                           if (e) return self->fail("spectator handshake: " + e.message());
+                           if (e) {
+                             ++self->log_.handshake_failures;
+                             return self->fail("spectator handshake: " + e.message());
+                           }
+                           self->log_.upgraded_ms.push_back(self->log_.since_start());
                            self->open_ = true;
                            if (!self->wanted_.empty())
                              self->watch(self->wanted_, self->wanted_gen_);
@@ -463,6 +479,8 @@ class watch_client : public std::enable_shared_from_this<watch_client> {
       t = std::max(t, clock_type::now());
     } else if (text.find(R"("type":"spectating")") != std::string_view::npos) {
       ++log_.watching;
+      if (!admitted_) log_.admitted_ms.push_back(log_.since_start());
+      admitted_ = true;
     } else if (text.find(R"("type":"error")") != std::string_view::npos) {
       fail(std::string("spectator: ") + std::string(text.substr(0, 200)));
     }
@@ -473,7 +491,7 @@ class watch_client : public std::enable_shared_from_this<watch_client> {
   watch_log& log_;
   beast::flat_buffer buffer_;
   frame_queue writes_;
-  bool open_ = false;
+  bool open_ = false, admitted_ = false;
   std::string room_, wanted_;
   int generation_ = 0, wanted_gen_ = 0;
 };
@@ -765,6 +783,35 @@ double percentile(std::vector<double>& v, double p) {
   return v[k];
 }
 
+double most(const std::vector<double>& v) {
+  return v.empty() ? 0.0 : *std::max_element(v.begin(), v.end());
+}
+
+// How the spectators got in, timed from the run's start (all of them open at once): each one's
+// `spectating` answer, and on the way its TCP connection and its WebSocket upgrade.
+json admission(std::vector<double>& admitted, std::vector<double>& connected,
+               std::vector<double>& upgraded, int spectators, std::uint64_t connect_failures,
+               std::uint64_t handshake_failures) {
+  const double all_in = most(admitted);
+  const auto n = static_cast<double>(admitted.size());
+  return {{"spectators", admitted.size()},
+          {"of", spectators},
+          {"connect_failures", connect_failures},
+          {"handshake_failures", handshake_failures},
+          {"p50_ms", percentile(admitted, 0.50)},
+          {"p99_ms", percentile(admitted, 0.99)},
+          {"max_ms", all_in},
+          {"per_second", all_in > 0 ? n * 1000 / all_in : 0.0},
+          {"connected_ms",
+           {{"p50", percentile(connected, 0.50)},
+            {"p99", percentile(connected, 0.99)},
+            {"max", most(connected)}}},
+          {"upgraded_ms",
+           {{"p50", percentile(upgraded, 0.50)},
+            {"p99", percentile(upgraded, 0.99)},
+            {"max", most(upgraded)}}}};
+}
+
 }  // namespace
 
 int run_loadtest(std::span<const std::string> args, std::ostream& out, std::ostream& err) {
@@ -793,6 +840,7 @@ int run_loadtest(std::span<const std::string> args, std::ostream& out, std::ostr
   }
   int next_watcher = 0;
   const auto start = clock_type::now();
+  for (auto& l : watch_logs) l->start = start;
   // The first seconds open connections and rooms; measure the steady part after them.
   const auto warmup = std::chrono::duration<double>(std::min(2.0, o.duration / 5));
   for (int r = 0; r < o.rooms; ++r) {
@@ -918,11 +966,18 @@ int run_loadtest(std::span<const std::string> args, std::ostream& out, std::ostr
     // Each measured move's patch: when the last spectator had it, over every spectator thread.
     std::vector<double> watch_ms;
     std::uint64_t frames = 0, bytes = 0, answers = 0, ended = 0, missed = 0;
+    std::uint64_t connect_failures = 0, handshake_failures = 0;
+    std::vector<double> connected_ms, upgraded_ms, admitted_ms;
     for (const auto& l : watch_logs) {
       frames += l->frames;
       bytes += l->bytes;
       answers += l->watching;
       ended += l->ended;
+      connect_failures += l->connect_failures;
+      handshake_failures += l->handshake_failures;
+      connected_ms.insert(connected_ms.end(), l->connected_ms.begin(), l->connected_ms.end());
+      upgraded_ms.insert(upgraded_ms.end(), l->upgraded_ms.begin(), l->upgraded_ms.end());
+      admitted_ms.insert(admitted_ms.end(), l->admitted_ms.begin(), l->admitted_ms.end());
       if (first_error.empty()) first_error = l->first_error;
     }
     for (const auto& g : groups)
@@ -945,6 +1000,8 @@ int run_loadtest(std::span<const std::string> args, std::ostream& out, std::ostr
         {"frames", frames},
         {"bytes", bytes},
         {"moves_seen_by_none", missed},
+        {"admitted", admission(admitted_ms, connected_ms, upgraded_ms, o.rooms * o.spectators,
+                               connect_failures, handshake_failures)},
         {"latency_to_last_ms",
          {{"p50", percentile(watch_ms, 0.50)},
           {"p99", percentile(watch_ms, 0.99)},

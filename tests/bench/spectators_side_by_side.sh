@@ -9,6 +9,8 @@
 #   DELAY=MOVES: the room's spectators watch that many moves behind (create_room's
 #   spectator_delay).
 #   PIN=1: servers on CPU 0, clients on CPU 1. WATCH_THREADS: the load tool's spectator threads (1).
+# Also prints how the N spectators, opening at once, were admitted (loadtest's
+# `spectators.admitted`) and the kernel's listen queue overflows meanwhile (nstat, whole machine).
 set -euo pipefail
 build=$1
 n=$2
@@ -49,6 +51,8 @@ trap 'rm -rf "$data"' EXIT
 serve_pid=$!
 for _ in $(seq 50); do curl -sf "http://127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.1; done
 rss0=$(awk '/VmRSS/{print $2}' "/proc/$serve_pid/status")
+listen_overflows() { nstat -asz TcpExtListenOverflows | awk '/^Tcp/ { print $2 }'; }
+overflows0=$(listen_overflows)
 match=()
 if [[ -n ${DELAY:-} ]]; then match=(--spectator-delay "$DELAY"); fi
 "${client_cpu[@]}" "$bin" loadtest --port "$port" --rooms 1 --clients-per-room 2 --rate "$rate" \
@@ -66,6 +70,7 @@ sleep "$window"
 c1=$(cpu_ticks $serve_pid)
 f1=$(metric carcassonne_messages_out_total)
 wait $load_pid || true
+overflows1=$(listen_overflows)
 kill $serve_pid
 wait $serve_pid 2>/dev/null || true
 load=$(cat "$data/load.json")
@@ -79,4 +84,14 @@ awk -v f=$((f1 - f0)) -v c=$((c1 - c0)) -v t="$tick" -v w="$window" -v n="$n" -v
     (f > 0 ? cpu * 1e6 / f : 0)
   printf " players_p99_ms=%s last_spectator_p99_ms=%s kb_per_spectator=%.1f\n", p, q,
     (n > 0 ? rss / n : 0) }'
+if [[ $n -gt 0 ]]; then
+  python3 -c 'import json, sys
+a = json.loads(sys.argv[1])["spectators"]["admitted"]
+c, u = a["connected_ms"], a["upgraded_ms"]
+print("admit spectators=%d/%d failed=%d+%d p50_ms=%.0f p99_ms=%.0f max_ms=%.0f per_second=%.0f"
+      " connected_p99/max_ms=%.0f/%.0f upgraded_p99/max_ms=%.0f/%.0f listen_overflows=%s" % (
+      a["spectators"], a["of"], a["connect_failures"], a["handshake_failures"], a["p50_ms"],
+      a["p99_ms"], a["max_ms"], a["per_second"], c["p99"], c["max"], u["p99"], u["max"],
+      sys.argv[2]))' "$load" "$((overflows1 - overflows0))"
+fi
 echo "load  $load"

@@ -99,6 +99,27 @@ TEST_CASE("e2e: loadtest --spectators watches each room; every measured move rea
   CHECK(l["p50"].get<double>() > 0);
   CHECK(l["p50"].get<double>() <= l["p99"].get<double>());
   CHECK(l["p99"].get<double>() <= l["max"].get<double>());
+  // Admission: all 10 in, none failed; each one connected, then upgraded, then spectating.
+  const auto& a = s.at("admitted");
+  CHECK(a.at("spectators") == 10);
+  CHECK(a.at("of") == 10);
+  CHECK(a.at("connect_failures") == 0);
+  CHECK(a.at("handshake_failures") == 0);
+  const double p50 = a.at("p50_ms").get<double>(), p99 = a.at("p99_ms").get<double>(),
+               all_in = a.at("max_ms").get<double>();
+  CHECK(p50 > 0);
+  CHECK(p50 <= p99);
+  CHECK(p99 <= all_in);
+  CHECK(a.at("per_second").get<double>() == doctest::Approx(10 * 1000 / all_in));
+  const auto& connected = a.at("connected_ms");
+  const auto& upgraded = a.at("upgraded_ms");
+  CHECK(connected.at("p50").get<double>() <= connected.at("p99").get<double>());
+  CHECK(connected.at("p99").get<double>() <= connected.at("max").get<double>());
+  CHECK(upgraded.at("p50").get<double>() <= upgraded.at("p99").get<double>());
+  CHECK(upgraded.at("p99").get<double>() <= upgraded.at("max").get<double>());
+  CHECK(connected.at("max").get<double>() <= upgraded.at("max").get<double>());
+  CHECK(upgraded.at("max").get<double>() <= all_in);
+  CHECK(upgraded.at("p50").get<double>() <= p50);
 
   std::ostringstream out2, err2;
   const std::vector<std::string> bad{"--port", std::to_string(server.port()), "--spectators", "-1"};

@@ -22,7 +22,7 @@ TEST_CASE("room_members: seats, spectators here and through the relay, the creat
   auto stranger = std::make_shared<fake_client>();
   room_members m{.seats = std::vector<seat_slot>(3), .creator = ann};
   m.seats[1].client = ann;
-  m.spectators = {watcher};
+  m.spectators.add(watcher);
   CHECK(m.seat_of(ann.get()) == 1);
   CHECK(m.seat_of(watcher.get()) == -1);
   CHECK(m.is_spectator(watcher.get()));
@@ -30,7 +30,7 @@ TEST_CASE("room_members: seats, spectators here and through the relay, the creat
   CHECK(m.local_spectators() == 1);
   CHECK(m.shown_spectators() == 1);
 
-  m.spectators.push_back(link);  // the relay's link is a spectator of the room, counted as none
+  m.spectators.add(link);  // the relay's link is a spectator of the room, counted as none
   m.relay = link;
   m.relayed = 40;
   CHECK(m.local_spectators() == 1);

@@ -130,7 +130,7 @@ void room::broadcast(const event_log& events) {
   if (!members_.spectators.empty() || table_.delayed.active()) {
     auto frame = spectator_patch(table_, settings_.id, seq_, settings_.spectator_delay > 0,
                                  events_now, room_ops, seat_ops, game_appeared);
-    writes_.send_all(members_.spectators, frame);  // a few hundred at a time (handover.hpp)
+    writes_.send_all(members_.spectators.all(), frame);  // a few hundred at a time (handover.hpp)
   }
   schedule_bots();
 }

@@ -83,7 +83,7 @@ void room::spectate(const client_ptr& c, const json& id) {
     return fail(c, id, "already_in_room", "you are already in this room");
   if (members_.local_spectators() >= settings_.max_spectators)
     return fail(c, id, "too_many_spectators", "this room has as many spectators as it takes");
-  members_.spectators.push_back(c);
+  members_.spectators.add(c);
   c->set_room(settings_.id, true);
   send(c, protocol::reply("spectating", id, {{"room", settings_.id}}));
   send_snapshot(c, -1, nullptr);
@@ -114,7 +114,7 @@ void room::resume(const client_ptr& c, const protocol::resume_msg& m, const json
          protocol::reply("replaced", nullptr, {{"room", settings_.id}, {"seat", seat}}));
     it->client->set_room(settings_.id, false);
   }
-  std::erase_if(members_.spectators, [&](const client_ptr& s) { return s == c; });
+  members_.spectators.remove(c.get());
   it->client = c;
   if (!m.token.empty()) it->token = m.token;  // a resume by player shows none
   if (std::exchange(it->played_by, std::nullopt))
@@ -145,7 +145,7 @@ void room::leave(const client_ptr& c, const json& id) {
       saves_.meta(saving());
     }
   } else if (members_.is_spectator(c.get())) {
-    std::erase_if(members_.spectators, [&](const client_ptr& s) { return s == c; });
+    members_.spectators.remove(c.get());
   } else {
     return fail(c, id, "not_in_room", "you are not in this room");
   }
@@ -163,7 +163,7 @@ void room::disconnected(const client_ptr& c) {
     members_.seats[seat].client = nullptr;  // the seat stays its owner's (resume)
     spdlog::info("room {} seat {}: disconnected", settings_.id, seat);
   } else if (members_.is_spectator(c.get())) {
-    std::erase_if(members_.spectators, [&](const client_ptr& s) { return s == c; });
+    members_.spectators.remove(c.get());
     return audience_.changed();
   } else {
     return;
@@ -316,7 +316,7 @@ void room::chat(const client_ptr& c, const protocol::chat_msg& m, const json& id
       {"name", members_.seats[seat].name},
       {"text", m.text}}.dump());
   for (const auto& s : members_.seats) out(s.client, frame);
-  writes_.send_all(members_.spectators, frame);
+  writes_.send_all(members_.spectators.all(), frame);
   if (!id.is_null()) send(c, protocol::reply("chat_sent", id));
 }
 

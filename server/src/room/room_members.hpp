@@ -9,12 +9,13 @@
 
 #include "room/client_link.hpp"
 #include "room/seat_slot.hpp"
+#include "room/spectator_list.hpp"
 
 namespace carcassonne::server {
 
 struct room_members {
   std::vector<seat_slot> seats;
-  std::vector<client_ptr> spectators;        // with the relay's link, when attached
+  spectator_list spectators;                 // with the relay's link, when attached
   client_ptr relay;                          // room::attach_relay(), or null
   int relayed = 0;                           // spectators elsewhere, through the relay
   std::weak_ptr<const client_link> creator;  // the connection that created the room
@@ -26,10 +27,7 @@ struct room_members {
       if (seats[i].client.get() == c) return static_cast<int>(i);
     return -1;
   }
-  bool is_spectator(const client_link* c) const {
-    return std::any_of(spectators.begin(), spectators.end(),
-                       [&](const client_ptr& s) { return s.get() == c; });
-  }
+  bool is_spectator(const client_link* c) const { return spectators.contains(c); }
   // Spectators connected here (the relay's link is none); shown: with those relayed.
   std::size_t local_spectators() const { return spectators.size() - (relay ? 1 : 0); }
   std::size_t shown_spectators() const { return local_spectators() + (relay ? relayed : 0); }

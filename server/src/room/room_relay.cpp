@@ -7,9 +7,9 @@ namespace carcassonne::server {
 
 void room::attach_relay(const client_ptr& link) {
   if (writes_.stopped() || !link) return;
-  if (members_.relay) std::erase(members_.spectators, members_.relay);
+  if (members_.relay) members_.spectators.remove(members_.relay.get());
   members_.relay = link;
-  members_.spectators.push_back(link);
+  members_.spectators.add(link);
   publish_summary();  // its connections: the room stays in memory while relayed
   // Its start: the view as last sent (spectator delay included), then every patch after it.
   send_snapshot(link, -1, nullptr);
@@ -17,7 +17,7 @@ void room::attach_relay(const client_ptr& link) {
 
 void room::detach_relay(const client_ptr& link) {
   if (!members_.relay || members_.relay != link) return;
-  std::erase(members_.spectators, members_.relay);
+  members_.spectators.remove(members_.relay.get());
   members_.relay = nullptr;
   publish_summary();
   if (std::exchange(members_.relayed, 0) != 0) audience_.changed();

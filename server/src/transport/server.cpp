@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <array>
+#include <limits>
 #include <ostream>
 #include <thread>
 #include <vector>
@@ -294,7 +295,11 @@ bool server::listen(std::string& error) {
   a.open(endpoint.protocol(), ec);
   if (!ec) a.set_option(net::socket_base::reuse_address(true), ec);
   if (!ec) a.bind(endpoint, ec);
-  if (!ec) a.listen(net::socket_base::max_listen_connections, ec);
+  // The queue of connections the kernel has completed and we have not accepted yet: as long as
+  // the kernel allows (net.core.somaxconn; it takes the smaller). Asio's default, SOMAXCONN
+  // (4096), would keep it at 4096 on a host whose operator raised the sysctl for a crowd: a
+  // connection beyond a full queue has its SYN dropped and retried a second later.
+  if (!ec) a.listen(std::numeric_limits<int>::max(), ec);
   if (!ec) a.non_blocking(true, ec);  // take_waiting's accepts return at once on an empty backlog
   if (ec)
     return error = "cannot listen on " + impl_->state->cfg.address + ":" +
