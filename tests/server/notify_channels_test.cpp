@@ -241,7 +241,9 @@ TEST_CASE("notify: a webhook is signed; a receiver that fails or is slow gives r
   const auto waited = std::chrono::steady_clock::now() - t0;
   CHECK(slow.result == outcome::retry);
   CHECK(slow.status == 0);
-  CHECK(slow.error == "exchange: no answer within 300 ms");
+  // Normally in the exchange; on a loaded machine the deadline may pass in an earlier step
+  // (the name lookup runs on Asio's resolver thread): the same deadline whatever the step.
+  CHECK(slow.error.ends_with(": no answer within 300 ms"));
   CHECK(waited >= 300ms);
   CHECK(waited < 1000ms);  // before the receiver would have answered
   hold_ms = 0;
@@ -478,7 +480,9 @@ TEST_CASE("notify: e-mail over implicit TLS; 4xx retry, 5xx gone, a silent relay
   const delivery s = send_mail(sink_relay(silent, "smtp"), turn_mail, loopback_policy(300ms));
   const auto waited = std::chrono::steady_clock::now() - t0;
   CHECK(s.result == outcome::retry);
-  CHECK(s.error == "smtp: greeting: no answer within 300 ms");
+  // The greeting, unless a loaded machine spent the time in an earlier step (as above).
+  CHECK(s.error.starts_with("smtp: "));
+  CHECK(s.error.ends_with(": no answer within 300 ms"));
   CHECK(waited >= 300ms);
   CHECK(waited < 1500ms);
 

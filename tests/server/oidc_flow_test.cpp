@@ -180,7 +180,9 @@ TEST_CASE("oidc: a silent provider times out, a huge answer is refused, http:// 
   CHECK_FALSE(http_fetch({"GET", url}, e, {std::chrono::milliseconds(300)}));
   const auto waited = std::chrono::steady_clock::now() - t0;
   CHECK(e.code == "provider_unreachable");
-  CHECK(e.message == url + ": exchange: no answer within 300 ms");
+  // The exchange, unless a loaded machine spent the time in an earlier step (the name lookup).
+  CHECK(e.message.starts_with(url + ": "));
+  CHECK(e.message.ends_with(": no answer within 300 ms"));
   CHECK(waited >= std::chrono::milliseconds(300));
   CHECK(waited < std::chrono::seconds(3));
 
