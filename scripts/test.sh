@@ -32,6 +32,8 @@ run_suite() {  # name, build dir, ctest's extra arguments (split on spaces), cma
 }
 
 run_suite release build-test "" -DCMAKE_BUILD_TYPE=Release
+# An undefined-behaviour report names the calls that led there, not only the line of a header.
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1}
 run_suite sanitize build-asan "-E ^web_(browser|fairness|bots|match)$" \
   -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_COMPILER=clang++-14 -DCARCASSONNE_SANITIZE=ON
 

@@ -17,11 +17,6 @@ carcassonne::server::config member_config(const std::string& redis, const std::s
   return c;
 }
 
-std::uint16_t port_of(const std::string& url) {
-  const auto colon = url.rfind(':');
-  return static_cast<std::uint16_t>(std::stoi(url.substr(colon + 1)));
-}
-
 // A request that must be created or entered here: sent as if already moved once.
 json here(json request) {
   request["moved"] = true;

@@ -429,6 +429,43 @@ json seated_game::resend_in_flight() {
   return r;
 }
 
+void seated_game::resume_in_cluster(const std::vector<std::uint16_t>& doors,
+                                    std::uint16_t stale_port, steady::time_point deadline) {
+  REQUIRE(!doors.empty());
+  clients.clear();
+  for (std::size_t s = 0; s < tokens.size(); ++s) {
+    const json resume{{"type", "resume"}, {"room", room}, {"token", tokens[s]}};
+    std::unique_ptr<ws_client> found;
+    while (!found) {
+      REQUIRE_MESSAGE(steady::now() < deadline, "room " << room << " was not adopted");
+      auto c = std::make_unique<ws_client>(doors[s % doors.size()]);
+      auto r = c->request(resume);
+      if (r["type"] == "moved") {
+        CHECK(r["room"] == room);
+        const auto to = port_of(r["url"].get<std::string>());
+        // Until the old owner's heartbeat lapses (one TTL) `moved` may still name it.
+        if (to == stale_port) {
+          std::this_thread::sleep_for(milliseconds(50));
+          continue;
+        }
+        c = std::make_unique<ws_client>(to);
+        auto bounced = resume;
+        bounced["moved"] = true;
+        r = c->request(bounced);
+      }
+      if (r["type"] == "resumed") {
+        CHECK(r["seat"] == s);
+        found = std::move(c);
+      } else {
+        REQUIRE_MESSAGE(r["code"] == "room_unavailable", r.dump());
+        std::this_thread::sleep_for(milliseconds(50));
+      }
+    }
+    clients.push_back(std::move(found));
+  }
+  sync(0);  // each seat's snapshot
+}
+
 void seated_game::check_record(const json& record) const {
   REQUIRE(record["moves"].size() == accepted.size());
   for (std::size_t i = 0; i < accepted.size(); ++i)

@@ -51,6 +51,14 @@ using std::chrono::milliseconds;
 
 inline constexpr milliseconds io_timeout{10'000};
 
+// The port of an instance's URL (ws://HOST:PORT/ws, as a `moved` names it): every instance of a
+// test's cluster is on this machine.
+inline std::uint16_t port_of(const std::string& url) {
+  const auto colon = url.rfind(':');
+  REQUIRE_MESSAGE((url.starts_with("ws://") && url.ends_with("/ws") && colon > 5), url);
+  return static_cast<std::uint16_t>(std::stoi(url.substr(colon + 1)));
+}
+
 inline double seconds_since(steady::time_point t0) {
   return std::chrono::duration<double>(steady::now() - t0).count();
 }
@@ -455,6 +463,13 @@ struct seated_game {
   json resend_in_flight();
   // The record's moves are the accepted ones, in order: nothing lost, nothing twice.
   void check_record(const json& record) const;
+  // Each seat's client anew, back in the room through a cluster's instance (seat s at
+  // doors[s % doors.size()]), as a client behind the cluster's one address would: `resume`
+  // there, following one `moved` (to an instance on this machine). While the room is between
+  // owners (`room_unavailable`, or a `moved` to `stale_port`, the instance that let it go; 0:
+  // none) it tries again until `deadline`. Then every seat reads its snapshot.
+  void resume_in_cluster(const std::vector<std::uint16_t>& doors, std::uint16_t stale_port,
+                         steady::time_point deadline);
 };
 
 }  // namespace e2e

@@ -38,10 +38,6 @@ struct game : seated_game {
 // The answer of an instance that cannot serve the room yet: its lease still names the dead
 // owner, or it lapsed and no instance has adopted the room yet (the store holds it unfinished).
 // Never `no_such_room`: a client would give the game up.
-bool not_here(const json& r) {
-  return r["code"] == "room_unavailable";
-}
-
 }  // namespace
 
 TEST_CASE("e2e failover: SIGKILL of one of three instances; its games resume on the others") {
@@ -97,46 +93,8 @@ TEST_CASE("e2e failover: SIGKILL of one of three instances; its games resume on 
   // the new owner; until a live instance has adopted the room, the answer is `room_unavailable`
   // (its lease is still the dead owner's, or lapsed and the room not adopted yet): retry.
   const auto deadline = steady::now() + std::chrono::seconds(30);
-  const auto port_of = [&](const std::string& url) {
-    for (auto& n : nodes)
-      if (url == "ws://127.0.0.1:" + std::to_string(n.port) + "/ws") return n.port;
-    FAIL("moved to an unknown address: " << url);
-    return std::uint16_t{0};
-  };
-  for (auto& g : games) {
-    if (g.home != 0) continue;
-    g.clients.clear();
-    for (int s = 0; s < 2; ++s) {
-      const json resume{{"type", "resume"}, {"room", g.room}, {"token", g.tokens[s]}};
-      std::unique_ptr<ws_client> found;
-      while (!found) {
-        REQUIRE_MESSAGE(steady::now() < deadline, "room " << g.room << " was not adopted");
-        auto c = std::make_unique<ws_client>(nodes[1 + s].port);
-        auto r = c->request(resume);
-        // Until the dead owner's heartbeat lapses (one TTL), `moved` may still name it: its
-        // address refuses connections, and a client starts again from its door.
-        if (r["type"] == "moved" && port_of(r["url"].get<std::string>()) == nodes[0].port) {
-          std::this_thread::sleep_for(milliseconds(50));
-          continue;
-        }
-        if (r["type"] == "moved") {
-          CHECK(r["room"] == g.room);
-          c = std::make_unique<ws_client>(port_of(r["url"].get<std::string>()));
-          auto bounced = resume;
-          bounced["moved"] = true;
-          r = c->request(bounced);
-        }
-        if (r["type"] == "resumed") {
-          CHECK(r["seat"] == s);
-          found = std::move(c);
-        } else {
-          REQUIRE_MESSAGE(not_here(r), r.dump());
-          std::this_thread::sleep_for(milliseconds(50));
-        }
-      }
-      g.clients.push_back(std::move(found));
-    }
-  }
+  for (auto& g : games)
+    if (g.home == 0) g.resume_in_cluster({nodes[1].port, nodes[2].port}, nodes[0].port, deadline);
   const double failover_s = seconds_since(killed_at);
   MESSAGE("every room of the killed instance resumed " << failover_s << " s after its SIGKILL");
 

@@ -78,43 +78,12 @@ struct cluster {
     return true;
   }
 
-  // The players of `g` resume through `door` (following one `moved`), retrying while the room
-  // is between owners; `gone` is the instance that let the room go (a `moved` to it is stale).
+  // The players of `g` resume through `door`, retrying while the room is between owners; `gone`
+  // is the instance that let the room go (a `moved` to it is stale), -1 when none did (the owner
+  // itself may adopt the room again).
   void resume_players(seated_game& g, int door, int gone) {
-    const auto deadline = steady::now() + std::chrono::seconds(30);
-    g.clients.clear();
-    for (int s = 0; s < 2; ++s) {
-      const json resume{{"type", "resume"}, {"room", g.room}, {"token", g.tokens[s]}};
-      std::unique_ptr<ws_client> found;
-      while (!found) {
-        REQUIRE_MESSAGE(steady::now() < deadline, "room " << g.room << " was not adopted");
-        auto c = std::make_unique<ws_client>(nodes[door].port);
-        auto r = c->request(resume);
-        if (r["type"] == "moved") {
-          const auto url = r["url"].get<std::string>();
-          if (url == nodes[gone].url()) {
-            std::this_thread::sleep_for(milliseconds(50));
-            continue;
-          }
-          int to = -1;
-          for (int n = 0; n < 3; ++n)
-            if (nodes[n].url() == url) to = n;
-          REQUIRE_MESSAGE(to >= 0, url);
-          c = std::make_unique<ws_client>(nodes[to].port);
-          auto bounced = resume;
-          bounced["moved"] = true;
-          r = c->request(bounced);
-        }
-        if (r["type"] == "resumed") {
-          found = std::move(c);
-        } else {
-          REQUIRE_MESSAGE(r["code"] == "room_unavailable", r.dump());
-          std::this_thread::sleep_for(milliseconds(50));
-        }
-      }
-      g.clients.push_back(std::move(found));
-    }
-    g.sync(0);  // each seat's snapshot
+    g.resume_in_cluster({nodes[door].port}, gone >= 0 ? nodes[gone].port : std::uint16_t{0},
+                        steady::now() + std::chrono::seconds(30));
   }
 
   // Every instance still running stopped with SIGTERM: each exits 0.

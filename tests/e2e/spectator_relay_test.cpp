@@ -154,39 +154,9 @@ TEST_CASE(
   REQUIRE(nodes[0].process->wait(std::chrono::seconds(10)) == 128 + SIGKILL);
   // The players come back through node2 (node1 may have adopted the room: then node2 says
   // `moved`), as in the failover test.
-  const auto deadline = steady::now() + std::chrono::seconds(30);
-  g.clients.clear();
-  for (int s = 0; s < 2; ++s) {
-    const json resume{{"type", "resume"}, {"room", g.room}, {"token", g.tokens[s]}};
-    std::unique_ptr<ws_client> found;
-    while (!found) {
-      REQUIRE_MESSAGE(steady::now() < deadline, "room " << g.room << " was not adopted");
-      auto c = std::make_unique<ws_client>(nodes[2].port);
-      auto r = c->request(resume);
-      if (r["type"] == "moved") {
-        const auto url = r["url"].get<std::string>();
-        if (url == "ws://127.0.0.1:" + std::to_string(nodes[0].port) + "/ws") {
-          std::this_thread::sleep_for(milliseconds(50));
-          continue;
-        }
-        REQUIRE(url == "ws://127.0.0.1:" + std::to_string(nodes[1].port) + "/ws");
-        c = std::make_unique<ws_client>(nodes[1].port);
-        auto bounced = resume;
-        bounced["moved"] = true;
-        r = c->request(bounced);
-      }
-      if (r["type"] == "resumed") {
-        found = std::move(c);
-      } else {
-        REQUIRE_MESSAGE(r["code"] == "room_unavailable", r.dump());
-        std::this_thread::sleep_for(milliseconds(50));
-      }
-    }
-    g.clients.push_back(std::move(found));
-  }
+  g.resume_in_cluster({nodes[2].port}, nodes[0].port, steady::now() + std::chrono::seconds(30));
   // The spectator at node1 never left: a snapshot of the adopted room fills the gap (its seq
   // above every seq shown before), then the adopter's frames follow.
-  g.sync(0);  // each seat's snapshot
   for (int i = 0; i < 6 && !g.finished(); ++i) g.step(rng);
   far.wait_seq(g.clients[0]->seq);
   bool snapshot_after_kill = false;

@@ -37,7 +37,7 @@ bot_job job_for_a_new_game() {
 
 TEST_CASE("the bot pool searches on its own thread: one worker thread, the caller never") {
   metrics stats;
-  bot_pool pool(1, &stats);
+  bot_pool pool(1, true, &stats);
   const auto job = job_for_a_new_game();
   std::mutex mutex;
   std::set<std::thread::id> threads;
@@ -71,7 +71,7 @@ TEST_CASE("the bot pool searches on its own thread: one worker thread, the calle
 TEST_CASE(
     "the bot pool: one waiting search a room, in turn with the others, at the lowest priority") {
   metrics stats;
-  bot_pool pool(1, &stats);
+  bot_pool pool(1, true, &stats);
   auto job = job_for_a_new_game();
   std::mutex mutex;
   std::vector<std::string> order;
@@ -120,15 +120,21 @@ TEST_CASE("the bot settings of the configuration: flags, defaults and bad values
   CHECK(d->bot_threads == 1);
   CHECK(d->bot_playouts == 2000);
   CHECK(d->bot_think_ms == 1000);
-  const std::vector<std::string> args{"--bot-threads", "3", "--bot-playouts", "500",
-                                      "--bot-think-ms=250"};
+  CHECK(d->bots_at_idle_priority);
+  const std::vector<std::string> args{
+      "--bot-threads",  "3",     "--bot-playouts", "500", "--bot-think-ms=250",
+      "--bot-priority", "normal"};
   auto c = parse_config(args, false, message, help);
   REQUIRE_MESSAGE(c, message);
   CHECK(c->bot_threads == 3);
   CHECK(c->bot_playouts == 500);
   CHECK(c->bot_think_ms == 250);
+  CHECK_FALSE(c->bots_at_idle_priority);
   const std::vector<std::string> bad{"--bot-threads", "0"};
   CHECK_FALSE(parse_config(bad, false, message, help));
   CHECK(message == "invalid value for --bot-threads: '0'");
+  const std::vector<std::string> bad_priority{"--bot-priority", "high"};
+  CHECK_FALSE(parse_config(bad_priority, false, message, help));
+  CHECK(message == "invalid value for --bot-priority: 'high'");
   CHECK(config_help().find("CARCASSONNE_BOT_THREADS") != std::string::npos);
 }

@@ -297,6 +297,13 @@ const std::vector<setting>& settings() {
       {"--bot-think-ms", "CARCASSONNE_BOT_THINK_MS",
        "milliseconds after which a bot's search stops and plays its best move (default 1000)",
        [](config& c, const std::string& v) { return parse_number(v, 1, 600000, c.bot_think_ms); }},
+      {"--bot-priority", "CARCASSONNE_BOT_PRIORITY",
+       "idle: bots think only on a core nothing else wants; normal: an ordinary thread's share "
+       "(default idle)",
+       [](config& c, const std::string& v) {
+         if (v != "idle" && v != "normal") return false;
+         return c.bots_at_idle_priority = v == "idle", true;
+       }},
       {"--web-root", "CARCASSONNE_WEB_ROOT",
        "serve the web page from this folder (server/web) instead of the copy built in: for "
        "development",

@@ -49,6 +49,8 @@ struct config {
   int bot_threads = 1;      // CARCASSONNE_BOT_THREADS
   int bot_playouts = 2000;  // CARCASSONNE_BOT_PLAYOUTS: the strong bot's playouts per move
   int bot_think_ms = 1000;  // CARCASSONNE_BOT_THINK_MS: a search stops after this long
+  // CARCASSONNE_BOT_PRIORITY: idle (the workers run only on a core nothing else wants) or normal
+  bool bots_at_idle_priority = true;
 
   // A cluster (docs/scaling.md): the room directory in Redis, this instance's public WebSocket URL
   // and its id there (default: the host name and port).

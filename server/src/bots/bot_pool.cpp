@@ -16,10 +16,10 @@ bot_result run_bot_job(const bot_job& job) {
   return r;
 }
 
-bot_pool::bot_pool(int threads, metrics* m) : metrics_(m) {
+bot_pool::bot_pool(int threads, bool idle_priority, metrics* m) : metrics_(m) {
   for (int i = 0; i < std::max(1, threads); ++i)
-    threads_.emplace_back([this] {
-      run_at_lowest_priority("bot worker");
+    threads_.emplace_back([this, idle_priority] {
+      if (idle_priority) run_at_lowest_priority("bot worker");
       work();
     });
 }

@@ -1,9 +1,10 @@
 // The server's bot workers: a fixed number of threads (--bot-threads), so at most that many
-// searches run at once, never on an I/O thread or a room's strand, and at the lowest CPU priority
-// (run_at_lowest_priority): the I/O threads always come first, so bots never slow a person's
-// game. Jobs wait in order of arrival; a room has at most one job waiting (a newer one replaces
-// it in its place, the older one's `done` is never called), so the queue is bounded by the number
-// of rooms and served round-robin among them. Thread-safe.
+// searches run at once, never on an I/O thread or a room's strand, and by default at the lowest
+// CPU priority (run_at_lowest_priority): the I/O threads always come first, so bots never slow a
+// person's game (--bot-priority normal gives them an ordinary thread's share, for a machine whose
+// other work would starve them). Jobs wait in order of arrival; a room has at most one job waiting
+// (a newer one replaces it in its place, the older one's `done` is never called), so the queue is
+// bounded by the number of rooms and served round-robin among them. Thread-safe.
 #pragma once
 #include <condition_variable>
 #include <deque>
@@ -18,7 +19,7 @@ namespace carcassonne::server {
 
 class bot_pool final : public bot_runner {
  public:
-  bot_pool(int threads, metrics* m);
+  bot_pool(int threads, bool idle_priority, metrics* m);
   ~bot_pool() override;  // stop()
   bot_pool(const bot_pool&) = delete;
   bot_pool& operator=(const bot_pool&) = delete;

@@ -62,7 +62,7 @@ class lobby {
       : executor_(std::move(executor)),
         config_(c),
         metrics_(m),
-        bots_(std::make_unique<bot_pool>(c.bot_threads, &m)),
+        bots_(std::make_unique<bot_pool>(c.bot_threads, c.bots_at_idle_priority, &m)),
         durable_(make_completion_queue(executor_)) {}
   ~lobby();  // detaches from the store first (lobby_storage.cpp)
 
