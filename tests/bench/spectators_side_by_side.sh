@@ -9,6 +9,8 @@
 #   DELAY=MOVES: the room's spectators watch that many moves behind (create_room's
 #   spectator_delay).
 #   PIN=1: servers on CPU 0, clients on CPU 1. WATCH_THREADS: the load tool's spectator threads (1).
+# Between the two, the bare broadcast (echo_bench hub/listen): N listeners, one frame RATE times
+# a second, its CPU per frame and the latency to the last listener (ECHO=0 skips both).
 # Also prints how the N spectators, opening at once, were admitted (loadtest's
 # `spectators.admitted`) and the kernel's listen queue overflows meanwhile (nstat, whole machine).
 set -euo pipefail
@@ -40,6 +42,38 @@ if [[ ${ECHO:-1} == 1 && $n -gt 0 ]]; then
   awk -v rt="$rt" -v s="$ran" -v c=$((c1 - c0)) -v t="$tick" -v n="$n" 'BEGIN {
     cpu = c / t; printf "echo  connections=%d frames/s=%.0f cpu_s=%.2f us_per_frame=%.2f\n",
       n, 2 * rt, cpu, (rt > 0 ? cpu * 1e6 / (2 * rt * s) : 0) }'
+  port=$((port + 1))
+fi
+
+# The bare broadcast: a Beast hub writing each frame of one sender to N listeners (one thread of
+# the client, as the spectators'), RATE frames a second of 400 bytes (about a spectator's patch):
+# what delivering a patch to N connections costs on this machine with nothing else to do.
+if [[ ${ECHO:-1} == 1 && $n -gt 0 ]]; then
+  bcast_out=$(mktemp)
+  "${server_cpu[@]}" "$echo_bin" hub "$port" &
+  hub_pid=$!
+  sleep 0.5
+  "${client_cpu[@]}" "$echo_bin" listen "$port" "$n" "$seconds" "$rate" >"$bcast_out" &
+  listen_pid=$!
+  warm=${WARM:-$(awk -v s="$seconds" 'BEGIN { print s / 4 }')}
+  sleep "$warm"
+  c0=$(cpu_ticks $hub_pid)
+  window=$(awk -v s="$seconds" -v w="$warm" 'BEGIN { print s - w - 1 }')
+  sleep "$window"
+  c1=$(cpu_ticks $hub_pid)
+  wait $listen_pid || true
+  kill $hub_pid
+  wait $hub_pid 2>/dev/null || true
+  out=$(cat "$bcast_out")
+  rm -f "$bcast_out"
+  fps=$(sed 's/.*"frames_per_second":\([0-9.]*\).*/\1/' <<<"$out")
+  b50=$(sed 's/.*"latency_to_last_ms":{"p50":\([0-9.]*\).*/\1/' <<<"$out")
+  b99=$(sed 's/.*"latency_to_last_ms":{[^}]*"p99":\([0-9.]*\).*/\1/' <<<"$out")
+  awk -v f="$fps" -v c=$((c1 - c0)) -v t="$tick" -v w="$window" -v n="$n" -v p="$b50" \
+    -v q="$b99" 'BEGIN { cpu = c / t
+    printf "bcast listeners=%d frames/s=%.0f cpu_s=%.2f us_per_frame=%.2f last_p50_ms=%s", n, f,
+      cpu, (f > 0 ? cpu * 1e6 / (f * w) : 0), p
+    printf " last_p99_ms=%s\n", q }'
   port=$((port + 1))
 fi
 

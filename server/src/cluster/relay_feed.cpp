@@ -31,11 +31,37 @@ frame_head head_of(std::string_view frame) {
   return h;
 }
 
+std::string tagged(std::uint64_t generation, std::string_view frame) {
+  std::string out = std::to_string(generation);
+  out.reserve(out.size() + 1 + frame.size());
+  out.push_back(' ');
+  out += frame;
+  return out;
+}
+
+std::optional<tagged_frame> untag(std::string_view message) {
+  tagged_frame t;
+  const auto [end, ec] =
+      std::from_chars(message.data(), message.data() + message.size(), t.generation);
+  if (ec != std::errc() || end == message.data() + message.size() || *end != ' ')
+    return std::nullopt;
+  t.frame = message.substr(static_cast<std::size_t>(end - message.data()) + 1);
+  return t;
+}
+
 bool relayed_type(std::string_view type) {
   return type == "patch" || type == "snapshot" || type == "chat";
 }
 
-relay_feed::action relay_feed::take(const frame_head& frame) {
+relay_feed::action relay_feed::take(const frame_head& frame, std::uint64_t generation) {
+  if (generation < generation_) return action::drop;
+  if (generation > generation_) {
+    generation_ = generation;
+    in_step_ = false;
+    // Its mark, snapshot or end are taken as below; anything else waits for its snapshot.
+    if (frame.type != "relay_start" && frame.type != "relay_end" && frame.type != "snapshot")
+      return action::ask_snapshot;
+  }
   if (frame.type == "relay_start") {
     in_step_ = false;
     return action::restart;

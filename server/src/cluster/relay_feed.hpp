@@ -19,6 +19,16 @@ struct frame_head {
 };
 frame_head head_of(std::string_view frame);
 
+// A room's frame as it travels through Redis: the owner's lease generation of the room, a space,
+// the frame. A watcher drops what an owner with an older generation publishes: an instance that
+// lost the room's lease and has not noticed yet may still answer for it, beside the new owner.
+std::string tagged(std::uint64_t generation, std::string_view frame);
+struct tagged_frame {
+  std::uint64_t generation = 0;
+  std::string_view frame;
+};
+std::optional<tagged_frame> untag(std::string_view message);  // nothing when not tagged
+
 // Whether a frame of the room's stream is relayed at all: patches, snapshots and chat lines
 // (what every spectator gets); an answer or an error meant for the relay's own link is not.
 bool relayed_type(std::string_view type);
@@ -40,7 +50,9 @@ class relay_feed {
   // The mark an owner publishes when a finished room it relayed leaves it (its instance stops):
   // finished rooms are not adopted, the store serves them to whichever instance is asked.
   static constexpr std::string_view end_mark = R"({"type":"relay_end"})";
-  action take(const frame_head& frame);
+  // `generation`: of the owner that published it. An older one than seen is dropped; a newer
+  // one is a new owner: everyone waits for its snapshot.
+  action take(const frame_head& frame, std::uint64_t generation);
   // The connection carrying the stream was lost (messages may be missing): wait for a snapshot.
   void lost() { in_step_ = false; }
   bool in_step() const { return in_step_; }
@@ -48,7 +60,8 @@ class relay_feed {
 
  private:
   bool in_step_ = false;
-  std::uint64_t seq_ = 0;  // of the last frame passed on
+  std::uint64_t seq_ = 0;         // of the last frame passed on
+  std::uint64_t generation_ = 0;  // the newest owner's
 };
 
 }  // namespace carcassonne::server

@@ -59,30 +59,34 @@ struct publish_queue {
   }
 };
 
-// The link a relayed room sends its spectators' frames to: they are published as they come.
+// The room's lease generation here, read as each frame goes (a new room's lease is claimed after
+// it opens).
+std::uint64_t generation_of(const room_entry& entry) {
+  return entry.game_room->writes().generation();
+}
+
+frame_ptr tagged_frame_ptr(std::uint64_t generation, std::string_view frame) {
+  return std::make_shared<const std::string>(tagged(generation, frame));
+}
+
+// The link a relayed room sends its spectators' frames to: they are published as they come,
+// tagged with the room's lease generation here.
 class relay_link : public client_link {
  public:
-  relay_link(std::shared_ptr<publish_queue> q, std::string channel)
-      : queue_(std::move(q)), channel_(std::move(channel)) {}
+  relay_link(std::shared_ptr<publish_queue> q, std::string channel, std::weak_ptr<room_entry> e)
+      : queue_(std::move(q)), channel_(std::move(channel)), entry_(std::move(e)) {}
   void deliver(frame_ptr frame) override {
-    if (relayed_type(head_of(*frame).type)) queue_->push(channel_, std::move(frame));
+    if (!relayed_type(head_of(*frame).type)) return;
+    const auto entry = entry_.lock();
+    if (entry) queue_->push(channel_, tagged_frame_ptr(generation_of(*entry), *frame));
   }
   void set_room(const std::string&, bool) override {}
 
  private:
   std::shared_ptr<publish_queue> queue_;
   std::string channel_;
+  std::weak_ptr<room_entry> entry_;  // the room delivers while it lives
 };
-
-const frame_ptr& start_mark() {
-  static const frame_ptr mark = std::make_shared<const std::string>(relay_feed::start_mark);
-  return mark;
-}
-
-const frame_ptr& end_mark() {
-  static const frame_ptr mark = std::make_shared<const std::string>(relay_feed::end_mark);
-  return mark;
-}
 
 bool finished(const room_entry& entry) {
   return entry.game_room->listing().summary().state == room_state::finished;
@@ -140,7 +144,8 @@ struct spectator_relay::impl {
     std::map<std::string, std::pair<int, steady::time_point>> audience;  // instance: count, when
     int shown = -1;
     steady::time_point snapshot_at{};
-    bool finished = false;  // as last seen
+    bool finished = false;         // as last seen
+    std::uint64_t generation = 0;  // as last seen: the end mark's, once the room is gone
   };
 
   std::mutex mutex;  // the maps and the subscription's commands
@@ -207,12 +212,14 @@ struct spectator_relay::impl {
 
   // A frame of a watched room's channel (subscriber thread).
   void on_frame(const std::string& room, const char* data, std::size_t size) {
+    const auto message = untag(std::string_view(data, size));
+    if (!message) return;  // not a room's frame
     std::lock_guard lock(mutex);
     const auto it = watching.find(room);
     if (it == watching.end()) return;
     auto& w = it->second;
-    const auto frame = std::make_shared<const std::string>(data, size);
-    switch (w.feed.take(head_of(*frame))) {
+    const auto frame = std::make_shared<const std::string>(message->frame);
+    switch (w.feed.take(head_of(*frame), message->generation)) {
       case relay_feed::action::drop:
         break;
       case relay_feed::action::to_live:
@@ -258,9 +265,10 @@ struct spectator_relay::impl {
     o.audience[instance] = {j.value("spectators", 0), now};
     if (o.entry.lock() != entry || !o.link) {
       o.entry = entry;
-      o.link = std::make_shared<relay_link>(queue, channel_of(room));
+      o.link = std::make_shared<relay_link>(queue, channel_of(room), entry);
+      o.generation = generation_of(*entry);
       // Before its first snapshot (the stream before it may be a dead owner's).
-      queue->push(channel_of(room), start_mark());
+      queue->push(channel_of(room), tagged_frame_ptr(o.generation, relay_feed::start_mark));
       o.shown = -1;
       o.snapshot_at = now;
       boost::asio::post(entry->strand,
@@ -297,11 +305,12 @@ struct spectator_relay::impl {
       std::erase_if(o.audience,
                     [&](const auto& a) { return now - a.second.second > opts.audience_ttl; });
       auto entry = o.entry.lock();
-      if (entry) o.finished = finished(*entry);
+      if (entry) o.finished = finished(*entry), o.generation = generation_of(*entry);
       if (!entry || rooms.find(it->first) != entry) {
         // A finished room is adopted by nobody: its watchers are told (an unfinished one goes
         // on at its adopter, whose link starts with its mark).
-        if (o.finished && !o.audience.empty()) queue->push(channel_of(it->first), end_mark());
+        if (o.finished && !o.audience.empty())
+          queue->push(channel_of(it->first), tagged_frame_ptr(o.generation, relay_feed::end_mark));
         it = owning.erase(it);
         continue;
       }
@@ -495,7 +504,8 @@ spectator_relay::~spectator_relay() {
     // The finished rooms relayed from here leave with this instance: their watchers are told.
     for (const auto& [room, o] : p.owning)
       if (const auto entry = o.entry.lock(); entry && !o.audience.empty() && finished(*entry))
-        p.queue->push(channel_of(room), end_mark());
+        p.queue->push(channel_of(room),
+                      tagged_frame_ptr(generation_of(*entry), relay_feed::end_mark));
     p.stopping = true;
   }
   {
