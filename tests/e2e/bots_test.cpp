@@ -113,11 +113,7 @@ TEST_CASE("e2e: a bots-only room set up with add_bot runs to the end while its c
 }
 
 TEST_CASE("e2e: loadtest beside bots-only rooms: the bot rooms play and finish with no error") {
-  // At idle priority the bots would get no CPU while the other tests keep both cores busy, and
-  // the 3 s run would end before their first game.
-  auto cfg = test_config();
-  cfg.bots_at_idle_priority = false;
-  test_server server(cfg);
+  test_server server;  // bots at normal priority (test_config): the run lasts 3 s
   const std::vector<std::string> args{"--port",
                                       std::to_string(server.port()),
                                       "--rooms",

@@ -75,6 +75,9 @@ inline carcassonne::server::config test_config() {
   c.message_rate = 100000;
   c.message_burst = 100000;
   c.journal = false;  // memory only, unless a test gives it a data directory
+  // Bots at idle priority get no CPU while the other tests keep every core busy: the bot games
+  // the tests wait for would take minutes. (How they yield to players is a benchmark's matter.)
+  c.bots_at_idle_priority = false;
   return c;
 }
 

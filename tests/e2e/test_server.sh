@@ -2,7 +2,9 @@
 # tests/web/run_web_test.sh). Set `test_name` before sourcing. Gives:
 #   fail MESSAGE         print it and the server log, exit 1
 #   start_server BIN     serve on a free loopback port (read from the "listening on" log line)
-#                        with scripted rooms allowed and its database in a temporary folder;
+#                        with scripted rooms allowed, bots at normal priority (at idle priority
+#                        they get no CPU while other tests keep the cores busy) and its database
+#                        in a temporary folder;
 #                        waits for /healthz 200 and sets $port
 #   stop_server          SIGTERM; sets $server_status (0 expected)
 # The server is killed and the temporary folder removed when the script exits.
@@ -31,7 +33,7 @@ healthz() {
 
 start_server() {
   "$1" serve --address 127.0.0.1 --port 0 --threads 2 --allow-scripted true --log-level info \
-    --data-dir "$work/data" >"$log" 2>&1 &
+    --bot-priority normal --data-dir "$work/data" >"$log" 2>&1 &
   server_pid=$!
   port=
   for _ in $(seq 1 200); do
