@@ -15,7 +15,7 @@
 // name again (the connection authenticated as her). On every screen no button or link is under
 // 44 × 44 px and nothing is wider than the phone. Exit 0 on success, 1 with a message on failure.
 import { join } from 'node:path';
-import { webTest } from './harness.mjs';
+import { webTest, checkPhoneSizes } from './harness.mjs';
 
 const t = webTest('accounts_test');
 const { base, artifacts, step } = t;
@@ -37,19 +37,6 @@ async function provoke(work) {
   try { await work(); } finally { provoking = false; }
 }
 
-// Every button and link shown is at least 44 × 44 px, and the page is no wider than the phone.
-async function checkPhone(page, where) {
-  const found = await page.evaluate(() => {
-    const small = [...document.querySelectorAll('#app button, #app a, header button')].filter((n) => n.offsetParent !== null)
-      .map((n) => [n.textContent.trim(), n.getBoundingClientRect()])
-      .filter(([, b]) => b.width < 44 || b.height < 44)
-      .map(([text, b]) => `"${text}" ${Math.round(b.width)} × ${Math.round(b.height)}`);
-    return { width: document.documentElement.scrollWidth, small };
-  });
-  if (found.width > 390) throw new Error(`${where}: the page is ${found.width} px wide on a 390 px phone`);
-  if (found.small.length) throw new Error(`${where}: under 44 × 44 px: ${found.small.join(', ')}`);
-}
-
 const me = (page) => page.evaluate(() => ({ account: window.carcassonne.account.player, socket: window.carcassonne.conn.player }));
 
 async function main() {
@@ -68,7 +55,7 @@ async function main() {
   await zoe.reload();
   await zoe.locator('#account-name', { hasText: guest.account.name }).waitFor();
   if ((await me(zoe)).account.id !== guest.account.id) throw new Error('a reload made another player');
-  await checkPhone(zoe, 'the lobby of a guest');
+  await checkPhoneSizes(zoe, 'the lobby of a guest');
   await shot('01-guest');
   step(`a guest at once: ${guest.account.name} (${guest.account.id}), the same after a reload`);
 
@@ -86,7 +73,7 @@ async function main() {
   await zoe.waitForFunction((n) => window.carcassonne.conn.player?.name === n, NAME);
   const zoeId = (await me(zoe)).account.id;
   if (zoeId !== guest.account.id) throw new Error('claiming a name changed the player id');
-  await checkPhone(zoe, 'the lobby of a named player');
+  await checkPhoneSizes(zoe, 'the lobby of a named player');
   step(`the guest claimed "${NAME}"`);
 
   // ---- A rated duel against a random bot, resigned at once.
@@ -127,7 +114,7 @@ async function main() {
   const recordPath = await game.locator('[data-action=record]').getAttribute('href');
   const record = await zoe.evaluate((p) => fetch(p).then((r) => r.json()), recordPath);
   if (record.setup.players[0].player !== zoeId) throw new Error(`the record's seats: ${JSON.stringify(record.setup.players)}`);
-  await checkPhone(zoe, 'the profile');
+  await checkPhoneSizes(zoe, 'the profile');
   await shot('02-profile');
   await game.locator('[data-action=replay]').click();
   await zoe.locator('table.final').waitFor();
@@ -141,7 +128,7 @@ async function main() {
   if (!(await row(zoeId).textContent()).includes(NAME)) throw new Error(`Zoe's row: ${await row(zoeId).textContent()}`);
   if ((await row(zoeId).textContent()).includes('(bot)')) throw new Error(`Zoe's row is marked a bot's: ${await row(zoeId).textContent()}`);
   if (!(await row('bot-random').textContent()).includes('(bot)')) throw new Error(`the bot's row: ${await row('bot-random').textContent()}`);
-  await checkPhone(zoe, 'the leaderboard');
+  await checkPhoneSizes(zoe, 'the leaderboard');
   await shot('03-leaderboard');
   await row(zoeId).locator('a').click();
   await zoe.locator(`#profile[data-player="${zoeId}"]`).waitFor();
@@ -182,7 +169,7 @@ async function main() {
   await zoe.fill('#new-password', NEW_PASSWORD);
   await zoe.click('#change-password');
   await zoe.locator('#password-changed', { hasText: /changed/ }).waitFor();
-  await checkPhone(zoe, 'the account settings');
+  await checkPhoneSizes(zoe, 'the account settings');
   const signIn = (password) => zoe.evaluate(([n, pw]) => fetch('/api/sign-in', {
     method: 'POST', headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify({ name: n, password: pw }) }).then((r) => r.status), [NAME, password]);

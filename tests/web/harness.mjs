@@ -59,6 +59,25 @@ export function checkFrames(page, who, errors) {
   });
 }
 
+// Every button and link shown is at least 44 × 44 px, and the page is no wider than the phone;
+// measured once the page is at rest (a sheet sliding open is measured where it ends).
+export async function checkPhoneSizes(page, where) {
+  await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
+  const found = await page.evaluate(() => {
+    const small = [...document.querySelectorAll('#app button, #app a, header button, #match-banner button')].filter((n) => n.offsetParent !== null)
+      .map((n) => [n.textContent.trim(), n.getBoundingClientRect()])
+      .filter(([, b]) => b.width < 44 || b.height < 44)
+      .map(([text, b]) => `"${text}" ${Math.round(b.width)} × ${Math.round(b.height)}`);
+    const wide = [...document.querySelectorAll('body *')].filter((n) => n.getBoundingClientRect().right > 390.2)
+      .map((n) => `${n.tagName.toLowerCase()}${n.id ? `#${n.id}` : ''}.${[...n.classList].join('.')} ${Math.round(n.getBoundingClientRect().right)}`).slice(0, 8);
+    wide.push(...[...document.querySelectorAll('body, body *')].filter((n) => n.scrollWidth > n.clientWidth + 1 && getComputedStyle(n).overflowX !== 'hidden')
+      .map((n) => `over:${n.tagName.toLowerCase()}${n.id ? `#${n.id}` : ''}.${[...n.classList].join('.')} ${n.scrollWidth}/${n.clientWidth}`).slice(0, 8));
+    return { width: document.documentElement.scrollWidth, small, wide };
+  });
+  if (found.width > 390) throw new Error(`${where}: the page is ${found.width} px wide on a 390 px phone: ${found.wide.join(', ')}`);
+  if (found.small.length) throw new Error(`${where}: under 44 × 44 px: ${found.small.join(', ')}`);
+}
+
 // name: the scenario's name, the prefix of its log lines.
 export function webTest(name) {
   const [base, binary, artifacts] = process.argv.slice(2);

@@ -18,27 +18,10 @@
 // record link that answers the game's record. Ann's profile lists the series and the tournament.
 // Exit 0 on success, 1 with a message on failure.
 import { join } from 'node:path';
-import { webTest, playAs } from './harness.mjs';
+import { webTest, playAs, checkPhoneSizes } from './harness.mjs';
 
 const t = webTest('quickplay_test');
 const { base, artifacts, step } = t;
-
-// Every button and link shown is at least 44 × 44 px, and the page is no wider than the phone.
-async function checkPhoneSizes(page, where) {
-  const found = await page.evaluate(() => {
-    const small = [...document.querySelectorAll('#app button, #app a, header button, #match-banner button')].filter((n) => n.offsetParent !== null)
-      .map((n) => [n.textContent.trim(), n.getBoundingClientRect()])
-      .filter(([, b]) => b.width < 44 || b.height < 44)
-      .map(([text, b]) => `"${text}" ${Math.round(b.width)} × ${Math.round(b.height)}`);
-    const wide = [...document.querySelectorAll('body *')].filter((n) => n.getBoundingClientRect().right > 390.2)
-      .map((n) => `${n.tagName.toLowerCase()}${n.id ? `#${n.id}` : ''}.${[...n.classList].join('.')} ${Math.round(n.getBoundingClientRect().right)}`).slice(0, 8);
-    wide.push(...[...document.querySelectorAll('body, body *')].filter((n) => n.scrollWidth > n.clientWidth + 1 && getComputedStyle(n).overflowX !== 'hidden')
-      .map((n) => `over:${n.tagName.toLowerCase()}${n.id ? `#${n.id}` : ''}.${[...n.classList].join('.')} ${n.scrollWidth}/${n.clientWidth}`).slice(0, 8));
-    return { width: document.documentElement.scrollWidth, small, wide };
-  });
-  if (found.width > 390) throw new Error(`${where}: the page is ${found.width} px wide on a 390 px phone: ${found.wide.join(', ')}`);
-  if (found.small.length) throw new Error(`${where}: under 44 × 44 px: ${found.small.join(', ')}`);
-}
 
 const roomOf = (page) => page.evaluate(() => /room=([^&]+)/.exec(location.hash)?.[1] ?? null);
 const seatOf = (page) => page.evaluate(() => ({ room: window.carcassonne.conn.room, mode: window.carcassonne.conn.mode, seat: window.carcassonne.conn.seat }));
