@@ -26,6 +26,10 @@ tick=$(getconf CLK_TCK)
 server_cpu=() client_cpu=()
 if [[ ${PIN:-0} == 1 ]]; then server_cpu=(taskset -c 0) client_cpu=(taskset -c 1); fi
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+# The steady part of each run: after the connections are in (WARM seconds, default a quarter of
+# the run) until a second before its end.
+warm=${WARM:-$(awk -v s="$seconds" 'BEGIN { print s / 4 }')}
+window=$(awk -v s="$seconds" -v w="$warm" 'BEGIN { print s - w - 1 }')
 metric() { curl -s "http://127.0.0.1:$port/metrics" | awk -v k="$1" '$1 == k {print $2}'; }
 
 if [[ ${ECHO:-1} == 1 && $n -gt 0 ]]; then
@@ -55,10 +59,8 @@ if [[ ${ECHO:-1} == 1 && $n -gt 0 ]]; then
   sleep 0.5
   "${client_cpu[@]}" "$echo_bin" listen "$port" "$n" "$seconds" "$rate" >"$bcast_out" &
   listen_pid=$!
-  warm=${WARM:-$(awk -v s="$seconds" 'BEGIN { print s / 4 }')}
   sleep "$warm"
   c0=$(cpu_ticks $hub_pid)
-  window=$(awk -v s="$seconds" -v w="$warm" 'BEGIN { print s - w - 1 }')
   sleep "$window"
   c1=$(cpu_ticks $hub_pid)
   wait $listen_pid || true
@@ -93,13 +95,10 @@ if [[ -n ${DELAY:-} ]]; then match=(--spectator-delay "$DELAY"); fi
   --duration "$seconds" --spectators "$n" --spectator-threads "${WATCH_THREADS:-1}" "${match[@]}" \
   >"$data/load.json" &
 load_pid=$!
-# The steady part: after the spectators are in (WARM seconds, default a quarter of the run).
-warm=${WARM:-$(awk -v s="$seconds" 'BEGIN { print s / 4 }')}
 sleep "$warm"
 f0=$(metric carcassonne_messages_out_total)
 c0=$(cpu_ticks $serve_pid)
 rss1=$(awk '/VmRSS/{print $2}' "/proc/$serve_pid/status")
-window=$(awk -v s="$seconds" -v w="$warm" 'BEGIN { print s - w - 1 }')
 sleep "$window"
 c1=$(cpu_ticks $serve_pid)
 f1=$(metric carcassonne_messages_out_total)
